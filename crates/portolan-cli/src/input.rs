@@ -1,0 +1,56 @@
+//! Loading the inputs every subcommand shares: scenes, points.
+
+use anyhow::{Context, Result};
+use portolan::{build, BuildOptions, NavMesh, Scene, Vec2};
+use std::path::Path;
+
+/// Reads a scene JSON file, or the built-in default map when `path` is `None`.
+pub fn load_scene(path: Option<&Path>) -> Result<Scene> {
+    match path {
+        None => Ok(Scene::default_map()),
+        Some(p) => {
+            let f = std::fs::File::open(p)
+                .with_context(|| format!("cannot open scene {}", p.display()))?;
+            Scene::from_json_reader(std::io::BufReader::new(f))
+                .with_context(|| format!("scene {}", p.display()))
+        }
+    }
+}
+
+/// Builds the mesh of a scene.
+pub fn build_mesh(scene: &Scene, options: &BuildOptions) -> Result<NavMesh> {
+    build(scene, options).context("cannot build the navigation mesh")
+}
+
+/// Parses `X,Y` into a point (clap value parser).
+pub fn parse_point(s: &str) -> std::result::Result<Vec2, String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("expected X,Y (two numbers separated by a comma), got {s:?}"))?;
+    let num = |t: &str| -> std::result::Result<f64, String> {
+        let v: f64 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("{t:?} is not a number"))?;
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(format!("{t:?} is not a finite number"))
+        }
+    };
+    Ok(Vec2::new(num(x)?, num(y)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_parse_or_say_why() {
+        assert_eq!(parse_point("1.5, -2").unwrap(), Vec2::new(1.5, -2.0));
+        assert!(parse_point("1.5").unwrap_err().contains("X,Y"));
+        assert!(parse_point("a,2").unwrap_err().contains("not a number"));
+        assert!(parse_point("NaN,2").unwrap_err().contains("finite"));
+        assert!(parse_point("inf,2").unwrap_err().contains("finite"));
+    }
+}

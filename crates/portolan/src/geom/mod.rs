@@ -1,0 +1,215 @@
+//! Geometry in `f64` with exact sign decisions.
+//!
+//! Every "which side", "convex or not" and "inside or not" question in Portolan goes through
+//! [`orient`], which wraps Shewchuk's adaptive-precision `orient2d` from the `robust` crate and
+//! answers with an [`Orientation`] enum. Lengths, areas and intersection points are computed in
+//! plain `f64`: they are measurements, not decisions.
+//!
+//! # Axes
+//! Portolan uses the mathematical convention: x grows to the right, y grows **up**, and a
+//! counter-clockwise (CCW) polygon has a positive signed area. Data in screen coordinates
+//! (y down, as in the chapter's figure, MovingAI grids and SVG) works unchanged — every algorithm
+//! only needs *consistent* orientation — but on such a screen "counter-clockwise" looks clockwise
+//! and a portal's [`left`](crate::search::Portal::left) endpoint is drawn on the right.
+
+mod polygon;
+mod vec2;
+
+pub use polygon::{
+    point_in_polygon, point_in_polygon_strict, polygon_is_simple, segments_cross, signed_area,
+    PointInPolygon, SimplicityError,
+};
+pub use vec2::{Aabb, Vec2};
+
+/// Which way three points turn, decided exactly.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Orientation {
+    /// `c` is to the left of the directed line `a → b` (a counter-clockwise turn when y is up).
+    CounterClockwise,
+    /// `c` is to the right of the directed line `a → b`.
+    Clockwise,
+    /// The three points lie on one line (or two of them coincide).
+    Collinear,
+}
+
+impl Orientation {
+    /// `true` for [`Orientation::CounterClockwise`].
+    #[inline]
+    pub fn is_ccw(self) -> bool {
+        self == Orientation::CounterClockwise
+    }
+    /// `true` for [`Orientation::Clockwise`].
+    #[inline]
+    pub fn is_cw(self) -> bool {
+        self == Orientation::Clockwise
+    }
+    /// `true` for [`Orientation::Collinear`].
+    #[inline]
+    pub fn is_collinear(self) -> bool {
+        self == Orientation::Collinear
+    }
+    /// The orientation seen from the other side (`a`, `c`, `b` instead of `a`, `b`, `c`).
+    #[inline]
+    pub fn reversed(self) -> Orientation {
+        match self {
+            Orientation::CounterClockwise => Orientation::Clockwise,
+            Orientation::Clockwise => Orientation::CounterClockwise,
+            Orientation::Collinear => Orientation::Collinear,
+        }
+    }
+}
+
+/// Exact orientation of `c` relative to the directed line `a → b`.
+///
+/// ```
+/// use portolan::geom::{orient, Orientation, Vec2};
+/// let (a, b) = (Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0));
+/// assert_eq!(orient(a, b, Vec2::new(0.5, 1.0)), Orientation::CounterClockwise);
+/// assert_eq!(orient(a, b, Vec2::new(0.5, -1e-300)), Orientation::Clockwise);
+/// assert_eq!(orient(a, b, Vec2::new(7.0, 0.0)), Orientation::Collinear);
+/// ```
+#[inline]
+pub fn orient(a: Vec2, b: Vec2, c: Vec2) -> Orientation {
+    // Fast filter: the common case is far from degenerate and needs no extended precision.
+    let detleft = (a.x - c.x) * (b.y - c.y);
+    let detright = (a.y - c.y) * (b.x - c.x);
+    let det = detleft - detright;
+    let detsum = detleft.abs() + detright.abs();
+    // Shewchuk's ccwerrboundA = (3 + 16 eps) eps.
+    const ERR_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON) * f64::EPSILON;
+    let det = if det.abs() >= ERR_BOUND * detsum {
+        det
+    } else {
+        robust::orient2d(
+            robust::Coord { x: a.x, y: a.y },
+            robust::Coord { x: b.x, y: b.y },
+            robust::Coord { x: c.x, y: c.y },
+        )
+    };
+    if det > 0.0 {
+        Orientation::CounterClockwise
+    } else if det < 0.0 {
+        Orientation::Clockwise
+    } else {
+        Orientation::Collinear
+    }
+}
+
+/// Twice the signed area of triangle `a b c` in plain `f64` (positive when CCW).
+///
+/// A measurement, not a decision: use [`orient`] for signs.
+#[inline]
+pub fn cross3(a: Vec2, b: Vec2, c: Vec2) -> f64 {
+    (b - a).cross(c - a)
+}
+
+/// Where the segment `p0 → p1` meets the infinite line through `a` and `b`, as the parameter
+/// `t` along `p0 → p1` (`p0 + t (p1 - p0)`). `None` when they are parallel.
+#[inline]
+pub fn line_intersection_t(p0: Vec2, p1: Vec2, a: Vec2, b: Vec2) -> Option<f64> {
+    let d = p1 - p0;
+    let e = b - a;
+    let denom = d.cross(e);
+    if denom == 0.0 {
+        return None;
+    }
+    Some((a - p0).cross(e) / denom)
+}
+
+/// The point of segment `a b` closest to `p`.
+#[inline]
+pub fn closest_point_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    let ab = b - a;
+    let len2 = ab.dot(ab);
+    if len2 == 0.0 {
+        return a;
+    }
+    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
+    a + ab * t
+}
+
+/// Distance from `p` to the segment `a b`.
+#[inline]
+pub fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
+    p.distance(closest_point_on_segment(p, a, b))
+}
+
+/// `true` when `p` lies on the closed segment `a b` (decided exactly).
+#[inline]
+pub fn on_segment(p: Vec2, a: Vec2, b: Vec2) -> bool {
+    orient(a, b, p).is_collinear()
+        && p.x >= a.x.min(b.x)
+        && p.x <= a.x.max(b.x)
+        && p.y >= a.y.min(b.y)
+        && p.y <= a.y.max(b.y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orient_is_exact_near_degenerate() {
+        // Classic failure case for naive floating point: points nearly on a line.
+        let a = Vec2::new(0.5, 0.5);
+        let b = Vec2::new(12.0, 12.0);
+        let c = Vec2::new(24.0, 24.0);
+        assert_eq!(orient(a, b, c), Orientation::Collinear);
+        let c2 = Vec2::new(24.0, 24.0 + 1e-14);
+        assert_eq!(orient(a, b, c2), Orientation::CounterClockwise);
+        let c3 = Vec2::new(0.5 + f64::EPSILON, 0.5);
+        assert_eq!(orient(a, b, c3), Orientation::Clockwise);
+    }
+
+    #[test]
+    fn orient_antisymmetric() {
+        let pts = [
+            Vec2::new(0.1, 0.2),
+            Vec2::new(3.3, -1.0),
+            Vec2::new(1e-9, 7.0),
+            Vec2::new(2.0, 2.0),
+        ];
+        for &a in &pts {
+            for &b in &pts {
+                for &c in &pts {
+                    assert_eq!(orient(a, b, c), orient(a, c, b).reversed());
+                    assert_eq!(orient(a, b, c), orient(b, c, a));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn closest_point_clamps() {
+        let a = Vec2::new(0.0, 0.0);
+        let b = Vec2::new(10.0, 0.0);
+        assert_eq!(closest_point_on_segment(Vec2::new(-5.0, 3.0), a, b), a);
+        assert_eq!(
+            closest_point_on_segment(Vec2::new(4.0, 3.0), a, b),
+            Vec2::new(4.0, 0.0)
+        );
+        assert_eq!(distance_to_segment(Vec2::new(13.0, 4.0), a, b), 5.0);
+        assert!(on_segment(Vec2::new(3.0, 0.0), a, b));
+        assert!(!on_segment(Vec2::new(11.0, 0.0), a, b));
+    }
+
+    #[test]
+    fn line_intersection() {
+        let t = line_intersection_t(
+            Vec2::new(0.0, 0.0),
+            Vec2::new(10.0, 10.0),
+            Vec2::new(0.0, 5.0),
+            Vec2::new(1.0, 5.0),
+        );
+        assert_eq!(t, Some(0.5));
+        assert_eq!(
+            line_intersection_t(
+                Vec2::new(0.0, 0.0),
+                Vec2::new(1.0, 0.0),
+                Vec2::new(0.0, 1.0),
+                Vec2::new(1.0, 1.0)
+            ),
+            None
+        );
+    }
+}

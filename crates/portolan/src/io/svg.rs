@@ -1,0 +1,141 @@
+//! SVG pictures of scenes, meshes and paths, as the chapter draws them.
+//!
+//! Obstacles dark, the mesh in thin grey lines, the channel's polygons shaded, the portals in ochre
+//! with the left endpoint filled and the right one hollow, the path in blue. The picture is drawn
+//! with y up (Portolan's convention), so "left" looks left.
+
+use crate::geom::Vec2;
+use crate::mesh::NavMesh;
+use crate::scene::Scene;
+use crate::search::funnel::channel_portals;
+use crate::search::Path;
+use std::fmt::Write;
+
+fn pts(points: impl IntoIterator<Item = Vec2>) -> String {
+    let mut s = String::new();
+    for p in points {
+        let _ = write!(s, "{:.3},{:.3} ", p.x, p.y);
+    }
+    s.trim_end().to_owned()
+}
+
+/// Renders the scene and mesh, and a query `(start, goal, path)` if given, as a standalone SVG.
+pub fn render(scene: &Scene, mesh: &NavMesh, query: Option<(Vec2, Vec2, &Path)>) -> String {
+    let b = scene.bounds;
+    let size = b.size();
+    let scale = (900.0 / size.x).min(600.0 / size.y);
+    let unit = 1.0 / scale; // one screen pixel in scene units
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{:.0}" height="{:.0}" viewBox="0 0 {:.3} {:.3}">"#,
+        size.x * scale,
+        size.y * scale,
+        size.x,
+        size.y
+    );
+    let _ = writeln!(
+        s,
+        r#"<g transform="translate({:.3},{:.3}) scale(1,-1)">"#,
+        -b.min.x, b.max.y
+    );
+    let _ = writeln!(
+        s,
+        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#fbfaf6" stroke="#333" stroke-width="{}"/>"##,
+        b.min.x,
+        b.min.y,
+        size.x,
+        size.y,
+        2.0 * unit
+    );
+    if let Some((_, _, path)) = query {
+        for &p in &path.channel {
+            let _ = writeln!(
+                s,
+                r##"<polygon points="{}" fill="#dbe8f5"/>"##,
+                pts(mesh.polygon_points(p))
+            );
+        }
+    }
+    for p in mesh.polygons() {
+        let _ = writeln!(
+            s,
+            r##"<polygon points="{}" fill="none" stroke="#9aa" stroke-width="{}"/>"##,
+            pts(mesh.polygon_points(p)),
+            unit
+        );
+    }
+    for o in &scene.obstacles {
+        let _ = writeln!(
+            s,
+            r##"<polygon points="{}" fill="#4a4a4a"/>"##,
+            pts(o.iter().copied())
+        );
+    }
+    if let Some((start, goal, path)) = query {
+        let portals = channel_portals(mesh, &path.channel, start, goal);
+        let r = 4.0 * unit;
+        for p in &portals[1..portals.len() - 1] {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#c8961e" stroke-width="{}"/>"##,
+                p.left.x,
+                p.left.y,
+                p.right.x,
+                p.right.y,
+                2.0 * unit
+            );
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{}" cy="{}" r="{r}" fill="#c8961e"/><circle cx="{}" cy="{}" r="{r}" fill="#fff" stroke="#c8961e" stroke-width="{}"/>"##,
+                p.left.x,
+                p.left.y,
+                p.right.x,
+                p.right.y,
+                1.5 * unit
+            );
+        }
+        let _ = writeln!(
+            s,
+            r##"<polyline points="{}" fill="none" stroke="#1f5fbf" stroke-width="{}" stroke-linejoin="round"/>"##,
+            pts(path.points.iter().copied()),
+            3.0 * unit
+        );
+        for (p, colour) in [(start, "#2a9d3a"), (goal, "#c0392b")] {
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{}" cy="{}" r="{}" fill="{colour}"/>"##,
+                p.x,
+                p.y,
+                7.0 * unit
+            );
+        }
+    }
+    s.push_str("</g>\n</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{build, BuildOptions};
+    use crate::search::{PathFinder, SearchOptions};
+
+    #[test]
+    fn draws_every_polygon_obstacle_and_portal() {
+        let scene = Scene::default_map();
+        let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
+        let (a, b) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+        let path = PathFinder::new()
+            .find_path(&mesh, a, b, &SearchOptions::default())
+            .unwrap();
+        let svg = render(&scene, &mesh, Some((a, b, &path)));
+        let polygons = svg.matches("<polygon").count();
+        assert_eq!(
+            polygons,
+            path.channel.len() + mesh.polygon_count() + scene.obstacles.len()
+        );
+        assert_eq!(svg.matches("<line").count(), path.channel.len() - 1);
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+    }
+}

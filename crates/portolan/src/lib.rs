@@ -1,0 +1,41 @@
+//! # Portolan
+//!
+//! Two-dimensional navigation meshes: build a mesh of convex polygons from obstacles, find paths
+//! on it, and know how good those paths are.
+//!
+//! Data flows one way:
+//!
+//! ```text
+//! Scene ──build──► NavMesh ──search──► Path
+//! (obstacles)      (convex polygons,   (channel A* + funnel, or exact)
+//!                   portals, locate)
+//! ```
+//!
+//! ```
+//! use portolan::{build, BuildOptions, PathFinder, Scene, SearchOptions};
+//!
+//! let scene = Scene::default_map();
+//! let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
+//! let mut finder = PathFinder::new();
+//! let path = finder
+//!     .find_path(&mesh, Scene::DEFAULT_START, Scene::DEFAULT_GOAL, &SearchOptions::default())
+//!     .unwrap();
+//! assert_eq!(path.points.first(), Some(&Scene::DEFAULT_START));
+//! assert_eq!(path.points.last(), Some(&Scene::DEFAULT_GOAL));
+//! assert!(path.length >= Scene::DEFAULT_START.distance(Scene::DEFAULT_GOAL));
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod build;
+pub mod geom;
+pub mod io;
+pub mod mesh;
+pub mod scene;
+pub mod search;
+
+pub use build::{build, BuildError, BuildOptions, Decomposition};
+pub use geom::Vec2;
+pub use mesh::{Location, NavMesh, PolyId, VertexId};
+pub use scene::{Scene, SceneError};
+pub use search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchOptions};

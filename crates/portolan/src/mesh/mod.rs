@@ -1,0 +1,730 @@
+//! The navigation mesh: convex polygons that share vertices, and portals between them.
+//!
+//! A [`NavMesh`] is immutable once built and `Send + Sync`: build it once, share it between
+//! threads, and run queries with a reusable [`PathFinder`](crate::search::PathFinder).
+//!
+//! # Layout
+//! ```text
+//!   vertices: [v0, v1, v2, ...]              shared by every polygon that touches them
+//!   polygon p: vertex ids   [a, b, c, d]     counter-clockwise (y up), convex
+//!              neighbours   [n0, n1, n2, n3]  slot i = the polygon across edge (v[i], v[i+1]),
+//!                                             None where the edge is a wall
+//!
+//!        d ─────── c
+//!        │    p    │  n1 = the polygon right of edge b→c (its portal is b c)
+//!        a ─────── b
+//! ```
+//! A portal is exactly the edge two polygons share: both endpoints are vertices of both. A mesh
+//! with "T-junctions" (a vertex in the middle of a neighbour's edge) is rejected by
+//! [`NavMesh::check_invariants`]: builders split such edges so that every contact is a portal.
+//! Polygons may have collinear vertices (that is how a long side meets several neighbours).
+
+mod locate;
+
+pub use locate::Location;
+
+use crate::geom::{orient, Aabb, Orientation, Vec2};
+use locate::Locator;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Index of a polygon in a [`NavMesh`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PolyId(pub u32);
+
+/// Index of a vertex in a [`NavMesh`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct VertexId(pub u32);
+
+impl PolyId {
+    /// The id as a `usize` index.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+impl VertexId {
+    /// The id as a `usize` index.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+impl std::fmt::Display for PolyId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "polygon {}", self.0)
+    }
+}
+impl std::fmt::Display for VertexId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "vertex {}", self.0)
+    }
+}
+
+/// Why a set of polygons does not make a navigation mesh.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum MeshError {
+    /// A vertex coordinate is NaN or infinite.
+    #[error("vertex {vertex} has a non-finite coordinate")]
+    NonFiniteVertex {
+        /// The vertex index.
+        vertex: usize,
+    },
+    /// A polygon has fewer than three vertices.
+    #[error("polygon {polygon} has {count} vertices; at least 3 are needed")]
+    TooFewVertices {
+        /// The polygon index.
+        polygon: usize,
+        /// How many it has.
+        count: usize,
+    },
+    /// A polygon refers to a vertex that does not exist.
+    #[error("polygon {polygon} refers to vertex {vertex}, but there are only {vertex_count}")]
+    VertexOutOfRange {
+        /// The polygon index.
+        polygon: usize,
+        /// The bad vertex index.
+        vertex: usize,
+        /// How many vertices there are.
+        vertex_count: usize,
+    },
+    /// A polygon lists the same vertex twice in a row (a zero-length edge).
+    #[error("polygon {polygon} has a zero-length edge {edge}")]
+    DegenerateEdge {
+        /// The polygon index.
+        polygon: usize,
+        /// The edge index (from vertex `edge` to the next).
+        edge: usize,
+    },
+    /// A polygon is not convex and counter-clockwise at one of its vertices.
+    #[error("polygon {polygon} is not convex and counter-clockwise at its vertex {corner}")]
+    NotConvex {
+        /// The polygon index.
+        polygon: usize,
+        /// The position of the offending vertex in the polygon.
+        corner: usize,
+    },
+    /// A polygon has zero area.
+    #[error("polygon {polygon} has zero area")]
+    ZeroArea {
+        /// The polygon index.
+        polygon: usize,
+    },
+    /// More than two polygons share one edge, or two polygons share it in the same direction
+    /// (one of them is clockwise or they overlap).
+    #[error("edge between vertices {a} and {b} is used by polygons {first} and {second} in a way a manifold mesh cannot have")]
+    NonManifoldEdge {
+        /// One endpoint.
+        a: usize,
+        /// The other endpoint.
+        b: usize,
+        /// The polygon that had the edge first.
+        first: usize,
+        /// The polygon that could not share it.
+        second: usize,
+    },
+    /// The mesh has no polygons.
+    #[error("the mesh has no polygons")]
+    Empty,
+    /// A mesh larger than `u32` indices can hold.
+    #[error("the mesh is too large: {0} elements do not fit in 32-bit ids")]
+    TooLarge(usize),
+}
+
+/// A broken invariant found by [`NavMesh::check_invariants`]; each names the polygon at fault.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum InvariantError {
+    /// The structural checks that [`NavMesh::from_polygons`] makes failed.
+    #[error(transparent)]
+    Structure(#[from] MeshError),
+    /// Polygon `polygon` names `neighbour` across edge `edge`, but not the other way round.
+    #[error("polygon {polygon} names polygon {neighbour} across edge {edge}, but {neighbour} does not name it back")]
+    AsymmetricAdjacency {
+        /// The polygon.
+        polygon: PolyId,
+        /// Its edge.
+        edge: usize,
+        /// The neighbour that does not agree.
+        neighbour: PolyId,
+    },
+    /// Two polygons overlap (their interiors share area).
+    #[error("polygons {first} and {second} overlap")]
+    Overlap {
+        /// One polygon.
+        first: PolyId,
+        /// The other.
+        second: PolyId,
+    },
+    /// A vertex of one polygon lies inside an edge of another: the two touch along a segment that
+    /// is not a portal.
+    #[error("vertex {vertex} lies inside edge {edge} of polygon {polygon} (a T-junction: a contact that is not a portal)")]
+    TJunction {
+        /// The polygon whose edge holds the vertex.
+        polygon: PolyId,
+        /// The edge.
+        edge: usize,
+        /// The vertex.
+        vertex: VertexId,
+    },
+}
+
+/// An immutable navigation mesh of convex polygons.
+///
+/// ```
+/// use portolan::geom::Vec2;
+/// use portolan::mesh::{NavMesh, Location, PolyId};
+///
+/// // Two triangles sharing the diagonal of the unit square.
+/// let vertices = vec![
+///     Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(1.0, 1.0), Vec2::new(0.0, 1.0),
+/// ];
+/// let mesh = NavMesh::from_polygons(vertices, vec![vec![0, 1, 2], vec![0, 2, 3]]).unwrap();
+/// mesh.check_invariants().unwrap();
+/// // Edge 2 of the first triangle runs from vertex 2 to vertex 0: the shared diagonal.
+/// assert_eq!(mesh.neighbours(PolyId(0))[2], Some(PolyId(1)));
+/// assert_eq!(mesh.locate(Vec2::new(0.9, 0.1)), Location::InPolygon(PolyId(0)));
+/// assert_eq!(mesh.locate(Vec2::new(2.0, 0.5)), Location::Outside);
+/// ```
+#[derive(Clone, Debug)]
+pub struct NavMesh {
+    vertices: Vec<Vec2>,
+    /// Polygon `p` owns `poly_vertices[offsets[p]..offsets[p + 1]]` and the same range of
+    /// `poly_neighbours`.
+    offsets: Vec<u32>,
+    poly_vertices: Vec<VertexId>,
+    poly_neighbours: Vec<Option<PolyId>>,
+    poly_bounds: Vec<Aabb>,
+    centroids: Vec<Vec2>,
+    /// Polygons around each vertex (unordered).
+    vertex_polygons: Vec<Vec<PolyId>>,
+    /// `true` where the vertex touches a wall (an edge with no neighbour): a possible turning point.
+    vertex_is_corner: Vec<bool>,
+    bounds: Aabb,
+    area: f64,
+    locator: Locator,
+}
+
+fn to_u32(n: usize) -> Result<u32, MeshError> {
+    u32::try_from(n).map_err(|_| MeshError::TooLarge(n))
+}
+
+impl NavMesh {
+    /// Builds a mesh from shared vertices and polygons given as vertex indices.
+    ///
+    /// Each polygon must be convex and counter-clockwise (y up); collinear vertices are allowed.
+    /// Neighbours are found from shared edges: two polygons are adjacent exactly when one has the
+    /// edge `a → b` and the other `b → a`.
+    pub fn from_polygons(
+        vertices: Vec<Vec2>,
+        polygons: Vec<Vec<u32>>,
+    ) -> Result<NavMesh, MeshError> {
+        if polygons.is_empty() {
+            return Err(MeshError::Empty);
+        }
+        to_u32(vertices.len())?;
+        to_u32(polygons.len())?;
+        if let Some(v) = vertices.iter().position(|v| !v.is_finite()) {
+            return Err(MeshError::NonFiniteVertex { vertex: v });
+        }
+        let mut offsets = Vec::with_capacity(polygons.len() + 1);
+        offsets.push(0u32);
+        let mut poly_vertices = Vec::new();
+        for (pi, poly) in polygons.iter().enumerate() {
+            check_polygon(&vertices, pi, poly)?;
+            poly_vertices.extend(poly.iter().map(|&v| VertexId(v)));
+            offsets.push(to_u32(poly_vertices.len())?);
+        }
+        // Match directed edges a→b with b→a.
+        let mut poly_neighbours = vec![None; poly_vertices.len()];
+        let mut edges: HashMap<(u32, u32), (u32, usize)> =
+            HashMap::with_capacity(poly_vertices.len());
+        for (pi, poly) in polygons.iter().enumerate() {
+            let base = offsets[pi] as usize;
+            for i in 0..poly.len() {
+                let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+                if let Some(&(other, _)) = edges.get(&(a, b)) {
+                    return Err(MeshError::NonManifoldEdge {
+                        a: a as usize,
+                        b: b as usize,
+                        first: other as usize,
+                        second: pi,
+                    });
+                }
+                match edges.get(&(b, a)).copied() {
+                    Some((other, slot)) if poly_neighbours[slot].is_none() => {
+                        poly_neighbours[slot] = Some(PolyId(pi as u32));
+                        poly_neighbours[base + i] = Some(PolyId(other));
+                    }
+                    Some((other, _)) => {
+                        return Err(MeshError::NonManifoldEdge {
+                            a: a as usize,
+                            b: b as usize,
+                            first: other as usize,
+                            second: pi,
+                        })
+                    }
+                    None => {}
+                }
+                edges.insert((a, b), (pi as u32, base + i));
+            }
+        }
+        Ok(Self::assemble(
+            vertices,
+            offsets,
+            poly_vertices,
+            poly_neighbours,
+        ))
+    }
+
+    fn assemble(
+        vertices: Vec<Vec2>,
+        offsets: Vec<u32>,
+        poly_vertices: Vec<VertexId>,
+        poly_neighbours: Vec<Option<PolyId>>,
+    ) -> NavMesh {
+        let n = offsets.len() - 1;
+        let mut poly_bounds = Vec::with_capacity(n);
+        let mut centroids = Vec::with_capacity(n);
+        let mut vertex_polygons = vec![Vec::new(); vertices.len()];
+        let mut vertex_is_corner = vec![false; vertices.len()];
+        let mut area = 0.0;
+        for p in 0..n {
+            let range = offsets[p] as usize..offsets[p + 1] as usize;
+            let pts = poly_vertices[range.clone()]
+                .iter()
+                .map(|v| vertices[v.index()]);
+            // Every polygon has at least three vertices (checked), so the box exists.
+            poly_bounds.push(Aabb::from_points(pts.clone()).expect("polygon has vertices"));
+            let k = range.len() as f64;
+            centroids.push(pts.fold(Vec2::ZERO, |a, b| a + b) / k);
+            let ring: Vec<Vec2> = poly_vertices[range.clone()]
+                .iter()
+                .map(|v| vertices[v.index()])
+                .collect();
+            area += crate::geom::signed_area(&ring);
+            let ids = &poly_vertices[range.clone()];
+            let nbs = &poly_neighbours[range];
+            for (i, v) in ids.iter().enumerate() {
+                vertex_polygons[v.index()].push(PolyId(p as u32));
+                if nbs[i].is_none() {
+                    vertex_is_corner[v.index()] = true;
+                    vertex_is_corner[ids[(i + 1) % ids.len()].index()] = true;
+                }
+            }
+        }
+        let bounds = poly_bounds
+            .iter()
+            .copied()
+            .reduce(|mut a, b| {
+                a.include(b.min);
+                a.include(b.max);
+                a
+            })
+            .expect("at least one polygon (checked)");
+        let locator = Locator::new(bounds, &poly_bounds);
+        NavMesh {
+            vertices,
+            offsets,
+            poly_vertices,
+            poly_neighbours,
+            poly_bounds,
+            centroids,
+            vertex_polygons,
+            vertex_is_corner,
+            bounds,
+            area,
+            locator,
+        }
+    }
+
+    /// Number of polygons.
+    #[inline]
+    pub fn polygon_count(&self) -> usize {
+        self.offsets.len() - 1
+    }
+    /// Number of vertices.
+    #[inline]
+    pub fn vertex_count(&self) -> usize {
+        self.vertices.len()
+    }
+    /// All polygon ids.
+    pub fn polygons(&self) -> impl ExactSizeIterator<Item = PolyId> + '_ {
+        (0..self.polygon_count() as u32).map(PolyId)
+    }
+    /// All vertex positions, indexed by [`VertexId`].
+    #[inline]
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices
+    }
+    /// Position of a vertex.
+    #[inline]
+    pub fn vertex(&self, v: VertexId) -> Vec2 {
+        self.vertices[v.index()]
+    }
+    /// The vertex ids of a polygon, counter-clockwise.
+    #[inline]
+    pub fn polygon_vertices(&self, p: PolyId) -> &[VertexId] {
+        &self.poly_vertices[self.offsets[p.index()] as usize..self.offsets[p.index() + 1] as usize]
+    }
+    /// The neighbours of a polygon: slot `i` is across the edge from vertex `i` to vertex `i + 1`.
+    #[inline]
+    pub fn neighbours(&self, p: PolyId) -> &[Option<PolyId>] {
+        &self.poly_neighbours
+            [self.offsets[p.index()] as usize..self.offsets[p.index() + 1] as usize]
+    }
+    /// The positions of a polygon's vertices, counter-clockwise.
+    pub fn polygon_points(&self, p: PolyId) -> impl ExactSizeIterator<Item = Vec2> + Clone + '_ {
+        self.polygon_vertices(p)
+            .iter()
+            .map(|v| self.vertices[v.index()])
+    }
+    /// Edge `i` of polygon `p` as its two endpoints (counter-clockwise order).
+    #[inline]
+    pub fn edge(&self, p: PolyId, i: usize) -> (Vec2, Vec2) {
+        let vs = self.polygon_vertices(p);
+        (self.vertex(vs[i]), self.vertex(vs[(i + 1) % vs.len()]))
+    }
+    /// The edge index of `p` whose neighbour is `q`, if they are adjacent.
+    pub fn shared_edge(&self, p: PolyId, q: PolyId) -> Option<usize> {
+        self.neighbours(p).iter().position(|&n| n == Some(q))
+    }
+    /// The bounding box of a polygon.
+    #[inline]
+    pub fn polygon_bounds(&self, p: PolyId) -> Aabb {
+        self.poly_bounds[p.index()]
+    }
+    /// The vertex average of a polygon (the chapter's `center`).
+    #[inline]
+    pub fn centroid(&self, p: PolyId) -> Vec2 {
+        self.centroids[p.index()]
+    }
+    /// The polygons that have `v` as a vertex, in no particular order.
+    #[inline]
+    pub fn vertex_polygons(&self, v: VertexId) -> &[PolyId] {
+        &self.vertex_polygons[v.index()]
+    }
+    /// `true` when `v` touches a wall, i.e. an edge with no neighbour: only such vertices can be
+    /// turning points of a shortest path.
+    #[inline]
+    pub fn is_corner(&self, v: VertexId) -> bool {
+        self.vertex_is_corner[v.index()]
+    }
+    /// The bounding box of the whole mesh.
+    #[inline]
+    pub fn bounds(&self) -> Aabb {
+        self.bounds
+    }
+    /// The total walkable area.
+    #[inline]
+    pub fn area(&self) -> f64 {
+        self.area
+    }
+
+    /// Which polygon holds `p`: strictly inside one, on an edge, on a vertex, or outside the mesh
+    /// (in an obstacle or off the map). Uses a uniform grid over polygon bounding boxes, so the
+    /// cost does not grow with the mesh size for meshes of evenly sized polygons.
+    pub fn locate(&self, p: Vec2) -> Location {
+        if !p.is_finite() || !self.bounds.contains(p) {
+            return Location::Outside;
+        }
+        for &poly in self.locator.candidates(p) {
+            if !self.poly_bounds[poly.index()].contains(p) {
+                continue;
+            }
+            if let Some(loc) = self.locate_in(poly, p) {
+                return loc;
+            }
+        }
+        Location::Outside
+    }
+
+    /// Locates `p` by testing every polygon in turn (the chapter's `findPoly`): O(n), kept as the
+    /// reference for tests and benchmarks of [`NavMesh::locate`].
+    pub fn locate_linear(&self, p: Vec2) -> Location {
+        if !p.is_finite() {
+            return Location::Outside;
+        }
+        self.polygons()
+            .find_map(|poly| self.locate_in(poly, p))
+            .unwrap_or(Location::Outside)
+    }
+
+    /// Classifies `p` against one polygon: `None` when outside it.
+    pub fn locate_in(&self, poly: PolyId, p: Vec2) -> Option<Location> {
+        let vs = self.polygon_vertices(poly);
+        let n = vs.len();
+        let mut on_edge = None;
+        for i in 0..n {
+            let a = self.vertices[vs[i].index()];
+            let b = self.vertices[vs[(i + 1) % n].index()];
+            match orient(a, b, p) {
+                Orientation::Clockwise => return None,
+                Orientation::Collinear => {
+                    if p == a {
+                        return Some(Location::OnVertex {
+                            vertex: vs[i],
+                            polygon: poly,
+                        });
+                    }
+                    if p == b {
+                        return Some(Location::OnVertex {
+                            vertex: vs[(i + 1) % n],
+                            polygon: poly,
+                        });
+                    }
+                    // In a convex polygon, "left of or on every edge line" means inside or on
+                    // the boundary; on the line of edge i and inside means on edge i.
+                    on_edge = Some(i);
+                }
+                Orientation::CounterClockwise => {}
+            }
+        }
+        Some(match on_edge {
+            Some(edge) => Location::OnEdge {
+                polygon: poly,
+                edge,
+                neighbour: self.neighbours(poly)[edge],
+            },
+            None => Location::InPolygon(poly),
+        })
+    }
+
+    /// The point of the mesh nearest to `p` within `max_distance`, with its polygon.
+    ///
+    /// A point already on the mesh is returned unchanged. This is how a start or goal clicked in an
+    /// obstacle or off the map is snapped onto the mesh (the chapter's fourth pitfall).
+    pub fn nearest_point(&self, p: Vec2, max_distance: f64) -> Option<(PolyId, Vec2)> {
+        if !p.is_finite() || max_distance.is_nan() {
+            return None;
+        }
+        if let Some(poly) = self.locate(p).polygon() {
+            return Some((poly, p));
+        }
+        let mut best: Option<(f64, PolyId, Vec2)> = None;
+        self.locator
+            .visit_rings(p, max_distance, |poly, ring_distance| {
+                if let Some((d, _, _)) = best {
+                    if ring_distance > d {
+                        return false;
+                    }
+                }
+                let bb = self.poly_bounds[poly.index()];
+                let dx = (bb.min.x - p.x).max(p.x - bb.max.x).max(0.0);
+                let dy = (bb.min.y - p.y).max(p.y - bb.max.y).max(0.0);
+                if dx.hypot(dy) > max_distance || best.is_some_and(|(d, _, _)| dx.hypot(dy) >= d) {
+                    return true;
+                }
+                let vs = self.polygon_vertices(poly);
+                for i in 0..vs.len() {
+                    let a = self.vertices[vs[i].index()];
+                    let b = self.vertices[vs[(i + 1) % vs.len()].index()];
+                    let q = crate::geom::closest_point_on_segment(p, a, b);
+                    let d = p.distance(q);
+                    if d <= max_distance && best.is_none_or(|(bd, _, _)| d < bd) {
+                        best = Some((d, poly, q));
+                    }
+                }
+                true
+            });
+        best.map(|(_, poly, q)| (poly, q))
+    }
+
+    /// Checks every invariant a navigation mesh must keep: the structural ones of
+    /// [`NavMesh::from_polygons`] (convex, counter-clockwise, manifold edges), symmetric
+    /// adjacency, no two polygons overlapping, and no T-junctions. The error names the polygon.
+    ///
+    /// Cost: O(n · k) for n polygons and k polygons per grid cell; meant for tests and for meshes
+    /// read from untrusted files.
+    pub fn check_invariants(&self) -> Result<(), InvariantError> {
+        for p in self.polygons() {
+            let ids: Vec<u32> = self.polygon_vertices(p).iter().map(|v| v.0).collect();
+            check_polygon(&self.vertices, p.index(), &ids)?;
+            for (i, n) in self.neighbours(p).iter().enumerate() {
+                if let Some(q) = *n {
+                    let back = self.shared_edge(q, p);
+                    let ok = back.is_some_and(|j| {
+                        let (a, b) = (
+                            self.polygon_vertices(p)[i],
+                            self.polygon_vertices(p)[(i + 1) % ids.len()],
+                        );
+                        let qv = self.polygon_vertices(q);
+                        qv[j] == b && qv[(j + 1) % qv.len()] == a
+                    });
+                    if !ok {
+                        return Err(InvariantError::AsymmetricAdjacency {
+                            polygon: p,
+                            edge: i,
+                            neighbour: q,
+                        });
+                    }
+                }
+            }
+        }
+        for p in self.polygons() {
+            let bp = self.poly_bounds[p.index()];
+            let mut seen = Vec::new();
+            for q in self.locator.overlapping(bp) {
+                if q == p || seen.contains(&q) {
+                    continue;
+                }
+                seen.push(q);
+                if q > p && self.interiors_overlap(p, q) {
+                    return Err(InvariantError::Overlap {
+                        first: p,
+                        second: q,
+                    });
+                }
+            }
+            // T-junctions: a vertex of a nearby polygon strictly inside one of p's edges.
+            let vs = self.polygon_vertices(p);
+            for &q in &seen {
+                for &v in self.polygon_vertices(q) {
+                    let x = self.vertex(v);
+                    for i in 0..vs.len() {
+                        let (a, b) = self.edge(p, i);
+                        if x != a && x != b && crate::geom::on_segment(x, a, b) && !vs.contains(&v)
+                        {
+                            return Err(InvariantError::TJunction {
+                                polygon: p,
+                                edge: i,
+                                vertex: v,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Separating-axis test for two convex CCW polygons, exact: their interiors are disjoint iff
+    /// some edge of one has every vertex of the other on or to the right of its line.
+    fn interiors_overlap(&self, p: PolyId, q: PolyId) -> bool {
+        let separated_by_edge_of = |a: PolyId, b: PolyId| {
+            let n = self.polygon_vertices(a).len();
+            (0..n).any(|i| {
+                let (e0, e1) = self.edge(a, i);
+                self.polygon_points(b).all(|x| !orient(e0, e1, x).is_ccw())
+            })
+        };
+        !(separated_by_edge_of(p, q) || separated_by_edge_of(q, p))
+    }
+}
+
+/// Structural checks of one polygon: vertex range, no zero-length edges, convex and CCW.
+fn check_polygon(vertices: &[Vec2], pi: usize, poly: &[u32]) -> Result<(), MeshError> {
+    if poly.len() < 3 {
+        return Err(MeshError::TooFewVertices {
+            polygon: pi,
+            count: poly.len(),
+        });
+    }
+    for &v in poly {
+        if v as usize >= vertices.len() {
+            return Err(MeshError::VertexOutOfRange {
+                polygon: pi,
+                vertex: v as usize,
+                vertex_count: vertices.len(),
+            });
+        }
+    }
+    let n = poly.len();
+    let pt = |i: usize| vertices[poly[i % n] as usize];
+    let mut any_turn = false;
+    for i in 0..n {
+        if pt(i) == pt(i + 1) {
+            return Err(MeshError::DegenerateEdge {
+                polygon: pi,
+                edge: i,
+            });
+        }
+    }
+    for i in 0..n {
+        match orient(pt(i), pt(i + 1), pt(i + 2)) {
+            Orientation::Clockwise => {
+                return Err(MeshError::NotConvex {
+                    polygon: pi,
+                    corner: (i + 1) % n,
+                })
+            }
+            Orientation::CounterClockwise => any_turn = true,
+            Orientation::Collinear => {
+                // A collinear vertex must continue forward, not fold back.
+                if (pt(i + 1) - pt(i)).dot(pt(i + 2) - pt(i + 1)) < 0.0 {
+                    return Err(MeshError::NotConvex {
+                        polygon: pi,
+                        corner: (i + 1) % n,
+                    });
+                }
+            }
+        }
+    }
+    if !any_turn {
+        return Err(MeshError::ZeroArea { polygon: pi });
+    }
+    // Left turns everywhere can still wind around twice (a pentagram). A convex polygon goes up
+    // once and down once: exactly one change from rising to falling edges in the cyclic sequence
+    // of non-horizontal edge directions.
+    let signs: Vec<bool> = (0..n)
+        .filter_map(|i| {
+            let dy = pt(i + 1).y - pt(i).y;
+            (dy != 0.0).then_some(dy > 0.0)
+        })
+        .collect();
+    let peaks = (0..signs.len())
+        .filter(|&i| signs[i] && !signs[(i + 1) % signs.len()])
+        .count();
+    if peaks != 1 {
+        return Err(MeshError::NotConvex {
+            polygon: pi,
+            corner: 0,
+        });
+    }
+    Ok(())
+}
+
+/// The plain serialisable form of a mesh: `{"vertices": [[x, y], ...], "polygons": [[i, j, k, ...], ...]}`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct NavMeshData {
+    /// Vertex positions.
+    pub vertices: Vec<Vec2>,
+    /// Polygons as counter-clockwise vertex indices.
+    pub polygons: Vec<Vec<u32>>,
+}
+
+impl From<&NavMesh> for NavMeshData {
+    fn from(m: &NavMesh) -> NavMeshData {
+        NavMeshData {
+            vertices: m.vertices.clone(),
+            polygons: m
+                .polygons()
+                .map(|p| m.polygon_vertices(p).iter().map(|v| v.0).collect())
+                .collect(),
+        }
+    }
+}
+
+impl TryFrom<NavMeshData> for NavMesh {
+    type Error = MeshError;
+    fn try_from(d: NavMeshData) -> Result<NavMesh, MeshError> {
+        NavMesh::from_polygons(d.vertices, d.polygons)
+    }
+}
+
+impl Serialize for NavMesh {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        NavMeshData::from(self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for NavMesh {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<NavMesh, D::Error> {
+        let data = NavMeshData::deserialize(d)?;
+        NavMesh::try_from(data).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,210 @@
+use super::*;
+
+fn square_mesh() -> NavMesh {
+    // 2×2 square split into a left square and two right triangles.
+    let v = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::new(2.0, 0.0),
+        Vec2::new(2.0, 1.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(0.0, 1.0),
+    ];
+    NavMesh::from_polygons(v, vec![vec![0, 1, 4, 5], vec![1, 2, 3], vec![1, 3, 4]]).unwrap()
+}
+
+#[test]
+fn adjacency_is_found_from_shared_edges() {
+    let m = square_mesh();
+    m.check_invariants().unwrap();
+    assert_eq!(
+        m.neighbours(PolyId(0)),
+        &[None, Some(PolyId(2)), None, None]
+    );
+    assert_eq!(m.neighbours(PolyId(1)), &[None, None, Some(PolyId(2))]);
+    assert_eq!(
+        m.neighbours(PolyId(2)),
+        &[Some(PolyId(1)), None, Some(PolyId(0))]
+    );
+    assert_eq!(m.area(), 2.0);
+    assert!(m.is_corner(VertexId(0)));
+}
+
+#[test]
+fn locate_classifies_every_case() {
+    let m = square_mesh();
+    assert_eq!(
+        m.locate(Vec2::new(0.5, 0.5)),
+        Location::InPolygon(PolyId(0))
+    );
+    assert_eq!(
+        m.locate(Vec2::new(1.9, 0.1)),
+        Location::InPolygon(PolyId(1))
+    );
+    match m.locate(Vec2::new(1.0, 0.5)) {
+        Location::OnEdge {
+            polygon, neighbour, ..
+        } => {
+            let pair = [polygon, neighbour.unwrap()];
+            assert!(pair.contains(&PolyId(0)) && pair.contains(&PolyId(2)));
+        }
+        other => panic!("expected OnEdge, got {other:?}"),
+    }
+    assert!(matches!(
+        m.locate(Vec2::new(1.0, 1.0)),
+        Location::OnVertex {
+            vertex: VertexId(4),
+            ..
+        }
+    ));
+    assert_eq!(m.locate(Vec2::new(3.0, 0.5)), Location::Outside);
+    assert_eq!(m.locate(Vec2::new(f64::NAN, 0.5)), Location::Outside);
+    for (x, y) in [(0.3, 0.7), (1.5, 0.2), (1.8, 0.9), (0.0, 0.0), (2.0, 1.0)] {
+        let p = Vec2::new(x, y);
+        assert_eq!(
+            m.locate(p).polygon().is_some(),
+            m.locate_linear(p).polygon().is_some()
+        );
+    }
+}
+
+#[test]
+fn nearest_point_snaps_onto_the_mesh() {
+    let m = square_mesh();
+    let (poly, q) = m.nearest_point(Vec2::new(0.5, -3.0), 10.0).unwrap();
+    assert_eq!(q, Vec2::new(0.5, 0.0));
+    assert_eq!(poly, PolyId(0));
+    assert!(m.nearest_point(Vec2::new(0.5, -3.0), 1.0).is_none());
+    assert_eq!(
+        m.nearest_point(Vec2::new(0.5, 0.5), 0.0).unwrap().1,
+        Vec2::new(0.5, 0.5)
+    );
+    let (_, q) = m.nearest_point(Vec2::new(5.0, 5.0), 100.0).unwrap();
+    assert_eq!(q, Vec2::new(2.0, 1.0));
+}
+
+#[test]
+fn bad_polygons_are_rejected_by_name() {
+    let v = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::new(0.0, 1.0),
+        Vec2::new(1.0, 1.0),
+    ];
+    assert_eq!(
+        NavMesh::from_polygons(v.clone(), vec![vec![0, 2, 1]]).unwrap_err(),
+        MeshError::NotConvex {
+            polygon: 0,
+            corner: 1
+        }
+    );
+    assert_eq!(
+        NavMesh::from_polygons(v.clone(), vec![vec![0, 1, 2], vec![0, 1, 9]]).unwrap_err(),
+        MeshError::VertexOutOfRange {
+            polygon: 1,
+            vertex: 9,
+            vertex_count: 4
+        }
+    );
+    assert_eq!(
+        NavMesh::from_polygons(v.clone(), vec![vec![0, 1]]).unwrap_err(),
+        MeshError::TooFewVertices {
+            polygon: 0,
+            count: 2
+        }
+    );
+    assert_eq!(
+        NavMesh::from_polygons(v.clone(), vec![vec![0, 0, 1]]).unwrap_err(),
+        MeshError::DegenerateEdge {
+            polygon: 0,
+            edge: 0
+        }
+    );
+    assert!(matches!(
+        NavMesh::from_polygons(v.clone(), vec![vec![0, 1, 2], vec![0, 1, 3]]).unwrap_err(),
+        MeshError::NonManifoldEdge { second: 1, .. }
+    ));
+    let mut bad = v.clone();
+    bad[3] = Vec2::new(f64::NAN, 0.0);
+    assert_eq!(
+        NavMesh::from_polygons(bad, vec![vec![0, 1, 2]]).unwrap_err(),
+        MeshError::NonFiniteVertex { vertex: 3 }
+    );
+    assert_eq!(
+        NavMesh::from_polygons(v, vec![]).unwrap_err(),
+        MeshError::Empty
+    );
+    // A pentagram turns left at every corner but winds twice.
+    let star: Vec<Vec2> = (0..5)
+        .map(|i| {
+            let a = (i as f64) * 4.0 * std::f64::consts::PI / 5.0;
+            Vec2::new(a.cos(), a.sin())
+        })
+        .collect();
+    assert!(matches!(
+        NavMesh::from_polygons(star, vec![vec![0, 1, 2, 3, 4]]).unwrap_err(),
+        MeshError::NotConvex { .. }
+    ));
+}
+
+#[test]
+fn invariants_catch_overlap_and_t_junctions() {
+    let v = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(2.0, 0.0),
+        Vec2::new(2.0, 2.0),
+        Vec2::new(0.0, 2.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(3.0, 1.0),
+        Vec2::new(3.0, 3.0),
+    ];
+    let m = NavMesh::from_polygons(v.clone(), vec![vec![0, 1, 2, 3], vec![4, 5, 6]]).unwrap();
+    assert_eq!(
+        m.check_invariants(),
+        Err(InvariantError::Overlap {
+            first: PolyId(0),
+            second: PolyId(1)
+        })
+    );
+    // Square [0,1]² next to a rectangle [1,2]×[0,2]: vertex (1,1) is not on the rectangle.
+    let v = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(0.0, 1.0),
+        Vec2::new(2.0, 0.0),
+        Vec2::new(2.0, 2.0),
+        Vec2::new(1.0, 2.0),
+    ];
+    let m = NavMesh::from_polygons(v, vec![vec![0, 1, 2, 3], vec![1, 4, 5, 6]]).unwrap();
+    assert!(matches!(
+        m.check_invariants(),
+        Err(InvariantError::TJunction {
+            polygon: PolyId(1),
+            ..
+        })
+    ));
+}
+
+#[test]
+fn json_round_trip() {
+    let m = square_mesh();
+    let s = serde_json::to_string(&m).unwrap();
+    let back: NavMesh = serde_json::from_str(&s).unwrap();
+    assert_eq!(
+        NavMeshData::from(&back).polygons,
+        NavMeshData::from(&m).polygons
+    );
+    assert_eq!(back.vertices(), m.vertices());
+    let bad = r#"{"vertices": [[0,0],[1,0],[0,1]], "polygons": [[0,2,1]]}"#;
+    let err = serde_json::from_str::<NavMesh>(bad)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("polygon 0"), "{err}");
+}
+
+#[test]
+fn mesh_is_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<NavMesh>();
+}
