@@ -16,9 +16,9 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "portolan", version, about, long_about = None)]
 #[command(after_help = "Examples:
-  portolan path --from 60,60 --to 740,390
+  portolan path --from 40,60 --to 760,390
   portolan path --scene my-scene.json --from 10,10 --to 90,40 --portal midpoint --json
-  portolan render --from 60,60 --to 740,390 -o default.svg")]
+  portolan render --from 40,60 --to 760,390 -o default.svg")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

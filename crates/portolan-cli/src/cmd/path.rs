@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// Arguments of `portolan path`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
-  portolan path --from 60,60 --to 740,390
+  portolan path --from 40,60 --to 760,390
   portolan path --scene scene.json --from 10,10 --to 90,40 --portal midpoint --json")]
 pub struct Args {
     /// Scene JSON file (see README); the built-in default map when omitted.

@@ -327,7 +327,7 @@ mod tests {
     #[test]
     fn off_mesh_points_are_rejected_or_snapped() {
         let m = mesh();
-        let inside_obstacle = Vec2::new(200.0, 100.0);
+        let inside_obstacle = Vec2::new(360.0, 100.0);
         let goal = Vec2::new(700.0, 400.0);
         let mut f = PathFinder::new();
         assert_eq!(
@@ -352,10 +352,20 @@ mod tests {
             ..SearchOptions::default()
         };
         let p = f.find_path(&m, inside_obstacle, goal, &opts).unwrap();
+        // The nearest wall is the obstacle's right side, about 34 away.
+        let snapped = p.points[0];
+        assert!(m.locate(snapped).polygon().is_some());
+        assert!(
+            snapped.x > 380.0 && inside_obstacle.distance(snapped) < 35.0,
+            "{snapped}"
+        );
+        let too_far = SearchOptions {
+            snap: Snap::Within(10.0),
+            ..SearchOptions::default()
+        };
         assert_eq!(
-            p.points[0],
-            Vec2::new(230.0, 100.0),
-            "snapped to the nearest wall"
+            f.find_path(&m, inside_obstacle, goal, &too_far),
+            Err(PathError::StartOffMesh(inside_obstacle))
         );
     }
 
