@@ -246,6 +246,41 @@ fn run_overlay(
     clip: &[Vec<Vec2>],
     rule: OverlayRule,
 ) -> Result<Shapes, BuildError> {
+    run_overlay_with(bbox, subject, clip, rule, FillRule::NonZero)
+}
+
+/// The complement, within the rectangle `bbox`, of the even-odd fill of `rings` (the symmetric
+/// difference of all of them): the solid shapes of a `.poly` map.
+pub(crate) fn complement_of_even_odd(
+    bbox: Aabb,
+    rings: &[Vec<Vec2>],
+) -> Result<Shapes, BuildError> {
+    let rect = vec![
+        bbox.min,
+        Vec2::new(bbox.max.x, bbox.min.y),
+        bbox.max,
+        Vec2::new(bbox.min.x, bbox.max.y),
+    ];
+    let shapes = run_overlay_with(
+        bbox,
+        &[rect],
+        rings,
+        OverlayRule::Difference,
+        FillRule::EvenOdd,
+    )?;
+    Ok(shapes
+        .into_iter()
+        .map(|shape| oriented(vec![shape]).collect())
+        .collect())
+}
+
+fn run_overlay_with(
+    bbox: Aabb,
+    subject: &[Vec<Vec2>],
+    clip: &[Vec<Vec2>],
+    rule: OverlayRule,
+    fill: FillRule,
+) -> Result<Shapes, BuildError> {
     let adapter = exact_adapter(bbox)?;
     let mut options: OverlayOptions<f64, i32> = OverlayOptions::default();
     // Keep the points where contours touch (they split edges): the triangulation needs them.
@@ -259,7 +294,7 @@ fn run_overlay(
     for ring in clip {
         overlay = overlay.unsafe_add_contour(ring, ShapeType::Clip);
     }
-    let mut shapes = overlay.overlay(rule, FillRule::NonZero);
+    let mut shapes = overlay.overlay(rule, fill);
     // Rings that the grid collapsed are dropped.
     for shape in &mut shapes {
         shape.retain(|ring| ring.len() >= 3);
