@@ -53,3 +53,32 @@ fn rotated_collinear_mesh_is_not_convex_in_exact_arithmetic() {
         "{e}"
     );
 }
+
+fn scen(rel: &str) -> Vec<portolan::io::scenario::Scenario> {
+    let f = std::fs::File::open(data(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    portolan::io::scenario::read(std::io::BufReader::new(f))
+        .unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+#[test]
+fn every_public_scenario_reads() {
+    for (rel, count) in [
+        ("polyanya/scenarios/arena.scen", 160),
+        ("polyanya/meshes/scene_mp_2p_01.mesh.scen", 2000),
+        ("polyanya/tests/bad-ambig.scen", 4),
+        ("polyanya/tests/bad-collinear.scen", 1),
+        ("polyanya/tests/bad-collinear2-rot0.scen", 1),
+        ("polyanya/tests/bad-collinear2-rot45.scen", 1),
+        ("polyanya/tests/bad-collinear2-rot90.scen", 1),
+        ("polyanya/tests/square.scen", 1),
+        ("gppc/AcrosstheCape.map.scen", 201),
+        ("movingai/dao/arena.map.scen", 0),
+        ("movingai/dao/brc202d.map.scen", 0),
+        ("movingai/dao/den011d.map.scen", 0),
+        ("movingai/dao/lak303d.map.scen", 0),
+    ] {
+        let q = scen(rel);
+        assert!(count == 0 || q.len() == count, "{rel}: {} queries", q.len());
+        assert!(!q.is_empty(), "{rel}");
+    }
+}

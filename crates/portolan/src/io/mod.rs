@@ -2,6 +2,7 @@
 //! the library itself never opens a file.
 
 pub mod polyanya_mesh;
+pub mod scenario;
 pub mod svg;
 
 /// Why a file could not be read; names the line where that is known.
