@@ -38,17 +38,16 @@
 //!
 //! ```
 //! use portolan::io::polyanya_mesh;
-//! let text = "mesh\n2\n4 2\n0 0 2 0 -1\n1.5 0 3 0 1 -1\n1.5 1.5 2 1 -1\n0 1.5 3 -1 1 0\n\
-//!             3 0 1 3 -1 -1 1\n3 1 2 3 0 -1 -1\n";
-//! // (The specification's example is drawn with y down; flip it to make it counter-clockwise.)
-//! let flipped = text.replace("1.5 1.5", "1.5 -1.5").replace("0 1.5", "0 -1.5");
-//! let flipped = flipped.replace("3 0 1 3 -1 -1 1", "3 0 3 1 1 -1 -1").replace("3 1 2 3 0 -1 -1", "3 1 3 2 -1 0 -1");
-//! let mesh = polyanya_mesh::read(flipped.as_bytes()).unwrap();
-//! assert_eq!(mesh.polygon_count(), 2);
+//! use portolan::PolyId;
+//! // A unit square cut along its diagonal (version 2: neighbour i across edge v[i-1] → v[i]).
+//! let text = "mesh\n2\n4 2\n\
+//!             0 0 3 0 1 -1\n1 0 2 0 -1\n1 1 3 1 0 -1\n0 1 2 1 -1\n\
+//!             3 0 1 2 1 -1 -1\n3 0 2 3 -1 0 -1\n";
+//! let mesh = polyanya_mesh::read(text.as_bytes()).unwrap();
+//! assert_eq!(mesh.neighbours(PolyId(0)), &[None, None, Some(PolyId(1))]);
 //! let mut out = Vec::new();
 //! polyanya_mesh::write_v2(&mesh, &mut out).unwrap();
-//! let again = polyanya_mesh::read(&out[..]).unwrap();
-//! assert_eq!(again.vertices(), mesh.vertices());
+//! assert_eq!(String::from_utf8(out).unwrap(), text);
 //! ```
 
 use super::ReadError;
