@@ -1,6 +1,8 @@
 //! Reading and writing files: parsers take any [`std::io::Read`], writers any [`std::io::Write`];
 //! the library itself never opens a file.
 
+pub mod polyanya_mesh;
+pub mod scenario;
 pub mod svg;
 
 /// Why a file could not be read; names the line where that is known.

@@ -95,6 +95,7 @@ pub struct PathFinder {
     goal_mark: Vec<u32>,
     heap: BinaryHeap<Open>,
     portals: Vec<Portal>,
+    exact: super::polyanya::ExactSearch,
 }
 
 /// A start or goal resolved to the mesh: the (possibly snapped) point and the polygons holding it.
@@ -181,6 +182,9 @@ impl PathFinder {
         goal: Vec2,
         options: &SearchOptions,
     ) -> Result<Path, PathError> {
+        if options.method == SearchMethod::Exact {
+            return self.exact.find_path(mesh, start, goal, options);
+        }
         let s = resolve_endpoint(mesh, start, options.snap, "start")?;
         let g = resolve_endpoint(mesh, goal, options.snap, "goal")?;
         match options.method {
@@ -200,6 +204,7 @@ impl PathFinder {
                     expanded,
                 })
             }
+            SearchMethod::Exact => self.exact.find_path(mesh, s.point, g.point, options),
         }
     }
 

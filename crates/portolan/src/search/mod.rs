@@ -4,11 +4,13 @@
 //!   crosses into it ([`PortalPoint`]).
 //! - [`funnel`]: the Simple Stupid Funnel Algorithm, which pulls the string through the channel's
 //!   portals, with a [`Funnel::step`](funnel::Funnel::step) API for visualisation.
+//! - [`polyanya`]: exact any-angle search (Polyanya), a Euclidean shortest path.
 //!
 //! [`PathFinder`] ties them together and keeps its buffers between queries.
 
 pub mod channel;
 pub mod funnel;
+pub mod polyanya;
 
 pub use channel::PathFinder;
 pub use funnel::{Funnel, FunnelStep, Portal};
@@ -36,6 +38,8 @@ pub enum SearchMethod {
     /// Channel A* with [`SearchOptions::portal_point`], then the funnel: fast, near-optimal.
     #[default]
     Funnel,
+    /// Polyanya ([`polyanya`]): a Euclidean shortest path, exactly.
+    Exact,
 }
 
 /// What to do when the start or goal is not on the mesh.
