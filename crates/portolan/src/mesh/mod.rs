@@ -475,8 +475,12 @@ impl NavMesh {
                         });
                     }
                     // In a convex polygon, "left of or on every edge line" means inside or on
-                    // the boundary; on the line of edge i and inside means on edge i.
-                    on_edge = Some(i);
+                    // the boundary; on the line of edge i and inside means on edge i — unless
+                    // collinear neighbours share that line: then only the edge whose range holds
+                    // p (exact coordinate comparisons, p being on the line).
+                    if crate::geom::on_segment(p, a, b) {
+                        on_edge = Some(i);
+                    }
                 }
                 Orientation::CounterClockwise => {}
             }

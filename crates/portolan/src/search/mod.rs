@@ -5,10 +5,15 @@
 //! - [`funnel`]: the Simple Stupid Funnel Algorithm, which pulls the string through the channel's
 //!   portals, with a [`Funnel::step`](funnel::Funnel::step) API for visualisation.
 //!
+//! - [`raycast`]: walks a straight segment over the mesh and reports the first wall it hits.
+//!
 //! [`PathFinder`] ties them together and keeps its buffers between queries.
 
 pub mod channel;
 pub mod funnel;
+pub mod raycast;
+#[cfg(test)]
+mod test_scenes;
 
 pub use channel::PathFinder;
 pub use funnel::{Funnel, FunnelStep, Portal};
