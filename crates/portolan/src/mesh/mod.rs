@@ -19,8 +19,10 @@
 //! [`NavMesh::check_invariants`]: builders split such edges so that every contact is a portal.
 //! Polygons may have collinear vertices (that is how a long side meets several neighbours).
 
+mod links;
 mod locate;
 
+pub use links::{LinkEdge, LinkEnd, LinkError, LinkId, OffMeshLink};
 pub use locate::Location;
 
 use crate::geom::{orient, Aabb, Orientation, Vec2};
@@ -204,6 +206,8 @@ pub struct NavMesh {
     bounds: Aabb,
     area: f64,
     locator: Locator,
+    /// Off-mesh links ([`NavMesh::with_links`]); empty by default.
+    links: links::LinkTable,
 }
 
 fn to_u32(n: usize) -> Result<u32, MeshError> {
@@ -336,6 +340,7 @@ impl NavMesh {
             bounds,
             area,
             locator,
+            links: links::LinkTable::default(),
         }
     }
 
