@@ -63,7 +63,7 @@
 //! between queries (cleared lazily with a generation counter), so a query allocates only its
 //! result once the buffers have grown.
 
-use super::{Path, PathError, SearchOptions, Snap};
+use super::{Path, PathError, PathStatus, SearchOptions, Snap};
 use crate::geom::{line_intersection_t, orient, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use std::cmp::Ordering;
@@ -228,6 +228,8 @@ impl ExactSearch {
                 points,
                 channel: vec![p],
                 expanded: 0,
+                status: PathStatus::Complete,
+                links: Vec::new(),
             });
         }
         let q = Query { start: s, goal: t };
@@ -579,6 +581,8 @@ impl ExactSearch {
             points,
             channel,
             expanded,
+            status: PathStatus::Complete,
+            links: Vec::new(),
         }
     }
 }
