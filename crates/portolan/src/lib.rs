@@ -39,3 +39,4 @@ pub use geom::Vec2;
 pub use mesh::{Location, NavMesh, PolyId, VertexId};
 pub use scene::{Scene, SceneError};
 pub use search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchOptions};
+pub use search::{PathStatus, PolygonFilter};

@@ -3,6 +3,8 @@
 
 pub mod movingai;
 pub mod poly;
+pub mod polyanya_mesh;
+pub mod scenario;
 pub mod svg;
 
 /// Why a file could not be read; names the line where that is known.

@@ -19,8 +19,10 @@
 //! [`NavMesh::check_invariants`]: builders split such edges so that every contact is a portal.
 //! Polygons may have collinear vertices (that is how a long side meets several neighbours).
 
+mod links;
 mod locate;
 
+pub use links::{LinkEdge, LinkEnd, LinkError, LinkId, OffMeshLink};
 pub use locate::Location;
 
 use crate::geom::{orient, Aabb, Orientation, Vec2};
@@ -204,6 +206,8 @@ pub struct NavMesh {
     bounds: Aabb,
     area: f64,
     locator: Locator,
+    /// Off-mesh links ([`NavMesh::with_links`]); empty by default.
+    links: links::LinkTable,
 }
 
 fn to_u32(n: usize) -> Result<u32, MeshError> {
@@ -336,6 +340,7 @@ impl NavMesh {
             bounds,
             area,
             locator,
+            links: links::LinkTable::default(),
         }
     }
 
@@ -475,8 +480,12 @@ impl NavMesh {
                         });
                     }
                     // In a convex polygon, "left of or on every edge line" means inside or on
-                    // the boundary; on the line of edge i and inside means on edge i.
-                    on_edge = Some(i);
+                    // the boundary; on the line of edge i and inside means on edge i — unless
+                    // collinear neighbours share that line: then only the edge whose range holds
+                    // p (exact coordinate comparisons, p being on the line).
+                    if crate::geom::on_segment(p, a, b) {
+                        on_edge = Some(i);
+                    }
                 }
                 Orientation::CounterClockwise => {}
             }

@@ -208,3 +208,29 @@ fn mesh_is_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<NavMesh>();
 }
+
+#[test]
+fn locate_on_a_side_with_collinear_vertices_names_the_right_edge() {
+    // Regression: a trapezoid's side carrying an obstacle's corners, (4,0) (4,4) (4,6) (4,10);
+    // a point on the middle piece used to be reported on the last collinear edge.
+    let v = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(4.0, 0.0),
+        Vec2::new(4.0, 4.0),
+        Vec2::new(4.0, 6.0),
+        Vec2::new(4.0, 10.0),
+        Vec2::new(0.0, 10.0),
+    ];
+    let m = NavMesh::from_polygons(v, vec![vec![0, 1, 2, 3, 4, 5]]).unwrap();
+    for (y, edge) in [(2.0, 1), (5.0, 2), (8.0, 3)] {
+        assert_eq!(
+            m.locate(Vec2::new(4.0, y)),
+            Location::OnEdge {
+                polygon: PolyId(0),
+                edge,
+                neighbour: None
+            },
+            "y = {y}"
+        );
+    }
+}

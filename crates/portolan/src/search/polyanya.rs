@@ -1,0 +1,701 @@
+//! Exact any-angle search on a navigation mesh: Polyanya.
+//!
+//! Written from the paper: M. Cui, D. Harabor, A. Grastien, *Compromise-free Pathfinding on a
+//! Navigation Mesh*, IJCAI 2017. It returns a Euclidean shortest path between two points of the
+//! mesh, without preprocessing.
+//!
+//! # Search nodes
+//! A node is an *interval* `I = [right, left]` on an edge of the mesh, a *root* `r` (the start or a
+//! mesh vertex) from which every point of `I` is visible, the length `g` of a shortest path to `r`,
+//! and the polygon `Q` on the far side of `I`. It stands for every path that goes straight from
+//! `r` through `I` into `Q`:
+//!
+//! ```text
+//!            c2 ───────── c3             Q's far edges, seen from r, run from right to left.
+//!           ╱  ╲ observable ╱╲           The rays r→right and r→left cut them into:
+//!          ╱    ╲  (root r) ╱  ╲          - the observable part between the rays (root r),
+//!    c1  ╱ non-  ╲         ╱    ╲ c4      - non-observable parts outside them, only reachable
+//!       ╱ observ. ╲       ╱      ╲          by turning at an interval end that is a mesh vertex
+//!  a = c0  (root a) right ── left   b       on a wall (root a or b, g grows by |r a|).
+//!        ╲           ╲    ╱
+//!          ╲          ╲  ╱
+//!                      r
+//! ```
+//!
+//! # Successors and evaluation
+//! Expanding a node projects its interval through `Q` onto `Q`'s other edges: observable
+//! successors keep the root; non-observable ones (only where the interval ends at a *corner* of the
+//! mesh, a vertex touching a wall) take that corner as their root. When `Q` holds the goal, a
+//! final node is made instead (through the root if the goal is between the rays, else through the
+//! corner on its side). `f = g + h`, where `h` is the shortest `r → p → goal` over `p ∈ I`,
+//! mirroring the goal across the interval's line when it lies on the root's side (the paper's
+//! admissible interval heuristic). The search is A*: the first final node popped is optimal.
+//!
+//! A node whose root lies on its interval's line sees nothing through it, unless the root is an
+//! interval end (the paper's `([b, c], b)` successors): then all of the next polygon is visible
+//! from the root, and the search walks around the corner polygon by polygon until a wall.
+//!
+//! # Pruning (all from the paper)
+//! - **collinear**: an interval whose line passes through its root, not at an end, is dropped,
+//!   unless its nearer end is a corner reached along that line: the path then turns there, and
+//!   the corner becomes the root (this is what lets a path run along a straight wall of several
+//!   collinear edges and turn at one of its vertices);
+//! - **cul-de-sac**: a successor entering a polygon with no other neighbour that does not hold
+//!   the goal is dropped;
+//! - **intermediate**: a node with a single successor is not queued; that successor is expanded at
+//!   once (it still counts as expanded);
+//! - **root level**: each corner keeps the best `g` it was reached with; a node rooted there
+//!   with a larger `g` is dropped (a shortest path never goes through a corner it could reach
+//!   sooner). A relative slack of [`ROOT_PRUNE_SLACK`] keeps ties that differ only by rounding.
+//!
+//! Every side decision is an exact [`orient`] call on stored points; the only computed points are
+//! where a ray leaves a polygon (interval ends), which are measurements.
+//!
+//! # Endpoints
+//! Start and goal may lie inside a polygon, on an edge or on a vertex. A point exactly on a vertex
+//! where obstacles pinch the free space into several sectors (two walls meeting only at that
+//! point) is ambiguous and reported as [`PathError::NoPath`], the convention of the Polyanya test
+//! suite; nudge such a point into the sector you mean.
+//!
+//! # Cost
+//! Worst case exponential in theory, like every interval search, but on game maps it expands a few
+//! hundred nodes per query. [`ExactSearch`] keeps its node pool, heap and per-vertex arrays
+//! between queries (cleared lazily with a generation counter), so a query allocates only its
+//! result once the buffers have grown.
+
+use super::{Path, PathError, PathStatus, SearchOptions, Snap};
+use crate::geom::{line_intersection_t, orient, Orientation, Vec2};
+use crate::mesh::{Location, NavMesh, PolyId, VertexId};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Relative slack of root-level pruning: a node rooted at a corner is dropped when its `g`
+/// exceeds the best `g` known for that corner by more than this fraction. Pruning less only costs
+/// time, never optimality; the slack keeps two routes of equal length that round differently.
+pub const ROOT_PRUNE_SLACK: f64 = 1e-12;
+
+const NONE: u32 = u32::MAX;
+/// Root id of the start point (roots are otherwise vertex ids).
+const START: u32 = u32::MAX;
+/// `entry` of a final node (one that reaches the goal).
+const FINAL: u32 = u32::MAX;
+/// `entry` of a start node (not expandable; it only names the start polygon).
+const ORIGIN: u32 = u32::MAX - 1;
+/// `entry` of a pseudo node recording a corner the path walked from along a wall.
+const VIA: u32 = u32::MAX - 2;
+
+/// A search node: interval `[right, left]` on the edge through which it enters `poly`.
+#[derive(Copy, Clone, Debug)]
+struct Node {
+    right: Vec2,
+    left: Vec2,
+    /// Length of a shortest path from the start to the root.
+    g: f64,
+    /// Vertex id of the root, or [`START`].
+    root: u32,
+    /// The polygon entered.
+    poly: u32,
+    /// Slot of the entry edge in `poly`, or [`FINAL`] / [`ORIGIN`] / [`VIA`].
+    entry: u32,
+    /// The node this one was generated from, or [`NONE`].
+    parent: u32,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Open {
+    f: f64,
+    g: f64,
+    node: u32,
+}
+impl PartialEq for Open {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Open {}
+impl PartialOrd for Open {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Open {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // Min-heap on f; ties toward larger g (closer to the goal), then the older node.
+        o.f.total_cmp(&self.f)
+            .then(self.g.total_cmp(&o.g))
+            .then(o.node.cmp(&self.node))
+    }
+}
+
+/// A reusable context for exact queries (used by [`PathFinder`](super::PathFinder) for
+/// [`SearchMethod::Exact`](super::SearchMethod::Exact)).
+///
+/// ```
+/// use portolan::geom::Vec2;
+/// use portolan::mesh::NavMesh;
+/// use portolan::search::polyanya::ExactSearch;
+/// use portolan::SearchOptions;
+///
+/// // A U-shaped corridor: 3 × 3 square minus the middle of the bottom row and the centre column.
+/// let v = vec![
+///     Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(1.0, 2.0), Vec2::new(2.0, 2.0),
+///     Vec2::new(2.0, 0.0), Vec2::new(3.0, 0.0), Vec2::new(3.0, 3.0), Vec2::new(0.0, 3.0),
+///     Vec2::new(0.0, 2.0), Vec2::new(3.0, 2.0),
+/// ];
+/// let polys = vec![vec![0, 1, 2, 8], vec![8, 2, 3, 9, 6, 7], vec![4, 5, 9, 3]];
+/// let mesh = NavMesh::from_polygons(v, polys).unwrap();
+/// let mut search = ExactSearch::new();
+/// let path = search
+///     .find_path(&mesh, Vec2::new(0.5, 0.5), Vec2::new(2.5, 0.5), &SearchOptions::default())
+///     .unwrap();
+/// // Up the left arm, over the two inner corners, down the right arm.
+/// assert_eq!(path.points[1..3], [Vec2::new(1.0, 2.0), Vec2::new(2.0, 2.0)]);
+/// let expected = 2.0 * (0.5f64.powi(2) + 1.5f64.powi(2)).sqrt() + 1.0;
+/// assert!((path.length - expected).abs() < 1e-12);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ExactSearch {
+    nodes: Vec<Node>,
+    heap: BinaryHeap<Open>,
+    /// Successors of the node being expanded, with their `f`.
+    succ: Vec<Open>,
+    generation: u32,
+    /// Per vertex: generation stamp and best `g` for root-level pruning.
+    root_stamp: Vec<u32>,
+    root_g: Vec<f64>,
+    /// Per polygon: generation stamp when it holds the goal.
+    goal_stamp: Vec<u32>,
+}
+
+impl ExactSearch {
+    /// An empty context; it grows to the mesh on first use.
+    pub fn new() -> ExactSearch {
+        ExactSearch::default()
+    }
+
+    fn reset(&mut self, mesh: &NavMesh) {
+        let (nv, np) = (mesh.vertex_count(), mesh.polygon_count());
+        if self.root_stamp.len() < nv {
+            self.root_stamp.resize(nv, 0);
+            self.root_g.resize(nv, 0.0);
+        }
+        if self.goal_stamp.len() < np {
+            self.goal_stamp.resize(np, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.root_stamp.iter_mut().for_each(|s| *s = 0);
+            self.goal_stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        self.nodes.clear();
+        self.heap.clear();
+        self.succ.clear();
+    }
+
+    /// Finds a shortest path from `start` to `goal`. `options.snap` applies; the other fields
+    /// are for the funnel search and are ignored.
+    ///
+    /// [`Path::channel`] lists the polygons the search carried the path through, start polygon
+    /// first, goal polygon last; consecutive ones share an edge, so the list is a channel that
+    /// contains the path. [`Path::expanded`] counts expanded search nodes.
+    pub fn find_path(
+        &mut self,
+        mesh: &NavMesh,
+        start: Vec2,
+        goal: Vec2,
+        options: &SearchOptions,
+    ) -> Result<Path, PathError> {
+        let (s, sloc) = resolve(mesh, start, options.snap, "start")?;
+        let (t, tloc) = resolve(mesh, goal, options.snap, "goal")?;
+        if is_pinch(mesh, sloc) || is_pinch(mesh, tloc) {
+            return Err(PathError::NoPath);
+        }
+        self.reset(mesh);
+        let gen = self.generation;
+        for_each_polygon(mesh, tloc, |p| self.goal_stamp[p.index()] = gen);
+        // Same polygon: a straight segment (polygons are convex).
+        let mut shared = None;
+        for_each_polygon(mesh, sloc, |p| {
+            if shared.is_none() && self.goal_stamp[p.index()] == gen {
+                shared = Some(p);
+            }
+        });
+        if let Some(p) = shared {
+            let points = if s == t { vec![s] } else { vec![s, t] };
+            return Ok(Path {
+                length: s.distance(t),
+                points,
+                channel: vec![p],
+                expanded: 0,
+                status: PathStatus::Complete,
+                links: Vec::new(),
+            });
+        }
+        let q = Query { start: s, goal: t };
+        // Start nodes: every edge of every start polygon whose line misses the start.
+        for_each_polygon(mesh, sloc, |p| {
+            let origin = self.nodes.len() as u32;
+            self.nodes.push(Node {
+                right: s,
+                left: s,
+                g: 0.0,
+                root: START,
+                poly: p.0,
+                entry: ORIGIN,
+                parent: NONE,
+            });
+            let vs = mesh.polygon_vertices(p);
+            let n = vs.len();
+            for i in 0..n {
+                let (a, b) = (mesh.vertex(vs[i]), mesh.vertex(vs[(i + 1) % n]));
+                if orient(a, b, s).is_collinear() {
+                    continue;
+                }
+                self.successor(mesh, &q, origin, p, i, START, 0.0, a, b);
+            }
+        });
+        self.queue_successors();
+        let mut expanded = 0usize;
+        while let Some(Open { node, .. }) = self.heap.pop() {
+            let n = self.nodes[node as usize];
+            if n.entry == FINAL {
+                return Ok(self.path_to(mesh, node, &q, expanded));
+            }
+            if n.root != START && n.g > self.root_g[n.root as usize] * (1.0 + ROOT_PRUNE_SLACK) {
+                continue;
+            }
+            let mut cur = node;
+            loop {
+                expanded += 1;
+                self.expand(mesh, &q, cur);
+                // Intermediate pruning: a lone successor is expanded at once.
+                if self.succ.len() == 1 && self.nodes[self.succ[0].node as usize].entry != FINAL {
+                    cur = self.succ[0].node;
+                    self.succ.clear();
+                    continue;
+                }
+                self.queue_successors();
+                break;
+            }
+        }
+        Err(PathError::NoPath)
+    }
+
+    fn queue_successors(&mut self) {
+        for &o in &self.succ {
+            self.heap.push(o);
+        }
+        self.succ.clear();
+    }
+
+    #[inline]
+    fn root_point(mesh: &NavMesh, q: &Query, root: u32) -> Vec2 {
+        if root == START {
+            q.start
+        } else {
+            mesh.vertices()[root as usize]
+        }
+    }
+
+    /// Root-level pruning: `true` when `root` may carry `g` (and records it as the best).
+    #[inline]
+    fn root_ok(&mut self, root: u32, g: f64) -> bool {
+        if root == START {
+            return true;
+        }
+        let i = root as usize;
+        if self.root_stamp[i] == self.generation {
+            if g > self.root_g[i] * (1.0 + ROOT_PRUNE_SLACK) {
+                return false;
+            }
+            if g < self.root_g[i] {
+                self.root_g[i] = g;
+            }
+        } else {
+            self.root_stamp[i] = self.generation;
+            self.root_g[i] = g;
+        }
+        true
+    }
+
+    /// Makes the successor with interval `[right, left]` on edge `slot` of `poly` (running
+    /// `right → left` counter-clockwise in `poly`), entering the polygon across it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn successor(
+        &mut self,
+        mesh: &NavMesh,
+        q: &Query,
+        parent: u32,
+        poly: PolyId,
+        slot: usize,
+        root: u32,
+        g: f64,
+        right: Vec2,
+        left: Vec2,
+    ) {
+        let Some(next) = mesh.neighbours(poly)[slot] else {
+            return;
+        };
+        if right == left {
+            return;
+        }
+        let vs = mesh.polygon_vertices(poly);
+        let (ea, eb) = (vs[slot], vs[(slot + 1) % vs.len()]);
+        let (mut root, mut g, mut parent) = (root, g, parent);
+        let original_root = root;
+        let mut r = Self::root_point(mesh, q, root);
+        let collinear = orient(mesh.vertex(ea), mesh.vertex(eb), r).is_collinear();
+        if collinear && root != ea.0 && root != eb.0 {
+            // A root on the edge's line sees nothing through it (collinear pruning), except by
+            // walking along the line to the interval's nearer end and turning there, which a
+            // taut path does only at a corner. That end becomes the root.
+            let (near, id) = if r.distance(right) <= r.distance(left) {
+                (right, ea)
+            } else {
+                (left, eb)
+            };
+            if near != mesh.vertex(id) || !mesh.is_corner(id) {
+                return;
+            }
+            g += r.distance(near);
+            root = id.0;
+            r = near;
+        }
+        // Cul-de-sac pruning.
+        let goal_here = self.goal_stamp[next.index()] == self.generation;
+        if !goal_here && mesh.neighbours(next).iter().flatten().nth(1).is_none() {
+            return;
+        }
+        if !self.root_ok(root, g) {
+            return;
+        }
+        let nv = mesh.polygon_vertices(next);
+        let m = nv.len();
+        // The shared edge runs eb → ea in `next`.
+        let Some(entry) = (0..m).find(|&i| nv[i] == eb && nv[(i + 1) % m] == ea) else {
+            return; // not a manifold edge; NavMesh guarantees this does not happen
+        };
+        let h = if collinear {
+            r.distance(q.goal)
+        } else {
+            interval_h(r, right, left, q.goal)
+        };
+        if root != original_root {
+            // Keep the corner walked from, for the path: a pseudo node that is never expanded.
+            let via = self.nodes.len() as u32;
+            self.nodes.push(Node {
+                right,
+                left,
+                g,
+                root: original_root,
+                poly: self.nodes[parent as usize].poly,
+                entry: VIA,
+                parent,
+            });
+            parent = via;
+        }
+        let idx = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            right,
+            left,
+            g,
+            root,
+            poly: next.0,
+            entry: entry as u32,
+            parent,
+        });
+        self.succ.push(Open {
+            f: g + h,
+            g,
+            node: idx,
+        });
+    }
+
+    /// A final node: the goal reached straight from `root` (at distance `g` from the start).
+    fn final_node(&mut self, mesh: &NavMesh, q: &Query, parent: u32, root: u32, g: f64) {
+        if !self.root_ok(root, g) {
+            return;
+        }
+        let total = g + Self::root_point(mesh, q, root).distance(q.goal);
+        let idx = self.nodes.len() as u32;
+        let poly = self.nodes[parent as usize].poly;
+        self.nodes.push(Node {
+            right: q.goal,
+            left: q.goal,
+            g: total,
+            root,
+            poly,
+            entry: FINAL,
+            parent,
+        });
+        self.succ.push(Open {
+            f: total,
+            g: total,
+            node: idx,
+        });
+    }
+
+    /// Projects node `idx` through the polygon it enters; successors go to `self.succ`.
+    fn expand(&mut self, mesh: &NavMesh, q: &Query, idx: u32) {
+        let n = self.nodes[idx as usize];
+        let poly = PolyId(n.poly);
+        let vs = mesh.polygon_vertices(poly);
+        let size = vs.len();
+        let k = n.entry as usize;
+        let (b_id, a_id) = (vs[k], vs[(k + 1) % size]);
+        let (a, b) = (mesh.vertex(a_id), mesh.vertex(b_id));
+        let r = Self::root_point(mesh, q, n.root);
+        let goal_here = self.goal_stamp[poly.index()] == self.generation;
+        // The far chain c_0 = a, c_1, ..., c_m = b; far edge j runs c_j → c_{j+1} = slot(j).
+        let m = size - 1;
+        let slot = |j: usize| (k + 1 + j) % size;
+        let c = |j: usize| mesh.vertex(vs[(k + 1 + j) % size]);
+        match orient(b, a, r) {
+            Orientation::Clockwise => {}
+            Orientation::Collinear => {
+                // The root is an end of the entry edge (a corner being walked around): all of
+                // the polygon is visible from it.
+                if n.root != a_id.0 && n.root != b_id.0 {
+                    return;
+                }
+                if goal_here {
+                    self.final_node(mesh, q, idx, n.root, n.g);
+                    return;
+                }
+                for j in 0..m {
+                    self.successor(mesh, q, idx, poly, slot(j), n.root, n.g, c(j), c(j + 1));
+                }
+                return;
+            }
+            // The root inside the polygon entered: cannot come from the construction.
+            Orientation::CounterClockwise => return,
+        }
+        let (rr, l) = (n.right, n.left);
+        let right_turn = rr == a && mesh.is_corner(a_id);
+        let left_turn = l == b && mesh.is_corner(b_id);
+        if goal_here {
+            let t = q.goal;
+            let sr = orient(r, rr, t);
+            let sl = orient(r, l, t);
+            if sr != Orientation::Clockwise && sl != Orientation::CounterClockwise {
+                // Visible: nothing through this polygon can beat the straight line.
+                self.final_node(mesh, q, idx, n.root, n.g);
+                return;
+            }
+            if sr == Orientation::Clockwise {
+                if right_turn {
+                    self.final_node(mesh, q, idx, a_id.0, n.g + r.distance(a));
+                }
+            } else if left_turn {
+                self.final_node(mesh, q, idx, b_id.0, n.g + r.distance(b));
+            }
+        }
+        // Where the right ray r → rr leaves the polygon: edge `er` from point `pr`.
+        let mut j = 1;
+        while j < m && orient(r, rr, c(j)) == Orientation::Clockwise {
+            j += 1;
+        }
+        let (er, pr) = match orient(r, rr, c(j)) {
+            Orientation::Collinear => (j, c(j)),
+            Orientation::CounterClockwise => {
+                let p = if j == 1 && rr == a {
+                    a
+                } else {
+                    ray_exit(r, rr, c(j - 1), c(j))
+                };
+                (j - 1, p)
+            }
+            // Even b is right of the ray: a sliver cone lost to rounding; nothing observable.
+            Orientation::Clockwise => (m, b),
+        };
+        // Where the left ray r → l leaves: edge `el1 - 1` up to point `pl`.
+        let mut j = m - 1;
+        while j > 0 && orient(r, l, c(j)) == Orientation::CounterClockwise {
+            j -= 1;
+        }
+        let (el1, pl) = match orient(r, l, c(j)) {
+            Orientation::Collinear => (j, c(j)),
+            Orientation::Clockwise => {
+                let p = if j + 1 == m && l == b {
+                    b
+                } else {
+                    ray_exit(r, l, c(j), c(j + 1))
+                };
+                (j + 1, p)
+            }
+            Orientation::CounterClockwise => (0, a),
+        };
+        // Observable successors: far edges er ..= el1 - 1, keeping the root.
+        for j in er..el1 {
+            let from = if j == er { pr } else { c(j) };
+            let to = if j + 1 == el1 { pl } else { c(j + 1) };
+            self.successor(mesh, q, idx, poly, slot(j), n.root, n.g, from, to);
+        }
+        // Non-observable successors: turn at a corner that ends the interval.
+        if right_turn {
+            let g = n.g + r.distance(a);
+            for j in 0..er.min(m) {
+                self.successor(mesh, q, idx, poly, slot(j), a_id.0, g, c(j), c(j + 1));
+            }
+            if er < m && pr != c(er) {
+                self.successor(mesh, q, idx, poly, slot(er), a_id.0, g, c(er), pr);
+            }
+        }
+        if left_turn {
+            let g = n.g + r.distance(b);
+            if el1 >= 1 && pl != c(el1) {
+                self.successor(mesh, q, idx, poly, slot(el1 - 1), b_id.0, g, pl, c(el1));
+            }
+            for j in el1..m {
+                self.successor(mesh, q, idx, poly, slot(j), b_id.0, g, c(j), c(j + 1));
+            }
+        }
+    }
+
+    /// Rebuilds the path ending at final node `idx`.
+    fn path_to(&self, mesh: &NavMesh, idx: u32, q: &Query, expanded: usize) -> Path {
+        let mut points = vec![q.goal];
+        let mut channel: Vec<PolyId> = Vec::new();
+        let mut last_root = NONE - 2;
+        let mut i = idx;
+        while i != NONE {
+            let n = &self.nodes[i as usize];
+            if n.root != last_root {
+                let p = Self::root_point(mesh, q, n.root);
+                if points.last() != Some(&p) {
+                    points.push(p);
+                }
+                last_root = n.root;
+            }
+            if channel.last() != Some(&PolyId(n.poly)) {
+                channel.push(PolyId(n.poly));
+            }
+            i = n.parent;
+        }
+        points.reverse();
+        channel.reverse();
+        Path {
+            length: Path::polyline_length(&points),
+            points,
+            channel,
+            expanded,
+            status: PathStatus::Complete,
+            links: Vec::new(),
+        }
+    }
+}
+
+/// The start and goal as the search sees them.
+struct Query {
+    start: Vec2,
+    goal: Vec2,
+}
+
+/// Where the ray from `r` through `x` leaves through the segment `p q` (which it crosses).
+#[inline]
+fn ray_exit(r: Vec2, x: Vec2, p: Vec2, q: Vec2) -> Vec2 {
+    match line_intersection_t(p, q, r, x) {
+        Some(t) => p.lerp(q, t.clamp(0.0, 1.0)),
+        // Parallel: cannot happen for a segment whose ends lie on both sides of the ray.
+        None => p,
+    }
+}
+
+/// The paper's heuristic: the shortest `r → p → t` over `p` in the interval `[right, left]`,
+/// with `t` mirrored across the interval's line when it is on the root's side.
+#[inline]
+fn interval_h(r: Vec2, right: Vec2, left: Vec2, t: Vec2) -> f64 {
+    let side_t = orient(right, left, t);
+    let t = if side_t != Orientation::Collinear && side_t == orient(right, left, r) {
+        let d = left - right;
+        let len2 = d.dot(d);
+        let foot = right + d * ((t - right).dot(d) / len2);
+        foot * 2.0 - t
+    } else {
+        t
+    };
+    if orient(r, right, t) == Orientation::Clockwise {
+        r.distance(right) + right.distance(t)
+    } else if orient(r, left, t) == Orientation::CounterClockwise {
+        r.distance(left) + left.distance(t)
+    } else {
+        r.distance(t)
+    }
+}
+
+/// Locates a query point, snapping it if allowed.
+fn resolve(
+    mesh: &NavMesh,
+    p: Vec2,
+    snap: Snap,
+    which: &'static str,
+) -> Result<(Vec2, Location), PathError> {
+    if !p.is_finite() {
+        return Err(PathError::NonFinite { which, point: p });
+    }
+    let off = || {
+        if which == "start" {
+            PathError::StartOffMesh(p)
+        } else {
+            PathError::GoalOffMesh(p)
+        }
+    };
+    match mesh.locate(p) {
+        Location::Outside => match snap {
+            Snap::Reject => Err(off()),
+            Snap::Within(d) => {
+                let (_, q) = mesh.nearest_point(p, d).ok_or_else(off)?;
+                match mesh.locate(q) {
+                    Location::Outside => Err(off()),
+                    loc => Ok((q, loc)),
+                }
+            }
+        },
+        loc => Ok((p, loc)),
+    }
+}
+
+/// Calls `f` for every polygon holding a located point.
+fn for_each_polygon(mesh: &NavMesh, loc: Location, mut f: impl FnMut(PolyId)) {
+    match loc {
+        Location::InPolygon(p) => f(p),
+        Location::OnEdge {
+            polygon, neighbour, ..
+        } => {
+            f(polygon);
+            if let Some(n) = neighbour {
+                f(n);
+            }
+        }
+        Location::OnVertex { vertex, .. } => {
+            for &p in mesh.vertex_polygons(vertex) {
+                f(p);
+            }
+        }
+        Location::Outside => {}
+    }
+}
+
+/// `true` for a point exactly on a vertex where more than one obstacle sector meets (more than
+/// two walls end there): its side is ambiguous.
+fn is_pinch(mesh: &NavMesh, loc: Location) -> bool {
+    let Location::OnVertex { vertex, .. } = loc else {
+        return false;
+    };
+    walls_at(mesh, vertex) > 2
+}
+
+fn walls_at(mesh: &NavMesh, v: VertexId) -> usize {
+    let mut walls = 0;
+    for &p in mesh.vertex_polygons(v) {
+        let vs = mesh.polygon_vertices(p);
+        let n = vs.len();
+        let nb = mesh.neighbours(p);
+        for k in (0..n).filter(|&k| vs[k] == v) {
+            walls += usize::from(nb[k].is_none()) + usize::from(nb[(k + n - 1) % n].is_none());
+        }
+    }
+    walls
+}
