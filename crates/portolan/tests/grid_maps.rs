@@ -3,7 +3,9 @@
 //! no shorter than the GPPC Euclidean optimum.
 
 use portolan::io::movingai::{read_map, GridMap};
-use portolan::{build, BuildError, BuildOptions, NavMesh, PathFinder, SearchOptions, Vec2};
+use portolan::{
+    build, BuildError, BuildOptions, NavMesh, PathFinder, SearchMethod, SearchOptions, Vec2,
+};
 use std::path::PathBuf;
 
 fn data(path: &str) -> PathBuf {
@@ -67,10 +69,13 @@ fn tiny_maps_build_or_say_why_not() {
 }
 
 /// One `.scen` line: start, goal, and the optimum in column 9.
+#[derive(Clone, Copy)]
 struct Query {
     start: Vec2,
     goal: Vec2,
     optimum: f64,
+    /// Half a unit in the last decimal place printed for the optimum (the file rounds it).
+    rounding: f64,
 }
 
 fn read_scen(path: &str) -> Vec<Query> {
@@ -85,6 +90,8 @@ fn read_scen(path: &str) -> Vec<Query> {
                 start: Vec2::new(n(4), n(5)),
                 goal: Vec2::new(n(6), n(7)),
                 optimum: n(8),
+                rounding: 0.5
+                    * 10f64.powi(-(f[8].split_once('.').map_or(0, |(_, d)| d.len()) as i32)),
             }
         })
         .collect()
@@ -110,4 +117,89 @@ fn across_the_cape_funnel_paths_are_never_shorter_than_the_optimum() {
         );
     }
     assert_eq!(found, 201);
+}
+
+fn exact() -> SearchOptions {
+    SearchOptions {
+        method: SearchMethod::Exact,
+        ..SearchOptions::default()
+    }
+}
+
+#[test]
+fn across_the_cape_exact_lengths_match_the_gppc_optimum() {
+    let (_, mesh) = build_and_check("gppc/AcrosstheCape.map");
+    let mut finder = PathFinder::new();
+    let mut worst: f64 = 0.0;
+    for (i, q) in read_scen("gppc/AcrosstheCape.map.scen").iter().enumerate() {
+        let path = finder
+            .find_path(&mesh, q.start, q.goal, &exact())
+            .unwrap_or_else(|e| panic!("query {i}: {e}"));
+        let rel = (path.length - q.optimum).abs() / q.optimum.max(1.0);
+        worst = worst.max(rel);
+        assert!(
+            rel <= 1e-9,
+            "query {i}: exact {} vs optimum {} ({} → {})",
+            path.length,
+            q.optimum,
+            q.start,
+            q.goal
+        );
+    }
+    assert!(worst <= 1e-9);
+}
+
+#[test]
+fn dragon_age_exact_lengths_are_within_the_octile_optimum() {
+    for name in ["arena", "den011d", "lak303d", "brc202d"] {
+        let (_, mesh) = build_and_check(&format!("movingai/dao/{name}.map"));
+        let queries = read_scen(&format!("movingai/dao/{name}.map.scen"));
+        let mut finder = PathFinder::new();
+        // MovingAI scenarios name cells; the octile optimum between two cells is the same between
+        // their centres, and a centre is never a double corner (where the exact search reports no
+        // path rather than apply the GPPC quadrant rule). Every 4th query keeps the release test
+        // suite short.
+        let half = Vec2::new(0.5, 0.5);
+        for (i, q) in queries.iter().enumerate().step_by(4) {
+            let q = Query {
+                start: q.start + half,
+                goal: q.goal + half,
+                ..*q
+            };
+            let exact_path = finder
+                .find_path(&mesh, q.start, q.goal, &exact())
+                .unwrap_or_else(|e| panic!("{name} query {i}: {e}"));
+            // Any-angle is never longer than 8-connected, and never shorter than a straight line.
+            assert!(
+                exact_path.length <= q.optimum + q.rounding,
+                "{name} query {i}: exact {} > octile {} (as printed)",
+                exact_path.length,
+                q.optimum
+            );
+            assert!(exact_path.length >= q.start.distance(q.goal) * (1.0 - 1e-12));
+        }
+    }
+}
+
+/// Found by comparing the funnel with the exact search on den011d (query 528 of the .scen, cell
+/// centres): the funnel finds a valid path (checked cell by cell against the grid: it enters no
+/// blocked cell and cuts no double corner) of length 195.3126 below (200, 90) → (181, 83), while
+/// the exact search returns 196.1887 around the obstacle above, on the merged mesh and on the
+/// plain triangulation alike. A shortest-path search must not be beaten by the funnel.
+#[test]
+#[ignore = "search::polyanya misses a shorter path on den011d; for the exact-search owner to triage"]
+fn regression_den011d_exact_is_not_longer_than_the_funnel() {
+    let (_, mesh) = build_and_check("movingai/dao/den011d.map");
+    let (a, b) = (Vec2::new(104.5, 72.5), Vec2::new(140.5, 53.5));
+    let mut finder = PathFinder::new();
+    let funnel = finder
+        .find_path(&mesh, a, b, &SearchOptions::default())
+        .unwrap();
+    let exact_path = finder.find_path(&mesh, a, b, &exact()).unwrap();
+    assert!(
+        exact_path.length <= funnel.length * (1.0 + 1e-12),
+        "exact {} > funnel {}",
+        exact_path.length,
+        funnel.length
+    );
 }
