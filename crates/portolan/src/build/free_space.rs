@@ -104,7 +104,10 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
             solid.push(ring);
             continue;
         }
-        let Some(bbox) = Aabb::from_points(ring.iter().copied()) else {
+        // The holes may reach outside their obstacle: the grid must hold them too.
+        let Some(bbox) =
+            Aabb::from_points(ring.iter().chain(holes_of[oi].iter().flatten()).copied())
+        else {
             continue;
         };
         let shapes = run_overlay(bbox, &[ring], &holes_of[oi], OverlayRule::Difference)?;
@@ -209,7 +212,12 @@ fn exact_adapter(bbox: Aabb) -> Result<FloatPointAdapter<Vec2, i32>, BuildError>
         max: bbox.max,
     };
     let extent = (bbox.max.x - bbox.min.x).max(bbox.max.y - bbox.min.y);
-    if !(extent.is_finite() && extent > 0.0) {
+    // i_overlay's f64 contract: coordinates of magnitude at most 2⁵⁰⁰.
+    let limit = 2f64.powi(500);
+    let magnitude = [bbox.min.x, bbox.min.y, bbox.max.x, bbox.max.y]
+        .iter()
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    if !(extent.is_finite() && extent > 0.0 && magnitude <= limit) {
         return Err(out_of_range());
     }
     // p: a power of two with p ≥ extent, so the square [o − p, o + p]² holds the box with room
@@ -420,6 +428,30 @@ mod tests {
         assert!(!free_at(&f, Vec2::new(0.5, 5.0)));
         assert!(free_at(&f, Vec2::new(1.5, 5.0)));
         assert!(!free_at(&f, Vec2::new(3.5, 5.0)));
+    }
+
+    /// Found by the fuzzer: a vertex near `-f64::MAX` made the grid's power of two infinite and
+    /// the search for it never ended.
+    #[test]
+    fn regression_huge_coordinates_are_a_range_error_not_a_hang() {
+        let s = ten().with_obstacle([(-11.0, 0.0), (-1.200624573978435e308, 2.5), (0.0, 0.0)]);
+        assert!(matches!(
+            free_space(&s, 0.0, 1.0),
+            Err(BuildError::CoordinateRange { .. })
+        ));
+    }
+
+    /// Found by the fuzzer: a hole reaching outside its obstacle was converted outside the
+    /// overlay grid (a debug assertion in i_overlay; wrong integers in release).
+    #[test]
+    fn regression_hole_larger_than_its_obstacle() {
+        let s = ten()
+            .with_obstacle([(2.0, 2.0), (6.0, 2.0), (6.0, 6.0), (2.0, 6.0)])
+            .with_hole(0, [(0.0, -29.5), (4.0, 4.0), (-3.0, 4.0)]);
+        let f = free_space(&s, 0.0, 1.0).unwrap();
+        // The hole takes the triangle's part of the square out of the obstacle.
+        assert!(free_at(&f, Vec2::new(3.0, 3.8)));
+        assert!(!free_at(&f, Vec2::new(5.0, 3.0)));
     }
 
     #[test]
