@@ -13,8 +13,9 @@
 //!    drops collinear runs and zero-area slivers, and subtracts the holes. Afterwards every solid
 //!    ring has the solid on its left: outer rings counter-clockwise, holes clockwise.
 //! 2. **Walkable region.** `bounds`, or the boundary polygon (non-zero fill) clipped to `bounds`.
-//! 3. **Inflate.** With an agent radius, each solid ring and the region's outside contribute the
-//!    pieces of [`inflate::ring_pieces`]; see [`inflate`] for the error bound.
+//! 3. **Inflate.** With an agent radius, a convex obstacle becomes one convex polygon with rounded
+//!    corners ([`inflate::inflate_convex`]); other solid rings and the region's outside contribute
+//!    the pieces of [`inflate::ring_pieces`]; see [`inflate`] for the error bound.
 //! 4. **One overlay:** region minus (solid rings ∪ pieces), non-zero fill. Obstacles that overlap,
 //!    touch, or cross the border need no special case: that is what the union and the difference
 //!    do.
@@ -98,10 +99,13 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
         }
     }
     let mut solid: Vec<Vec<Vec2>> = Vec::with_capacity(scene.obstacles.len());
+    // Whether each ring of `solid` came through the convex fast path.
+    let mut convex: Vec<bool> = Vec::with_capacity(scene.obstacles.len());
     for (oi, ring) in scene.obstacles.iter().enumerate() {
         let mut ring = dedup_ring(ring);
         if holes_of[oi].is_empty() && convex_after_orienting(&mut ring) {
             solid.push(ring);
+            convex.push(true);
             continue;
         }
         // The holes may reach outside their obstacle: the grid must hold them too.
@@ -111,13 +115,22 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
             continue;
         };
         let shapes = run_overlay(bbox, &[ring], &holes_of[oi], OverlayRule::Difference)?;
-        solid.extend(oriented(shapes));
+        for r in oriented(shapes) {
+            solid.push(r);
+            convex.push(false);
+        }
     }
     // 3. Inflation pieces.
     let mut pieces: Vec<Vec<Vec2>> = Vec::new();
     if radius > 0.0 {
-        for ring in &solid {
-            inflate::ring_pieces(ring, radius, max_angle, &mut pieces);
+        for (ring, &is_convex) in solid.iter_mut().zip(&convex) {
+            if is_convex {
+                // One convex polygon with the corner arcs is the same region as the ring, its
+                // edge rectangles and corner fans, in one piece instead of 2n.
+                *ring = inflate::inflate_convex(ring, radius, max_angle);
+            } else {
+                inflate::ring_pieces(ring, radius, max_angle, &mut pieces);
+            }
         }
         // The outside of the region is solid: walk its rings backwards.
         for ring in &region {
