@@ -355,15 +355,15 @@ mod tests {
     #[test]
     fn a_link_end_on_a_portal_or_vertex_leaves_from_every_polygon_there() {
         let m = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
-        // (230, 300) is an obstacle corner shared by several polygons.
-        let corner = Vec2::new(230.0, 300.0);
+        // (301, 249) is an obstacle corner shared by several polygons.
+        let corner = Vec2::new(301.0, 249.0);
         let Location::OnVertex { vertex, .. } = m.locate(corner) else {
             panic!("expected a vertex")
         };
         let k = m.vertex_polygons(vertex).len();
         assert!(k >= 2);
         let m = m
-            .with_links([OffMeshLink::new(corner, Vec2::new(700.0, 50.0), 1.0)])
+            .with_links([OffMeshLink::new(corner, Vec2::new(780.0, 20.0), 1.0)])
             .unwrap();
         let count: usize = m.polygons().map(|p| m.links_from(p).len()).sum();
         assert_eq!(count, k);

@@ -28,7 +28,7 @@ use super::{
     LinkTraversal, PartialReason, Path, PathError, PathStatus, PortalPoint, SearchMethod,
     SearchOptions, Snap,
 };
-use crate::geom::{closest_point_on_segment, Vec2};
+use crate::geom::Vec2;
 use crate::mesh::{LinkEdge, Location, NavMesh, PolyId};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -484,19 +484,10 @@ impl PathFinder {
     }
 }
 
-/// The point of polygon `p` closest to `x` (which is outside it), and its distance.
+/// The point of polygon `p` closest to `x`, and its distance (see [`NavMesh::closest_point_in`]).
 fn closest_point_in_polygon(mesh: &NavMesh, p: PolyId, x: Vec2) -> (f64, Vec2) {
-    let n = mesh.polygon_vertices(p).len();
-    let mut best = (f64::INFINITY, mesh.centroid(p));
-    for i in 0..n {
-        let (a, b) = mesh.edge(p, i);
-        let q = closest_point_on_segment(x, a, b);
-        let d = x.distance(q);
-        if d < best.0 {
-            best = (d, q);
-        }
-    }
-    best
+    let q = mesh.closest_point_in(p, x);
+    (x.distance(q), q)
 }
 
 /// Rejects option values that cannot be used.

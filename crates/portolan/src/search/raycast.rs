@@ -37,14 +37,16 @@
 //! use portolan::search::raycast::{raycast, RayOutcome};
 //!
 //! let mesh = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
-//! // Along the bottom of the map, into the obstacle standing on it at x = 150.
-//! let ray = raycast(&mesh, Vec2::new(20.0, 20.0), Vec2::new(300.0, 20.0)).unwrap();
+//! // Along the bottom of the map, into the slanted left side of the obstacle standing on it,
+//! // which runs from (318, 0) up to (301, 249).
+//! let ray = raycast(&mesh, Vec2::new(20.0, 20.0), Vec2::new(600.0, 20.0)).unwrap();
 //! let RayOutcome::Hit(hit) = ray.outcome else { panic!("the obstacle is in the way") };
-//! assert_eq!(hit.point, Vec2::new(150.0, 20.0));
-//! assert_eq!(hit.normal, Vec2::new(-1.0, 0.0)); // the wall faces back toward the start
-//! assert!((hit.t - 130.0 / 280.0).abs() < 1e-12);
+//! let x = 318.0 - 17.0 * 20.0 / 249.0;
+//! assert!((hit.point.x - x).abs() < 1e-9 && hit.point.y == 20.0);
+//! assert!(hit.normal.x < 0.0); // the wall faces back toward the start
+//! assert!((hit.t - (x - 20.0) / 580.0).abs() < 1e-12);
 //! // A clear line of sight.
-//! assert!(raycast(&mesh, Vec2::new(20.0, 20.0), Vec2::new(20.0, 400.0)).unwrap().is_clear());
+//! assert!(raycast(&mesh, Vec2::new(20.0, 20.0), Vec2::new(290.0, 20.0)).unwrap().is_clear());
 //! ```
 
 use crate::geom::{line_intersection_t, orient, Orientation, Vec2};
