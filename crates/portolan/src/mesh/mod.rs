@@ -19,7 +19,7 @@
 //! [`NavMesh::check_invariants`]: builders split such edges so that every contact is a portal.
 //! Polygons may have collinear vertices (that is how a long side meets several neighbours).
 
-mod links;
+pub mod links;
 mod locate;
 
 pub use links::{LinkEdge, LinkEnd, LinkError, LinkId, OffMeshLink};

@@ -674,6 +674,51 @@ mod partial_tests {
 }
 
 #[cfg(test)]
+mod snap_tests {
+    use super::*;
+    use crate::build::{build, BuildOptions};
+    use crate::scene::Scene;
+
+    #[test]
+    fn off_mesh_goal_snaps_to_the_nearest_wall_within_the_distance_only() {
+        let m = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
+        let start = Vec2::new(60.0, 60.0);
+        // Inside the obstacle [150, 230] × [0, 300], 10 from its left side.
+        let goal = Vec2::new(160.0, 100.0);
+        let mut f = PathFinder::new();
+        let near = SearchOptions {
+            snap: Snap::Within(5.0),
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            f.find_path(&m, start, goal, &near),
+            Err(PathError::GoalOffMesh(goal))
+        );
+        let far = SearchOptions {
+            snap: Snap::Within(15.0),
+            ..SearchOptions::default()
+        };
+        let p = f.find_path(&m, start, goal, &far).unwrap();
+        assert_eq!(p.points.last(), Some(&Vec2::new(150.0, 100.0)));
+        assert!(p.is_complete());
+        // Off the map entirely: snapped onto the map's side.
+        let out = Vec2::new(-3.0, 20.0);
+        let p = f.find_path(&m, out, start, &far).unwrap();
+        assert_eq!(p.points[0], Vec2::new(0.0, 20.0));
+        // Snapping both ends into the same polygon.
+        let p = f
+            .find_path(&m, Vec2::new(-1.0, 10.0), Vec2::new(-1.0, 30.0), &far)
+            .unwrap();
+        assert_eq!(p.points, vec![Vec2::new(0.0, 10.0), Vec2::new(0.0, 30.0)]);
+        // Infinite points are rejected before snapping.
+        assert!(matches!(
+            f.find_path(&m, start, Vec2::new(f64::INFINITY, 1.0), &far),
+            Err(PathError::NonFinite { which: "goal", .. })
+        ));
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
