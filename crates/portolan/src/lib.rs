@@ -31,6 +31,7 @@ pub mod build;
 pub mod geom;
 pub mod io;
 pub mod mesh;
+pub mod random;
 pub mod scene;
 pub mod search;
 

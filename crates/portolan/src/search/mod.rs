@@ -9,6 +9,7 @@
 
 pub mod channel;
 pub mod funnel;
+pub mod visibility;
 
 pub use channel::PathFinder;
 pub use funnel::{Funnel, FunnelStep, Portal};
