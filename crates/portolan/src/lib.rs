@@ -28,6 +28,7 @@
 #![deny(missing_docs)]
 
 pub mod build;
+pub mod eval;
 pub mod geom;
 pub mod io;
 pub mod mesh;
