@@ -346,7 +346,8 @@ pub struct WorstCase {
 pub struct Row {
     /// The strategy.
     pub strategy: Strategy,
-    /// Queries with a path (excess known).
+    /// Queries measured: a path no shorter than the optimum (beyond the tolerance). With the two
+    /// violation counts below, this adds up to [`Summary::compared`].
     pub measured: usize,
     /// Queries within the tolerance of the optimum.
     pub shortest: usize,
