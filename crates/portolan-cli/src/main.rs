@@ -18,7 +18,8 @@ use std::process::ExitCode;
 #[command(after_help = "Examples:
   portolan path --from 40,60 --to 760,390
   portolan path --scene my-scene.json --from 10,10 --to 90,40 --portal midpoint --json
-  portolan render --from 40,60 --to 760,390 -o default.svg")]
+  portolan render --from 40,60 --to 760,390 -o default.svg
+  portolan eval --maps 400 --seed 1 --csv queries.csv")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -30,6 +31,9 @@ enum Command {
     Path(cmd::path::Args),
     /// Draw a scene, its mesh and optionally a query's channel, portals and path as SVG.
     Render(cmd::render::Args),
+    /// The chapter's evaluation: channel A* + funnel against the exact shortest path on seeded
+    /// random maps.
+    Eval(cmd::eval::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +41,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Path(args)) => cmd::path::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
+        Some(Command::Eval(args)) => cmd::eval::run(args),
         None => cmd::path::run_default(),
     };
     match result {

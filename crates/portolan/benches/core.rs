@@ -61,7 +61,9 @@ fn random_scene(n: usize, seed: u64) -> Scene {
 
 fn locate(c: &mut Criterion) {
     let mut group = c.benchmark_group("locate");
-    group.measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    group
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500));
     for k in [7usize, 22, 71, 224] {
         let mesh = grid_mesh(k); // 98, 968, 10 082, 100 352 triangles
         let n = mesh.polygon_count();
@@ -70,17 +72,29 @@ fn locate(c: &mut Criterion) {
             .map(|_| Vec2::new(rng.next() * k as f64, rng.next() * k as f64))
             .collect();
         group.bench_with_input(BenchmarkId::new("grid", n), &points, |b, pts| {
-            b.iter(|| pts.iter().filter(|&&p| mesh.locate(black_box(p)).polygon().is_some()).count())
+            b.iter(|| {
+                pts.iter()
+                    .filter(|&&p| mesh.locate(black_box(p)).polygon().is_some())
+                    .count()
+            })
         });
         if n <= 20_000 {
             group.bench_with_input(BenchmarkId::new("linear", n), &points, |b, pts| {
-                b.iter(|| pts.iter().filter(|&&p| mesh.locate_linear(black_box(p)).polygon().is_some()).count())
+                b.iter(|| {
+                    pts.iter()
+                        .filter(|&&p| mesh.locate_linear(black_box(p)).polygon().is_some())
+                        .count()
+                })
             });
         } else {
             // 256 linear scans of 100k polygons take long; 16 points keep the bench short.
             let few = &points[..16];
             group.bench_with_input(BenchmarkId::new("linear-16pts", n), few, |b, pts| {
-                b.iter(|| pts.iter().filter(|&&p| mesh.locate_linear(black_box(p)).polygon().is_some()).count())
+                b.iter(|| {
+                    pts.iter()
+                        .filter(|&&p| mesh.locate_linear(black_box(p)).polygon().is_some())
+                        .count()
+                })
             });
         }
     }
@@ -92,12 +106,20 @@ fn query(c: &mut Criterion) {
     let mesh = build(&scene, &BuildOptions::trapezoid()).expect("default map builds");
     let mut finder = PathFinder::new();
     let mut group = c.benchmark_group("query-default-map");
-    for (name, pp) in [("toward-goal", PortalPoint::TowardGoal), ("midpoint", PortalPoint::Midpoint)] {
+    for (name, pp) in [
+        ("toward-goal", PortalPoint::TowardGoal),
+        ("midpoint", PortalPoint::Midpoint),
+    ] {
         let opts = SearchOptions::with_portal_point(pp);
         group.bench_function(name, |b| {
             b.iter(|| {
                 finder
-                    .find_path(&mesh, black_box(Scene::DEFAULT_START), black_box(Scene::DEFAULT_GOAL), &opts)
+                    .find_path(
+                        &mesh,
+                        black_box(Scene::DEFAULT_START),
+                        black_box(Scene::DEFAULT_GOAL),
+                        &opts,
+                    )
                     .expect("default query has a path")
             })
         });
@@ -107,11 +129,15 @@ fn query(c: &mut Criterion) {
 
 fn build_trapezoid(c: &mut Criterion) {
     let mut group = c.benchmark_group("build-trapezoid");
-    group.sample_size(10).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
     for n in [10usize, 100, 1000] {
         let scene = random_scene(n, 7);
         group.bench_with_input(BenchmarkId::from_parameter(n), &scene, |b, s| {
-            b.iter(|| build(s, &BuildOptions::trapezoid()).expect("disjoint convex obstacles build"))
+            b.iter(|| {
+                build(s, &BuildOptions::trapezoid()).expect("disjoint convex obstacles build")
+            })
         });
     }
     group.finish();

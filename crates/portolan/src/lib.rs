@@ -33,9 +33,11 @@
 #![deny(missing_docs)]
 
 pub mod build;
+pub mod eval;
 pub mod geom;
 pub mod io;
 pub mod mesh;
+pub mod random;
 pub mod scene;
 pub mod search;
 

@@ -1,4 +1,5 @@
 //! One module per subcommand.
 
+pub mod eval;
 pub mod path;
 pub mod render;

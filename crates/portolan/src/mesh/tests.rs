@@ -251,7 +251,10 @@ fn snapped_points_are_always_on_the_mesh() {
     for _ in 0..2000 {
         let p = Vec2::new(next() * 800.0, next() * 450.0);
         let (poly, q) = m.nearest_point(p, 1000.0).unwrap();
-        assert!(m.locate_in(poly, q).is_some(), "{p} snapped to {q}, outside {poly}");
+        assert!(
+            m.locate_in(poly, q).is_some(),
+            "{p} snapped to {q}, outside {poly}"
+        );
         assert!(m.locate(q).polygon().is_some());
     }
 }

@@ -681,7 +681,9 @@ mod snap_tests {
 
     #[test]
     fn off_mesh_goal_snaps_to_the_nearest_wall_within_the_distance_only() {
-        let m = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
+        let scene = Scene::new(crate::geom::Aabb::new(Vec2::ZERO, Vec2::new(800.0, 450.0)))
+            .with_obstacle([(150.0, 0.0), (230.0, 0.0), (230.0, 300.0), (150.0, 300.0)]);
+        let m = build(&scene, &BuildOptions::trapezoid()).unwrap();
         let start = Vec2::new(60.0, 60.0);
         // Inside the obstacle [150, 230] × [0, 300], 10 from its left side.
         let goal = Vec2::new(160.0, 100.0);

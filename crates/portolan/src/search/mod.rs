@@ -27,6 +27,7 @@ pub mod polyanya;
 pub mod raycast;
 #[cfg(test)]
 pub(crate) mod test_scenes;
+pub mod visibility;
 
 pub use channel::PathFinder;
 pub use filter::PolygonFilter;
