@@ -1,0 +1,1 @@
+// The demo page; talks to /api/scene and /api/path.
