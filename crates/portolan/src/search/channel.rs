@@ -127,11 +127,14 @@ pub fn resolve_endpoint(
         Location::Outside => match snap {
             Snap::Reject => return Err(off()),
             Snap::Within(d) => {
-                let (_, q) = mesh.nearest_point(p, d).ok_or_else(off)?;
-                let loc = mesh.locate(q);
-                if loc == Location::Outside {
-                    return Err(off());
-                }
+                let (poly, q) = mesh.nearest_point(p, d).ok_or_else(off)?;
+                // `q` lies on an edge of `poly`, but rounding can put a point projected onto a
+                // slanted edge a hair outside it, where `locate` finds nothing: trust the
+                // polygon `nearest_point` found.
+                let loc = match mesh.locate(q) {
+                    Location::Outside => Location::InPolygon(poly),
+                    loc => loc,
+                };
                 (q, loc)
             }
         },
@@ -357,6 +360,25 @@ mod tests {
             Vec2::new(230.0, 100.0),
             "snapped to the nearest wall"
         );
+    }
+
+    #[test]
+    fn snapping_onto_a_slanted_wall_lands_on_the_mesh() {
+        // Regression: this point inside the slanted obstacle 2 of the default map projects onto
+        // its edge a rounding error outside the mesh; the query used to fail as "off the mesh".
+        let m = mesh();
+        let inside = Vec2::new(513.8354903459565, 83.65781965262296);
+        assert_eq!(m.locate(inside), Location::Outside);
+        let opts = SearchOptions {
+            snap: Snap::Within(1000.0),
+            ..SearchOptions::default()
+        };
+        let p = PathFinder::new()
+            .find_path(&m, inside, Vec2::new(740.0, 390.0), &opts)
+            .unwrap();
+        let (start, wall) = (p.points[0], m.nearest_point(inside, 1000.0).unwrap().1);
+        assert_eq!(start, wall);
+        assert!(start.distance(inside) < 20.0);
     }
 
     #[test]
