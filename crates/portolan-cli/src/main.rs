@@ -13,7 +13,7 @@ use std::process::ExitCode;
 /// the paths are.
 ///
 /// With no subcommand, serves the interactive demo on the built-in default map
-/// (`portolan serve`) and prints its URL.
+/// (`portolan serve`, on port 8080 or any free port if that one is taken) and prints its URL.
 #[derive(Parser, Debug)]
 #[command(name = "portolan", version, about, long_about = None)]
 #[command(after_help = "Examples:
@@ -47,7 +47,7 @@ fn main() -> ExitCode {
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Serve(args)) => cmd::serve::run(args),
         Some(Command::DemoText) => cmd::path::run_default(),
-        None => cmd::serve::run(cmd::serve::Args::default()),
+        None => cmd::serve::run_default(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

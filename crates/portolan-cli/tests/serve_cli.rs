@@ -102,6 +102,27 @@ fn a_busy_port_is_a_clear_error() {
 }
 
 #[test]
+fn bare_portolan_serves_on_a_free_port_when_8080_is_taken() {
+    // Hold 8080 if we can; if something else already holds it the test is just as meaningful.
+    let _held = std::net::TcpListener::bind("127.0.0.1:8080");
+    let child = portolan()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = Guard(child);
+    let mut line = String::new();
+    BufReader::new(child.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(
+        line.starts_with("Listening on http://127.0.0.1:"),
+        "{line:?}"
+    );
+    assert!(!line.contains(":8080/"), "{line:?}");
+}
+
+#[test]
 fn a_bad_scene_file_is_a_clear_error() {
     let out = portolan()
         .args(["serve", "--port", "0", "--scene", "/nonexistent/scene.json"])

@@ -50,6 +50,13 @@ impl Default for Args {
     }
 }
 
+fn is_addr_in_use(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::AddrInUse)
+    })
+}
+
 /// Worker threads answering requests (path queries take microseconds; a few suffice).
 fn worker_count() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4))
@@ -64,9 +71,26 @@ pub fn start(scene: Scene, addr: SocketAddr) -> Result<RunningServer> {
 
 /// Runs `portolan serve` until Ctrl-C.
 pub fn run(args: Args) -> Result<()> {
+    serve(args, false)
+}
+
+/// `portolan` with no subcommand: the default map on port 8080, or on any free port when 8080
+/// is taken.
+pub fn run_default() -> Result<()> {
+    serve(Args::default(), true)
+}
+
+fn serve(args: Args, any_port_if_busy: bool) -> Result<()> {
     // Hook for other inputs (`--mesh`, `--map`): anything that yields a `Scene` fits here.
     let scene = load_scene(args.scene.as_deref())?;
-    let server = start(scene, SocketAddr::new(args.host, args.port))?;
+    let addr = SocketAddr::new(args.host, args.port);
+    let server = match start(scene.clone(), addr) {
+        Err(e) if any_port_if_busy && is_addr_in_use(&e) => {
+            eprintln!("portolan: port {} is taken; using a free one", args.port);
+            start(scene, SocketAddr::new(args.host, 0))?
+        }
+        result => result?,
+    };
     if !args.host.is_loopback() {
         eprintln!(
             "portolan serve: warning: listening on {}, reachable from other machines; \
