@@ -301,6 +301,16 @@ function drawStatic() {
 function drawObstacles() {
   layers.obstacles.replaceChildren();
   layers.edit.replaceChildren();
+  // While an edit is refused, the obstacles the shown mesh was built from are outlined dashed.
+  const held = state.scene.scene.obstacles;
+  if (state.editError) {
+    held.forEach((o, i) => {
+      const local = state.obstacles[i];
+      if (!local || local.length !== o.length || local.some((p, j) => !same(p, o[j]))) {
+        el('polygon', { points: spts(o), class: 'ghost' }, layers.obstacles);
+      }
+    });
+  }
   state.obstacles.forEach((o, i) => {
     const cls = ['obstacle'];
     if (state.badObstacles.has(i)) cls.push('bad');
