@@ -120,19 +120,23 @@ fn worker(server: &tiny_http::Server, stop: &AtomicBool, app: &Arc<App>, events:
                     finder = PathFinder::new();
                 }
             }
-            Ok(request) => {
-                // Reading this body may block on a slow or lying client: do it on a thread of
-                // its own so the workers stay free for the page's queries.
-                let app = Arc::clone(app);
-                let spawned = std::thread::Builder::new()
-                    .name("portolan-http-body".into())
-                    .spawn(move || {
-                        guarded(|| serve_one(&app, &mut PathFinder::new(), request));
-                    });
-                if let Err(e) = spawned {
-                    eprintln!("portolan serve: cannot start a thread for a request body: {e}");
+            Ok(request) => match request.body_length() {
+                // Settled here without reading: see `DRAIN_CAP`.
+                Some(n) if n > DRAIN_CAP => reject_oversized(request, n),
+                _ => {
+                    // Reading this body may block on a slow or lying client: do it on a thread
+                    // of its own so the workers stay free for the page's queries.
+                    let app = Arc::clone(app);
+                    let spawned = std::thread::Builder::new()
+                        .name("portolan-http-body".into())
+                        .spawn(move || {
+                            guarded(|| serve_one(&app, &mut PathFinder::new(), request));
+                        });
+                    if let Err(e) = spawned {
+                        eprintln!("portolan serve: cannot start a thread for a request body: {e}");
+                    }
                 }
-            }
+            },
             Err(_) if stop.load(Ordering::SeqCst) => return,
             Err(e) => {
                 // `tiny_http` reports an accept error once and then stops accepting.
