@@ -117,6 +117,7 @@ describe('editing obstacles', () => {
     await click(page, '#btn-add');
     await click(page, '#btn-add');
     assert.equal(await page.locator('polygon.obstacle').count(), 7);
+    await screenshot(page, 'editor-two-added');
     await click(page, '#btn-reset-map');
     assert.equal(await page.locator('polygon.obstacle').count(), 5);
     assert.equal(await stat(page, 'polygons'), polygons0);
@@ -137,6 +138,7 @@ describe('editing obstacles', () => {
     await idle(b.page);
     assert.equal(await stat(b.page, 'polygons'), polygons);
     assert.equal(await b.page.locator('polygon.obstacle').count(), 6);
+    await screenshot(b.page, 'editor-other-tab');
     await click(a.page, '#btn-reset-map');
     assert.deepEqual(a.errors, []);
     assert.deepEqual(b.errors, []);

@@ -134,6 +134,7 @@ describe('querying the default map', () => {
     assert.equal(await attr(page, '#handle-start', 'data-y'), '85');
     assert.deepEqual((await jsonAttr(page, '#path', 'data-points'))[0], [65, 85]);
     assert.equal(await page.evaluate(() => document.activeElement.id), 'handle-start', 'focus stays on S');
+    await screenshot(page, 'keyboard-move');
     assert.deepEqual(errors, []);
     await page.context().close();
   });
@@ -201,6 +202,7 @@ describe('querying the default map', () => {
     await idle(page);
     assert.equal(body.portal, 'midpoint');
     assert.ok(await stat(page, 'length') >= towardGoal - 1e-9, 'the chapter\'s estimate is never worse here');
+    await screenshot(page, 'crossing-midpoint');
     assert.deepEqual(errors, []);
     await page.context().close();
   });

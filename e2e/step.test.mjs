@@ -91,6 +91,7 @@ describe('stepping through the funnel', () => {
     // The new query has one step; the step index is clamped to it.
     assert.equal(await attr(page, '#step-info', 'data-steps'), '1');
     assert.ok(await step(page) <= 1);
+    await screenshot(page, 'step-after-drag');
     assert.deepEqual(errors, []);
     await page.context().close();
   });
