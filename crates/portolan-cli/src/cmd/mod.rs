@@ -3,3 +3,4 @@
 pub mod eval;
 pub mod path;
 pub mod render;
+pub mod serve;

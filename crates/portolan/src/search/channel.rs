@@ -156,11 +156,10 @@ pub fn resolve_endpoint(
         Location::Outside => match snap {
             Snap::Reject => return Err(off()),
             Snap::Within(d) => {
-                let (_, q) = mesh.nearest_point(p, d).ok_or_else(off)?;
-                let loc = mesh.locate(q);
-                if loc == Location::Outside {
-                    return Err(off());
-                }
+                let (poly, q) = mesh.nearest_point(p, d).ok_or_else(off)?;
+                // `nearest_point` guarantees that `poly` holds `q` (nudged inside where the
+                // projection onto a slanted edge rounded outward).
+                let loc = mesh.locate_in(poly, q).ok_or_else(off)?;
                 (q, loc)
             }
         },
@@ -787,6 +786,25 @@ mod tests {
             f.find_path(&m, inside_obstacle, goal, &too_far),
             Err(PathError::StartOffMesh(inside_obstacle))
         );
+    }
+
+    #[test]
+    fn snapping_onto_a_slanted_wall_lands_on_the_mesh() {
+        // Regression: this point inside the slanted obstacle 2 of the default map projects onto
+        // its edge a rounding error outside the mesh; the query used to fail as "off the mesh".
+        let m = mesh();
+        let inside = Vec2::new(513.8354903459565, 83.65781965262296);
+        assert_eq!(m.locate(inside), Location::Outside);
+        let opts = SearchOptions {
+            snap: Snap::Within(1000.0),
+            ..SearchOptions::default()
+        };
+        let p = PathFinder::new()
+            .find_path(&m, inside, Vec2::new(740.0, 390.0), &opts)
+            .unwrap();
+        let (start, wall) = (p.points[0], m.nearest_point(inside, 1000.0).unwrap().1);
+        assert_eq!(start, wall);
+        assert!(start.distance(inside) < 20.0);
     }
 
     #[test]
