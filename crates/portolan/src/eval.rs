@@ -35,7 +35,7 @@ use crate::random::{random_free_point, random_scene, RandomSceneError, RandomSce
 use crate::scene::{Scene, SceneError};
 use crate::search::channel::resolve_endpoint;
 use crate::search::visibility::{ShortestPath, VisibilityError, VisibilityGraph};
-use crate::search::{Path, PathError, PathFinder, PortalPoint, SearchOptions, Snap};
+use crate::search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchOptions, Snap};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -77,6 +77,22 @@ impl Strategy {
             ),
         ]
     }
+
+    /// The chapter's two rows, then the exact any-angle search ([`SearchMethod::Exact`]), which
+    /// must reach the global shortest path on every query. Its "expanded" counts search nodes
+    /// (intervals), not polygons.
+    pub fn with_exact() -> Vec<Strategy> {
+        let mut rows = Strategy::chapter();
+        rows.push(Strategy::new(
+            "exact",
+            "exact (Polyanya)",
+            SearchOptions {
+                method: SearchMethod::Exact,
+                ..SearchOptions::default()
+            },
+        ));
+        rows
+    }
 }
 
 /// What to evaluate.
@@ -106,7 +122,7 @@ impl Default for EvalOptions {
             queries_per_map: 22,
             seed: 1,
             scene: RandomSceneOptions::default(),
-            strategies: Strategy::chapter(),
+            strategies: Strategy::with_exact(),
             relative_tolerance: 1e-9,
             point_attempts: 10_000,
         }
