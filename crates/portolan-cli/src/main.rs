@@ -30,6 +30,8 @@ enum Command {
     Path(cmd::path::Args),
     /// Draw a scene, its mesh and optionally a query's channel, portals and path as SVG.
     Render(cmd::render::Args),
+    /// Run every query of a scenario file (.scen / .mesh.scen); CSV per query and a timing summary.
+    Scen(cmd::scen::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Path(args)) => cmd::path::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
+        Some(Command::Scen(args)) => cmd::scen::run(args),
         None => cmd::path::run_default(),
     };
     match result {

@@ -2,3 +2,4 @@
 
 pub mod path;
 pub mod render;
+pub mod scen;
