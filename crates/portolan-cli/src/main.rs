@@ -42,6 +42,8 @@ enum Command {
     Serve(cmd::serve::Args),
     /// Print the default query on the default map with both crossing-point estimates.
     DemoText,
+    /// Run every query of a scenario file (.scen / .mesh.scen); CSV per query and a timing summary.
+    Scen(cmd::scen::Args),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Path(args)) => cmd::path::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
+        Some(Command::Scen(args)) => cmd::scen::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Serve(args)) => cmd::serve::run(args),
         Some(Command::DemoText) => cmd::path::run_default(),

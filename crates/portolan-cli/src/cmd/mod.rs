@@ -3,4 +3,5 @@
 pub mod eval;
 pub mod path;
 pub mod render;
+pub mod scen;
 pub mod serve;
