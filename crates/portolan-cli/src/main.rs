@@ -31,6 +31,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Build a navigation mesh from a scene, grid map or .poly file and write it as JSON or .mesh.
+    Build(cmd::build::Args),
     /// Find a path and print its points, length and search statistics.
     Path(cmd::path::Args),
     /// Draw a scene, its mesh and optionally a query's channel, portals and path as SVG.
@@ -49,6 +51,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Some(Command::Build(args)) => cmd::build::run(args),
         Some(Command::Path(args)) => cmd::path::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Scen(args)) => cmd::scen::run(args),

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod build;
 pub mod eval;
 pub mod path;
 pub mod render;
