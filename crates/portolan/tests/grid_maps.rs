@@ -185,9 +185,9 @@ fn dragon_age_exact_lengths_are_within_the_octile_optimum() {
 /// centres): the funnel finds a valid path (checked cell by cell against the grid: it enters no
 /// blocked cell and cuts no double corner) of length 195.3126 below (200, 90) → (181, 83), while
 /// the exact search returns 196.1887 around the obstacle above, on the merged mesh and on the
-/// plain triangulation alike. A shortest-path search must not be beaten by the funnel.
+/// plain triangulation alike. A shortest-path search must not be beaten by the funnel. (Fixed by
+/// the exact search's exact cone sides.)
 #[test]
-#[ignore = "search::polyanya misses a shorter path on den011d; for the exact-search owner to triage"]
 fn regression_den011d_exact_is_not_longer_than_the_funnel() {
     let (_, mesh) = build_and_check("movingai/dao/den011d.map");
     let (a, b) = (Vec2::new(104.5, 72.5), Vec2::new(140.5, 53.5));

@@ -200,7 +200,7 @@ fn holders(mesh: &NavMesh, p: Vec2) -> Vec<PolyId> {
 }
 
 impl NavMesh {
-    /// This mesh carrying the given off-mesh links (replacing any it had); see [`links`](self).
+    /// This mesh carrying the given off-mesh links (replacing any it had); see [`mesh::links`](crate::mesh::links).
     ///
     /// Each link's ends must be finite points on the mesh, distinct, with a finite cost ≥ 0; the
     /// first bad link is named in the error. Cost: one point location per link end.
@@ -316,6 +316,7 @@ mod tests {
     use crate::build::{build, BuildOptions};
     use crate::geom::Aabb;
     use crate::scene::Scene;
+    use crate::search::test_scenes::{grid_point, mesh_of, random_scene};
     use crate::search::{LinkTraversal, Path, PathError, PathFinder, SearchOptions};
 
     fn split_map() -> NavMesh {
@@ -355,15 +356,15 @@ mod tests {
     #[test]
     fn a_link_end_on_a_portal_or_vertex_leaves_from_every_polygon_there() {
         let m = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
-        // (230, 300) is an obstacle corner shared by several polygons.
-        let corner = Vec2::new(230.0, 300.0);
+        // (301, 249) is an obstacle corner shared by several polygons.
+        let corner = Vec2::new(301.0, 249.0);
         let Location::OnVertex { vertex, .. } = m.locate(corner) else {
             panic!("expected a vertex")
         };
         let k = m.vertex_polygons(vertex).len();
         assert!(k >= 2);
         let m = m
-            .with_links([OffMeshLink::new(corner, Vec2::new(700.0, 50.0), 1.0)])
+            .with_links([OffMeshLink::new(corner, Vec2::new(780.0, 20.0), 1.0)])
             .unwrap();
         let count: usize = m.polygons().map(|p| m.links_from(p).len()).sum();
         assert_eq!(count, k);
@@ -449,6 +450,49 @@ mod tests {
         let r = PathFinder::new().find_path(&cheap, a, b, &opts).unwrap();
         assert!(!r.is_complete());
         assert!(r.links.is_empty());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+        #[test]
+        fn linked_paths_are_walkable_runs_joined_by_links(
+            scene in random_scene(),
+            ends in proptest::collection::vec((grid_point(), grid_point()), 3),
+            costs in proptest::collection::vec(0.0..30.0f64, 3),
+            queries in proptest::collection::vec((grid_point(), grid_point()), 12),
+        ) {
+            let base = mesh_of(&scene);
+            let links: Vec<OffMeshLink> = ends
+                .iter()
+                .zip(&costs)
+                .enumerate()
+                .filter(|(_, ((a, b), _))| a != b && base.locate(*a).polygon().is_some() && base.locate(*b).polygon().is_some())
+                .map(|(i, ((a, b), &c))| {
+                    let l = OffMeshLink::new(*a, *b, c);
+                    if i % 2 == 0 { l.bidirectional() } else { l }
+                })
+                .collect();
+            let m = base.with_links(links.clone()).unwrap();
+            let mut f = PathFinder::new();
+            for (a, b) in queries {
+                let Ok(p) = f.find_path(&m, a, b, &SearchOptions::default()) else { continue };
+                proptest::prop_assert_eq!(p.points[0], a);
+                proptest::prop_assert_eq!(*p.points.last().unwrap(), b);
+                let link_segments: Vec<usize> = p.links.iter().map(|t| t.segment).collect();
+                for t in &p.links {
+                    let l = links[t.link.index()];
+                    let (x, y) = if t.reversed { (l.to, l.from) } else { (l.from, l.to) };
+                    proptest::prop_assert!(l.bidirectional || !t.reversed);
+                    proptest::prop_assert_eq!((p.points[t.segment], p.points[t.segment + 1]), (x, y));
+                }
+                for (i, w) in p.points.windows(2).enumerate() {
+                    if !link_segments.contains(&i) {
+                        let clear = crate::search::raycast::raycast(&m, w[0], w[1]).unwrap().is_clear();
+                        proptest::prop_assert!(clear, "segment {} of {:?}", i, p.points);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -234,3 +234,27 @@ fn locate_on_a_side_with_collinear_vertices_names_the_right_edge() {
         );
     }
 }
+
+#[test]
+fn snapped_points_are_always_on_the_mesh() {
+    // Regression (found by the web demo's drag): a point inside a slanted obstacle of the default
+    // map projects onto its edge a rounding error outside the mesh.
+    let scene = crate::scene::Scene::default_map();
+    let m = crate::build::build(&scene, &crate::build::BuildOptions::trapezoid()).unwrap();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for _ in 0..2000 {
+        let p = Vec2::new(next() * 800.0, next() * 450.0);
+        let (poly, q) = m.nearest_point(p, 1000.0).unwrap();
+        assert!(
+            m.locate_in(poly, q).is_some(),
+            "{p} snapped to {q}, outside {poly}"
+        );
+        assert!(m.locate(q).polygon().is_some());
+    }
+}

@@ -21,14 +21,14 @@
 //!
 //! Cost: O(E log V) for the polygons and portals it touches. [`PathFinder`] keeps its arrays
 //! between queries and clears them lazily with a generation counter, so a query allocates only
-//! its result.
+//! its result and the two short lists of polygons holding the start and the goal.
 
 use super::funnel::{channel_portals_into, simplify_collinear, Funnel, Portal};
 use super::{
     LinkTraversal, PartialReason, Path, PathError, PathStatus, PortalPoint, SearchMethod,
     SearchOptions, Snap,
 };
-use crate::geom::{closest_point_on_segment, Vec2};
+use crate::geom::Vec2;
 use crate::mesh::{LinkEdge, Location, NavMesh, PolyId};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -156,11 +156,10 @@ pub fn resolve_endpoint(
         Location::Outside => match snap {
             Snap::Reject => return Err(off()),
             Snap::Within(d) => {
-                let (_, q) = mesh.nearest_point(p, d).ok_or_else(off)?;
-                let loc = mesh.locate(q);
-                if loc == Location::Outside {
-                    return Err(off());
-                }
+                let (poly, q) = mesh.nearest_point(p, d).ok_or_else(off)?;
+                // `nearest_point` guarantees that `poly` holds `q` (nudged inside where the
+                // projection onto a slanted edge rounded outward).
+                let loc = mesh.locate_in(poly, q).ok_or_else(off)?;
                 (q, loc)
             }
         },
@@ -484,19 +483,10 @@ impl PathFinder {
     }
 }
 
-/// The point of polygon `p` closest to `x` (which is outside it), and its distance.
+/// The point of polygon `p` closest to `x`, and its distance (see [`NavMesh::closest_point_in`]).
 fn closest_point_in_polygon(mesh: &NavMesh, p: PolyId, x: Vec2) -> (f64, Vec2) {
-    let n = mesh.polygon_vertices(p).len();
-    let mut best = (f64::INFINITY, mesh.centroid(p));
-    for i in 0..n {
-        let (a, b) = mesh.edge(p, i);
-        let q = closest_point_on_segment(x, a, b);
-        let d = x.distance(q);
-        if d < best.0 {
-            best = (d, q);
-        }
-    }
-    best
+    let q = mesh.closest_point_in(p, x);
+    (x.distance(q), q)
 }
 
 /// Rejects option values that cannot be used.
@@ -683,6 +673,53 @@ mod partial_tests {
 }
 
 #[cfg(test)]
+mod snap_tests {
+    use super::*;
+    use crate::build::{build, BuildOptions};
+    use crate::scene::Scene;
+
+    #[test]
+    fn off_mesh_goal_snaps_to_the_nearest_wall_within_the_distance_only() {
+        let scene = Scene::new(crate::geom::Aabb::new(Vec2::ZERO, Vec2::new(800.0, 450.0)))
+            .with_obstacle([(150.0, 0.0), (230.0, 0.0), (230.0, 300.0), (150.0, 300.0)]);
+        let m = build(&scene, &BuildOptions::trapezoid()).unwrap();
+        let start = Vec2::new(60.0, 60.0);
+        // Inside the obstacle [150, 230] × [0, 300], 10 from its left side.
+        let goal = Vec2::new(160.0, 100.0);
+        let mut f = PathFinder::new();
+        let near = SearchOptions {
+            snap: Snap::Within(5.0),
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            f.find_path(&m, start, goal, &near),
+            Err(PathError::GoalOffMesh(goal))
+        );
+        let far = SearchOptions {
+            snap: Snap::Within(15.0),
+            ..SearchOptions::default()
+        };
+        let p = f.find_path(&m, start, goal, &far).unwrap();
+        assert_eq!(p.points.last(), Some(&Vec2::new(150.0, 100.0)));
+        assert!(p.is_complete());
+        // Off the map entirely: snapped onto the map's side.
+        let out = Vec2::new(-3.0, 20.0);
+        let p = f.find_path(&m, out, start, &far).unwrap();
+        assert_eq!(p.points[0], Vec2::new(0.0, 20.0));
+        // Snapping both ends into the same polygon.
+        let p = f
+            .find_path(&m, Vec2::new(-1.0, 10.0), Vec2::new(-1.0, 30.0), &far)
+            .unwrap();
+        assert_eq!(p.points, vec![Vec2::new(0.0, 10.0), Vec2::new(0.0, 30.0)]);
+        // Infinite points are rejected before snapping.
+        assert!(matches!(
+            f.find_path(&m, start, Vec2::new(f64::INFINITY, 1.0), &far),
+            Err(PathError::NonFinite { which: "goal", .. })
+        ));
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
@@ -749,6 +786,25 @@ mod tests {
             f.find_path(&m, inside_obstacle, goal, &too_far),
             Err(PathError::StartOffMesh(inside_obstacle))
         );
+    }
+
+    #[test]
+    fn snapping_onto_a_slanted_wall_lands_on_the_mesh() {
+        // Regression: this point inside the slanted obstacle 2 of the default map projects onto
+        // its edge a rounding error outside the mesh; the query used to fail as "off the mesh".
+        let m = mesh();
+        let inside = Vec2::new(513.8354903459565, 83.65781965262296);
+        assert_eq!(m.locate(inside), Location::Outside);
+        let opts = SearchOptions {
+            snap: Snap::Within(1000.0),
+            ..SearchOptions::default()
+        };
+        let p = PathFinder::new()
+            .find_path(&m, inside, Vec2::new(740.0, 390.0), &opts)
+            .unwrap();
+        let (start, wall) = (p.points[0], m.nearest_point(inside, 1000.0).unwrap().1);
+        assert_eq!(start, wall);
+        assert!(start.distance(inside) < 20.0);
     }
 
     #[test]

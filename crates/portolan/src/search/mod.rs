@@ -1,4 +1,4 @@
-//! Path search on a [`NavMesh`].
+//! Path search on a [`NavMesh`](crate::NavMesh).
 //!
 //! - [`channel`]: A* over polygons, where a polygon's position is the point where the agent
 //!   crosses into it ([`PortalPoint`]).
@@ -26,7 +26,8 @@ pub mod funnel;
 pub mod polyanya;
 pub mod raycast;
 #[cfg(test)]
-mod test_scenes;
+pub(crate) mod test_scenes;
+pub mod visibility;
 
 pub use channel::PathFinder;
 pub use filter::PolygonFilter;

@@ -121,6 +121,14 @@ pub(crate) fn grid_point() -> impl Strategy<Value = Vec2> {
     ]
 }
 
+/// A ray end: a [`grid_point`], or an integer point up to 2 outside the map.
+pub(crate) fn ray_end() -> impl Strategy<Value = Vec2> {
+    prop_oneof![
+        4 => grid_point(),
+        1 => (-2i8..=26, -2i8..=26).prop_map(|(x, y)| Vec2::new(x as f64, y as f64)),
+    ]
+}
+
 /// Exact: does the closed segment `s e` meet the open interior of the convex CCW polygon?
 ///
 /// Separating-axis test: they are disjoint iff one of the polygon's edge lines has the segment on
