@@ -5,7 +5,9 @@ use super::api::MAX_BODY_BYTES;
 use super::http::RunningServer;
 use super::start;
 use portolan::search::funnel::simplify_collinear;
-use portolan::{build, BuildOptions, PathFinder, PortalPoint, Scene, SearchOptions, Vec2};
+use portolan::{
+    build, BuildOptions, PathFinder, PortalPoint, Scene, SearchMethod, SearchOptions, Vec2,
+};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
@@ -323,6 +325,129 @@ fn path_matches_the_library_and_the_funnel_steps_rebuild_it() {
         assert_eq!(*mid_pts.last().unwrap(), Scene::DEFAULT_GOAL);
         assert!(mids["length"].as_f64().unwrap() > want.length);
     }
+    srv.shutdown();
+}
+
+#[test]
+fn exact_path_matches_the_library_and_is_never_longer_than_the_funnel() {
+    let srv = server();
+    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    // The default query and one from each polygon centroid to the default goal.
+    let queries: Vec<(Vec2, Vec2)> = std::iter::once((Scene::DEFAULT_START, Scene::DEFAULT_GOAL))
+        .chain(
+            mesh.polygons()
+                .map(|p| (mesh.centroid(p), Scene::DEFAULT_GOAL)),
+        )
+        .collect();
+    let mut finder = PathFinder::new();
+    for (start, goal) in queries {
+        let exact = post(
+            srv.addr(),
+            "/api/path",
+            &json!({"start": start, "goal": goal, "method": "exact"}),
+        )
+        .json();
+        let funnel = post(
+            srv.addr(),
+            "/api/path",
+            &json!({"start": start, "goal": goal}),
+        )
+        .json();
+        let want = finder
+            .find_path(
+                &mesh,
+                start,
+                goal,
+                &SearchOptions {
+                    method: SearchMethod::Exact,
+                    ..SearchOptions::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(exact["found"], true);
+        assert_eq!(exact["method"], "exact");
+        assert!(exact.get("funnel").is_none(), "no funnel to step through");
+        assert_points(&exact["points"], &want.points);
+        assert_eq!(exact["length"].as_f64().unwrap(), want.length);
+        let (e, f) = (
+            exact["length"].as_f64().unwrap(),
+            funnel["length"].as_f64().unwrap(),
+        );
+        assert!(
+            e <= f * (1.0 + 1e-12),
+            "{start} → {goal}: exact {e} > funnel {f}"
+        );
+    }
+    srv.shutdown();
+}
+
+#[test]
+fn corner_offset_moves_the_corners_and_is_validated() {
+    let srv = server();
+    let addr = srv.addr();
+    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    let plain = default_path();
+    assert!(plain.points.len() > 2, "the default query turns corners");
+    for method in [SearchMethod::Funnel, SearchMethod::Exact] {
+        let r = 8.0;
+        let v = post(
+            addr,
+            "/api/path",
+            &json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL,
+                "method": method, "corner_offset": r}),
+        )
+        .json();
+        assert_eq!(v["corner_offset"], r);
+        let want = PathFinder::new()
+            .find_path(
+                &mesh,
+                Scene::DEFAULT_START,
+                Scene::DEFAULT_GOAL,
+                &SearchOptions {
+                    method,
+                    corner_offset: r,
+                    ..SearchOptions::default()
+                },
+            )
+            .unwrap();
+        assert_points(&v["points"], &want.points);
+        assert_eq!(v["length"].as_f64().unwrap(), want.length);
+    }
+    // The funnel path's corners move, by at most the offset; its ends stay.
+    let moved = pts(&post(
+        addr,
+        "/api/path",
+        &json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL, "corner_offset": 8}),
+    )
+    .json()["points"]);
+    assert_eq!(moved.len(), plain.points.len());
+    assert_eq!(moved[0], plain.points[0]);
+    assert_eq!(moved.last(), plain.points.last());
+    let shifts: Vec<f64> = moved
+        .iter()
+        .zip(&plain.points)
+        .map(|(a, b)| a.distance(*b))
+        .collect();
+    assert!(shifts.iter().all(|&d| d <= 8.0 + 1e-9), "{shifts:?}");
+    assert!(
+        shifts.iter().any(|&d| d > 1.0),
+        "no corner moved: {shifts:?}"
+    );
+
+    let query = |extra: &str| {
+        let (s, g) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+        let body = format!(
+            r#"{{"start": [{}, {}], "goal": [{}, {}]{extra}}}"#,
+            s.x, s.y, g.x, g.y
+        );
+        send(addr, "POST", "/api/path", body.as_bytes())
+    };
+    query(r#", "corner_offset": -1"#).assert_error(400, "bad-corner-offset");
+    query(r#", "corner_offset": -1e-300"#).assert_error(400, "bad-corner-offset");
+    query(r#", "corner_offset": 1e999"#).assert_error(400, "bad-json");
+    query(r#", "corner_offset": "wide""#).assert_error(400, "bad-json");
+    query(r#", "corner_offset": null"#).assert_error(400, "bad-json");
+    assert_eq!(query(r#", "corner_offset": 0"#).status, 200);
     srv.shutdown();
 }
 
