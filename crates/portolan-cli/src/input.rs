@@ -1,8 +1,59 @@
 //! Loading the inputs every subcommand shares: scenes, points.
 
 use anyhow::{Context, Result};
-use portolan::{build, BuildOptions, NavMesh, Scene, Vec2};
+use portolan::{
+    build, BuildOptions, NavMesh, PortalPoint, Scene, SearchMethod, SearchOptions, Vec2,
+};
 use std::path::Path;
+
+/// Reads a Polyanya `.mesh` file (version 1, 2 or 3).
+pub fn load_mesh(path: &Path) -> Result<NavMesh> {
+    let f = std::fs::File::open(path)
+        .with_context(|| format!("cannot open mesh {}", path.display()))?;
+    portolan::io::polyanya_mesh::read(std::io::BufReader::new(f))
+        .with_context(|| format!("mesh {}", path.display()))
+}
+
+/// The mesh to search: a Polyanya mesh file when given, else the scene built with the trapezoid
+/// decomposition; with the scene to draw (for a mesh file, its bounds and no obstacles).
+pub fn load_mesh_or_scene(mesh: Option<&Path>, scene: Option<&Path>) -> Result<(Scene, NavMesh)> {
+    match mesh {
+        Some(m) => {
+            let mesh = load_mesh(m)?;
+            Ok((Scene::new(mesh.bounds()), mesh))
+        }
+        None => {
+            let scene = load_scene(scene)?;
+            let mesh = build_mesh(&scene, &BuildOptions::default())?;
+            Ok((scene, mesh))
+        }
+    }
+}
+
+/// `--search` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchArg {
+    /// Channel A* crossing portals toward the goal, then the funnel (fast, near-optimal).
+    Funnel,
+    /// Channel A* crossing portals at their midpoints, then the funnel (the naive baseline).
+    Midpoint,
+    /// Polyanya: a Euclidean shortest path, exactly.
+    Exact,
+}
+
+impl SearchArg {
+    /// The library options for this choice.
+    pub fn options(self) -> SearchOptions {
+        match self {
+            SearchArg::Funnel => SearchOptions::default(),
+            SearchArg::Midpoint => SearchOptions::with_portal_point(PortalPoint::Midpoint),
+            SearchArg::Exact => SearchOptions {
+                method: SearchMethod::Exact,
+                ..SearchOptions::default()
+            },
+        }
+    }
+}
 
 /// Reads a scene JSON file, or the built-in default map when `path` is `None`.
 pub fn load_scene(path: Option<&Path>) -> Result<Scene> {
@@ -15,6 +66,25 @@ pub fn load_scene(path: Option<&Path>) -> Result<Scene> {
                 .with_context(|| format!("scene {}", p.display()))
         }
     }
+}
+
+/// Reads a MovingAI `.map` grid file as a scene (traced obstacle outlines; y grows south).
+pub fn load_map(path: &Path) -> Result<Scene> {
+    let f =
+        std::fs::File::open(path).with_context(|| format!("cannot open map {}", path.display()))?;
+    let map = portolan::io::movingai::read_map(std::io::BufReader::new(f))
+        .with_context(|| format!("map {}", path.display()))?;
+    Ok(map.to_scene())
+}
+
+/// Reads a Polyanya `.poly` obstacle file as a scene.
+pub fn load_poly(path: &Path) -> Result<Scene> {
+    let f = std::fs::File::open(path)
+        .with_context(|| format!("cannot open poly file {}", path.display()))?;
+    let poly = portolan::io::poly::read_poly(std::io::BufReader::new(f))
+        .with_context(|| format!("poly file {}", path.display()))?;
+    poly.to_scene()
+        .with_context(|| format!("poly file {}", path.display()))
 }
 
 /// Builds the mesh of a scene.

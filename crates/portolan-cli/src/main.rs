@@ -31,6 +31,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Build a navigation mesh from a scene, grid map or .poly file and write it as JSON or .mesh.
+    Build(cmd::build::Args),
     /// Find a path and print its points, length and search statistics.
     Path(cmd::path::Args),
     /// Draw a scene, its mesh and optionally a query's channel, portals and path as SVG.
@@ -42,13 +44,17 @@ enum Command {
     Serve(cmd::serve::Args),
     /// Print the default query on the default map with both crossing-point estimates.
     DemoText,
+    /// Run every query of a scenario file (.scen / .mesh.scen); CSV per query and a timing summary.
+    Scen(cmd::scen::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Some(Command::Build(args)) => cmd::build::run(args),
         Some(Command::Path(args)) => cmd::path::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
+        Some(Command::Scen(args)) => cmd::scen::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Serve(args)) => cmd::serve::run(args),
         Some(Command::DemoText) => cmd::path::run_default(),

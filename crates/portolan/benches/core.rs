@@ -3,9 +3,10 @@
 //!
 //! `cargo bench -p portolan --bench core`
 
-use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use portolan::geom::{Aabb, Vec2};
 use portolan::{build, BuildOptions, NavMesh, PathFinder, PortalPoint, Scene, SearchOptions};
+use std::hint::black_box;
 use std::time::Duration;
 
 /// A small deterministic generator (xorshift64*), so benchmark inputs are the same everywhere.

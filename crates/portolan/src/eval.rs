@@ -692,6 +692,12 @@ mod tests {
         assert_eq!(s.drawn(), s.compared() + s.same_polygon() + s.unreachable());
         assert!(s.compared() > 0);
         assert_eq!(s.violations(), 0, "{}", s.table());
+        // The exact search (last row) reaches the optimum on every compared query.
+        let exact = s.rows().last().unwrap();
+        assert_eq!(
+            (exact.shortest, exact.measured, exact.failed),
+            (s.compared(), s.compared(), 0)
+        );
         for r in s.rows() {
             assert_eq!(r.measured + r.failed + r.below_optimum, s.compared());
             assert!(r.shortest <= r.measured);
@@ -704,7 +710,7 @@ mod tests {
             for q in &rep.queries {
                 if let QueryOutcome::Compared { optimum, runs, .. } = &q.outcome {
                     assert!(optimum.length >= q.start.distance(q.goal) * (1.0 - 1e-12));
-                    assert_eq!(runs.len(), 2);
+                    assert_eq!(runs.len(), 3);
                     for run in runs {
                         let p = run.result.as_ref().unwrap();
                         let e = run.excess.unwrap();
@@ -826,7 +832,7 @@ mod tests {
                 .count(),
             2
         );
-        assert_eq!(s.rows()[1].excess_sum, s.rows()[2].excess_sum);
+        assert_eq!(s.rows()[1].excess_sum, s.rows()[3].excess_sum);
         let mut csv = Vec::new();
         write_csv_header(&mut csv, &o.strategies).unwrap();
         assert!(String::from_utf8(csv)

@@ -1,6 +1,6 @@
 //! `portolan path`: one query, printed as text or JSON.
 
-use crate::input::{build_mesh, load_scene, parse_point};
+use crate::input::{build_mesh, load_mesh_or_scene, parse_point, SearchArg};
 use anyhow::Result;
 use portolan::search::funnel::channel_portals;
 use portolan::{BuildOptions, Path, PathFinder, PortalPoint, Scene, SearchOptions, Vec2};
@@ -10,11 +10,19 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   portolan path --from 40,60 --to 760,390
-  portolan path --scene scene.json --from 10,10 --to 90,40 --portal midpoint --json")]
+  portolan path --scene scene.json --from 10,10 --to 90,40 --portal midpoint --json
+  portolan path --mesh arena.mesh --from 1,11 --to 40,40 --search exact")]
 pub struct Args {
     /// Scene JSON file (see README); the built-in default map when omitted.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "mesh")]
     pub scene: Option<PathBuf>,
+    /// Polyanya mesh file (.mesh, version 1, 2 or 3) to search instead of building one.
+    #[arg(long)]
+    pub mesh: Option<PathBuf>,
+    /// Which search: `funnel` (channel A* + funnel), `midpoint` (the same crossing portals at
+    /// their midpoints), `exact` (Polyanya, a shortest path). Default: funnel with --portal.
+    #[arg(long, value_enum)]
+    pub search: Option<SearchArg>,
     /// Start point as X,Y.
     #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
     pub from: Vec2,
@@ -58,9 +66,11 @@ struct Output<'a> {
 
 /// Runs `portolan path`.
 pub fn run(args: Args) -> Result<()> {
-    let scene = load_scene(args.scene.as_deref())?;
-    let mesh = build_mesh(&scene, &BuildOptions::default())?;
-    let opts = SearchOptions::with_portal_point(args.portal.into());
+    let (_, mesh) = load_mesh_or_scene(args.mesh.as_deref(), args.scene.as_deref())?;
+    let opts = match args.search {
+        Some(s) => s.options(),
+        None => SearchOptions::with_portal_point(args.portal.into()),
+    };
     let path = PathFinder::new().find_path(&mesh, args.from, args.to, &opts)?;
     if args.json {
         let out = Output {

@@ -1,8 +1,8 @@
 //! `portolan render`: an SVG picture of a scene, its mesh and a query.
 
-use crate::input::{build_mesh, load_scene, parse_point};
+use crate::input::{load_mesh_or_scene, parse_point, SearchArg};
 use anyhow::{bail, Context, Result};
-use portolan::{BuildOptions, PathFinder, SearchOptions, Vec2};
+use portolan::{PathFinder, Vec2};
 use std::path::PathBuf;
 
 /// Arguments of `portolan render`.
@@ -11,8 +11,14 @@ use std::path::PathBuf;
   portolan render --from 40,60 --to 760,390 -o default.svg")]
 pub struct Args {
     /// Scene JSON file; the built-in default map when omitted.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "mesh")]
     pub scene: Option<PathBuf>,
+    /// Polyanya mesh file (.mesh, version 1, 2 or 3) to draw instead of building one.
+    #[arg(long)]
+    pub mesh: Option<PathBuf>,
+    /// Which search draws the query's path.
+    #[arg(long, value_enum, default_value_t = SearchArg::Funnel)]
+    pub search: SearchArg,
     /// Start point as X,Y (with --to: draw the query).
     #[arg(long, value_parser = parse_point, allow_hyphen_values = true, requires = "to")]
     pub from: Option<Vec2>,
@@ -26,13 +32,12 @@ pub struct Args {
 
 /// Runs `portolan render`.
 pub fn run(args: Args) -> Result<()> {
-    let scene = load_scene(args.scene.as_deref())?;
-    let mesh = build_mesh(&scene, &BuildOptions::default())?;
+    let (scene, mesh) = load_mesh_or_scene(args.mesh.as_deref(), args.scene.as_deref())?;
     let query = match (args.from, args.to) {
         (Some(s), Some(g)) => Some((
             s,
             g,
-            PathFinder::new().find_path(&mesh, s, g, &SearchOptions::default())?,
+            PathFinder::new().find_path(&mesh, s, g, &args.search.options())?,
         )),
         (None, None) => None,
         _ => bail!("--from and --to go together"),

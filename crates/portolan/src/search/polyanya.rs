@@ -64,7 +64,7 @@
 //! result once the buffers have grown.
 
 use super::{Path, PathError, PathStatus, SearchOptions, Snap};
-use crate::geom::{line_intersection_t, orient, Orientation, Vec2};
+use crate::geom::{line_intersection_t, on_segment, orient, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -84,11 +84,16 @@ const ORIGIN: u32 = u32::MAX - 1;
 /// `entry` of a pseudo node recording a corner the path walked from along a wall.
 const VIA: u32 = u32::MAX - 2;
 
-/// A search node: interval `[right, left]` on the edge through which it enters `poly`.
+/// A search node: an interval on the edge through which it enters `poly`, 40 bytes.
+///
+/// The interval's ends are computed points, needed only for the heuristic when the node is made,
+/// so they are not stored. The cone they span is kept exactly, as two lines through stored points (vertex ids, or [`START`]) that pass through
+/// the root: the cone is left of `right_line` and right of `left_line` (both directed away from
+/// the root). Inheriting these lines instead of recomputing rays through computed points is what
+/// keeps "does the interval end exactly at this vertex?" an exact question along a whole chain of
+/// nodes.
 #[derive(Copy, Clone, Debug)]
 struct Node {
-    right: Vec2,
-    left: Vec2,
     /// Length of a shortest path from the start to the root.
     g: f64,
     /// Vertex id of the root, or [`START`].
@@ -99,6 +104,10 @@ struct Node {
     entry: u32,
     /// The node this one was generated from, or [`NONE`].
     parent: u32,
+    /// The cone's right side: the directed line through these two points.
+    right_line: [u32; 2],
+    /// The cone's left side.
+    left_line: [u32; 2],
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -233,26 +242,30 @@ impl ExactSearch {
             });
         }
         let q = Query { start: s, goal: t };
-        // Start nodes: every edge of every start polygon whose line misses the start.
+        // Start nodes: every edge of every start polygon that does not hold the start (those
+        // lead to polygons that are start polygons too). An edge whose line only passes through
+        // the start is reached by walking along that line (see `successor`).
         for_each_polygon(mesh, sloc, |p| {
             let origin = self.nodes.len() as u32;
             self.nodes.push(Node {
-                right: s,
-                left: s,
                 g: 0.0,
                 root: START,
                 poly: p.0,
                 entry: ORIGIN,
                 parent: NONE,
+                right_line: [START, START],
+                left_line: [START, START],
             });
             let vs = mesh.polygon_vertices(p);
             let n = vs.len();
             for i in 0..n {
-                let (a, b) = (mesh.vertex(vs[i]), mesh.vertex(vs[(i + 1) % n]));
-                if orient(a, b, s).is_collinear() {
+                let (ia, ib) = (vs[i], vs[(i + 1) % n]);
+                let (a, b) = (mesh.vertex(ia), mesh.vertex(ib));
+                if on_segment(s, a, b) {
                     continue;
                 }
-                self.successor(mesh, &q, origin, p, i, START, 0.0, a, b);
+                let cone = ([START, ia.0], [START, ib.0]);
+                self.successor(mesh, &q, origin, p, i, START, 0.0, a, b, cone);
             }
         });
         self.queue_successors();
@@ -287,6 +300,11 @@ impl ExactSearch {
             self.heap.push(o);
         }
         self.succ.clear();
+    }
+
+    #[inline]
+    fn point(mesh: &NavMesh, q: &Query, id: u32) -> Vec2 {
+        Self::root_point(mesh, q, id)
     }
 
     #[inline]
@@ -334,16 +352,14 @@ impl ExactSearch {
         g: f64,
         right: Vec2,
         left: Vec2,
+        cone: ([u32; 2], [u32; 2]),
     ) {
         let Some(next) = mesh.neighbours(poly)[slot] else {
             return;
         };
-        if right == left {
-            return;
-        }
         let vs = mesh.polygon_vertices(poly);
         let (ea, eb) = (vs[slot], vs[(slot + 1) % vs.len()]);
-        let (mut root, mut g, mut parent) = (root, g, parent);
+        let (mut root, mut g, mut parent, mut cone) = (root, g, parent, cone);
         let original_root = root;
         let mut r = Self::root_point(mesh, q, root);
         let collinear = orient(mesh.vertex(ea), mesh.vertex(eb), r).is_collinear();
@@ -362,6 +378,8 @@ impl ExactSearch {
             g += r.distance(near);
             root = id.0;
             r = near;
+            // A root at an end of the edge sees all of the next polygon: no cone to keep.
+            cone = ([root, root], [root, root]);
         }
         // Cul-de-sac pruning.
         let goal_here = self.goal_stamp[next.index()] == self.generation;
@@ -386,25 +404,25 @@ impl ExactSearch {
             // Keep the corner walked from, for the path: a pseudo node that is never expanded.
             let via = self.nodes.len() as u32;
             self.nodes.push(Node {
-                right,
-                left,
                 g,
                 root: original_root,
                 poly: self.nodes[parent as usize].poly,
                 entry: VIA,
                 parent,
+                right_line: cone.0,
+                left_line: cone.1,
             });
             parent = via;
         }
         let idx = self.nodes.len() as u32;
         self.nodes.push(Node {
-            right,
-            left,
             g,
             root,
             poly: next.0,
             entry: entry as u32,
             parent,
+            right_line: cone.0,
+            left_line: cone.1,
         });
         self.succ.push(Open {
             f: g + h,
@@ -422,13 +440,13 @@ impl ExactSearch {
         let idx = self.nodes.len() as u32;
         let poly = self.nodes[parent as usize].poly;
         self.nodes.push(Node {
-            right: q.goal,
-            left: q.goal,
             g: total,
             root,
             poly,
             entry: FINAL,
             parent,
+            right_line: [root, root],
+            left_line: [root, root],
         });
         self.succ.push(Open {
             f: total,
@@ -452,6 +470,7 @@ impl ExactSearch {
         let m = size - 1;
         let slot = |j: usize| (k + 1 + j) % size;
         let c = |j: usize| mesh.vertex(vs[(k + 1 + j) % size]);
+        let id = |j: usize| vs[(k + 1 + j) % size].0;
         match orient(b, a, r) {
             Orientation::Clockwise => {}
             Orientation::Collinear => {
@@ -465,20 +484,37 @@ impl ExactSearch {
                     return;
                 }
                 for j in 0..m {
-                    self.successor(mesh, q, idx, poly, slot(j), n.root, n.g, c(j), c(j + 1));
+                    let cone = ([n.root, id(j)], [n.root, id(j + 1)]);
+                    self.successor(
+                        mesh,
+                        q,
+                        idx,
+                        poly,
+                        slot(j),
+                        n.root,
+                        n.g,
+                        c(j),
+                        c(j + 1),
+                        cone,
+                    );
                 }
                 return;
             }
             // The root inside the polygon entered: cannot come from the construction.
             Orientation::CounterClockwise => return,
         }
-        let (rr, l) = (n.right, n.left);
-        let right_turn = rr == a && mesh.is_corner(a_id);
-        let left_turn = l == b && mesh.is_corner(b_id);
+        let rl = n.right_line;
+        let ll = n.left_line;
+        let (rp, rq) = (Self::point(mesh, q, rl[0]), Self::point(mesh, q, rl[1]));
+        let (lp, lq) = (Self::point(mesh, q, ll[0]), Self::point(mesh, q, ll[1]));
+        // Does the interval end exactly at the entry edge's vertices? (Exact: the cone's sides
+        // are lines through stored points.)
+        let right_turn = orient(rp, rq, a).is_collinear() && mesh.is_corner(a_id);
+        let left_turn = orient(lp, lq, b).is_collinear() && mesh.is_corner(b_id);
         if goal_here {
             let t = q.goal;
-            let sr = orient(r, rr, t);
-            let sl = orient(r, l, t);
+            let sr = orient(rp, rq, t);
+            let sl = orient(lp, lq, t);
             if sr != Orientation::Clockwise && sl != Orientation::CounterClockwise {
                 // Visible: nothing through this polygon can beat the straight line.
                 self.final_node(mesh, q, idx, n.root, n.g);
@@ -492,64 +528,91 @@ impl ExactSearch {
                 self.final_node(mesh, q, idx, b_id.0, n.g + r.distance(b));
             }
         }
-        // Where the right ray r → rr leaves the polygon: edge `er` from point `pr`.
+        // Where the right side leaves the polygon: far edge `er`, from point `pr`, with the line
+        // bounding the successor there.
         let mut j = 1;
-        while j < m && orient(r, rr, c(j)) == Orientation::Clockwise {
+        while j < m && orient(rp, rq, c(j)) == Orientation::Clockwise {
             j += 1;
         }
-        let (er, pr) = match orient(r, rr, c(j)) {
-            Orientation::Collinear => (j, c(j)),
+        // `pr_vertex`: the exit is exactly the vertex `c(er)` (decided exactly; `pr` itself is
+        // a rounded point and never compared).
+        let (er, pr, pr_line, pr_vertex) = match orient(rp, rq, c(j)) {
+            Orientation::Collinear => (j, c(j), [n.root, id(j)], true),
             Orientation::CounterClockwise => {
-                let p = if j == 1 && rr == a {
-                    a
+                if j == 1 && orient(rp, rq, a).is_collinear() {
+                    (0, a, [n.root, id(0)], true)
                 } else {
-                    ray_exit(r, rr, c(j - 1), c(j))
-                };
-                (j - 1, p)
+                    (j - 1, ray_exit(rp, rq, c(j - 1), c(j)), rl, false)
+                }
             }
-            // Even b is right of the ray: a sliver cone lost to rounding; nothing observable.
-            Orientation::Clockwise => (m, b),
+            // Even b is right of the cone: nothing observable.
+            Orientation::Clockwise => (m, b, rl, true),
         };
-        // Where the left ray r → l leaves: edge `el1 - 1` up to point `pl`.
+        // Where the left side leaves: far edge `el1 - 1`, up to point `pl`.
         let mut j = m - 1;
-        while j > 0 && orient(r, l, c(j)) == Orientation::CounterClockwise {
+        while j > 0 && orient(lp, lq, c(j)) == Orientation::CounterClockwise {
             j -= 1;
         }
-        let (el1, pl) = match orient(r, l, c(j)) {
-            Orientation::Collinear => (j, c(j)),
+        let (el1, pl, pl_line, pl_vertex) = match orient(lp, lq, c(j)) {
+            Orientation::Collinear => (j, c(j), [n.root, id(j)], true),
             Orientation::Clockwise => {
-                let p = if j + 1 == m && l == b {
-                    b
+                if j + 1 == m && orient(lp, lq, b).is_collinear() {
+                    (m, b, [n.root, id(m)], true)
                 } else {
-                    ray_exit(r, l, c(j), c(j + 1))
-                };
-                (j + 1, p)
+                    (j + 1, ray_exit(lp, lq, c(j), c(j + 1)), ll, false)
+                }
             }
-            Orientation::CounterClockwise => (0, a),
+            Orientation::CounterClockwise => (0, a, ll, true),
         };
-        // Observable successors: far edges er ..= el1 - 1, keeping the root.
+        // Observable successors: far edges er ..= el1 - 1, keeping the root. None is empty: two
+        // distinct lines through the root meet an edge that misses the root at distinct points.
         for j in er..el1 {
-            let from = if j == er { pr } else { c(j) };
-            let to = if j + 1 == el1 { pl } else { c(j + 1) };
-            self.successor(mesh, q, idx, poly, slot(j), n.root, n.g, from, to);
+            let (from, from_line) = if j == er {
+                (pr, pr_line)
+            } else {
+                (c(j), [n.root, id(j)])
+            };
+            let (to, to_line) = if j + 1 == el1 {
+                (pl, pl_line)
+            } else {
+                (c(j + 1), [n.root, id(j + 1)])
+            };
+            let cone = (from_line, to_line);
+            self.successor(mesh, q, idx, poly, slot(j), n.root, n.g, from, to, cone);
         }
-        // Non-observable successors: turn at a corner that ends the interval.
+        // Non-observable successors: turn at a corner that ends the interval. The side facing
+        // the old cone is the old cone's side, which passes through the corner.
         if right_turn {
             let g = n.g + r.distance(a);
             for j in 0..er.min(m) {
-                self.successor(mesh, q, idx, poly, slot(j), a_id.0, g, c(j), c(j + 1));
+                let cone = ([a_id.0, id(j)], [a_id.0, id(j + 1)]);
+                self.successor(mesh, q, idx, poly, slot(j), a_id.0, g, c(j), c(j + 1), cone);
             }
-            if er < m && pr != c(er) {
-                self.successor(mesh, q, idx, poly, slot(er), a_id.0, g, c(er), pr);
+            if er < m && !pr_vertex {
+                let cone = ([a_id.0, id(er)], rl);
+                self.successor(mesh, q, idx, poly, slot(er), a_id.0, g, c(er), pr, cone);
             }
         }
         if left_turn {
             let g = n.g + r.distance(b);
-            if el1 >= 1 && pl != c(el1) {
-                self.successor(mesh, q, idx, poly, slot(el1 - 1), b_id.0, g, pl, c(el1));
+            if el1 >= 1 && !pl_vertex {
+                let cone = (ll, [b_id.0, id(el1)]);
+                self.successor(
+                    mesh,
+                    q,
+                    idx,
+                    poly,
+                    slot(el1 - 1),
+                    b_id.0,
+                    g,
+                    pl,
+                    c(el1),
+                    cone,
+                );
             }
             for j in el1..m {
-                self.successor(mesh, q, idx, poly, slot(j), b_id.0, g, c(j), c(j + 1));
+                let cone = ([b_id.0, id(j)], [b_id.0, id(j + 1)]);
+                self.successor(mesh, q, idx, poly, slot(j), b_id.0, g, c(j), c(j + 1), cone);
             }
         }
     }
@@ -608,9 +671,10 @@ fn ray_exit(r: Vec2, x: Vec2, p: Vec2, q: Vec2) -> Vec2 {
 #[inline]
 fn interval_h(r: Vec2, right: Vec2, left: Vec2, t: Vec2) -> f64 {
     let side_t = orient(right, left, t);
-    let t = if side_t != Orientation::Collinear && side_t == orient(right, left, r) {
-        let d = left - right;
-        let len2 = d.dot(d);
+    let d = left - right;
+    let len2 = d.dot(d);
+    // (A sliver interval may round to a point: then there is no line to mirror across.)
+    let t = if len2 > 0.0 && side_t != Orientation::Collinear && side_t == orient(right, left, r) {
         let foot = right + d * ((t - right).dot(d) / len2);
         foot * 2.0 - t
     } else {
@@ -698,4 +762,219 @@ fn walls_at(mesh: &NavMesh, v: VertexId) -> usize {
         }
     }
     walls
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A U-shaped corridor around the block [1, 2] × [0, 2] (left arm A, top B, right arm C), and
+    /// a separate square D at x ∈ [10, 11].
+    fn u_mesh() -> NavMesh {
+        let v = [
+            (0.0, 0.0),
+            (1.0, 0.0),
+            (1.0, 2.0),
+            (2.0, 2.0),
+            (2.0, 0.0),
+            (3.0, 0.0),
+            (3.0, 3.0),
+            (0.0, 3.0),
+            (0.0, 2.0),
+            (3.0, 2.0),
+            (10.0, 0.0),
+            (11.0, 0.0),
+            (11.0, 1.0),
+            (10.0, 1.0),
+        ];
+        let polys = vec![
+            vec![0, 1, 2, 8],
+            vec![8, 2, 3, 9, 6, 7],
+            vec![4, 5, 9, 3],
+            vec![10, 11, 12, 13],
+        ];
+        NavMesh::from_polygons(v.iter().map(|&p| p.into()).collect(), polys).unwrap()
+    }
+
+    fn find(m: &NavMesh, s: (f64, f64), g: (f64, f64)) -> Result<Path, PathError> {
+        ExactSearch::new().find_path(m, s.into(), g.into(), &SearchOptions::default())
+    }
+
+    fn h(x: f64, y: f64) -> f64 {
+        x.hypot(y)
+    }
+
+    #[test]
+    fn around_the_block_from_polygon_to_polygon() {
+        let p = find(&u_mesh(), (0.5, 0.5), (2.5, 0.5)).unwrap();
+        assert_eq!(
+            p.points,
+            vec![
+                Vec2::new(0.5, 0.5),
+                Vec2::new(1.0, 2.0),
+                Vec2::new(2.0, 2.0),
+                Vec2::new(2.5, 0.5)
+            ]
+        );
+        assert!((p.length - (2.0 * h(0.5, 1.5) + 1.0)).abs() < 1e-12);
+        assert_eq!(p.channel, vec![PolyId(0), PolyId(1), PolyId(2)]);
+        assert!(p.expanded > 0);
+    }
+
+    #[test]
+    fn same_polygon_and_same_point() {
+        let m = u_mesh();
+        let p = find(&m, (0.2, 0.2), (0.8, 1.9)).unwrap();
+        assert_eq!(p.points.len(), 2);
+        assert_eq!(p.expanded, 0);
+        assert_eq!(p.channel, vec![PolyId(0)]);
+        let p = find(&m, (0.2, 0.2), (0.2, 0.2)).unwrap();
+        assert_eq!(p.points, vec![Vec2::new(0.2, 0.2)]);
+        assert_eq!(p.length, 0.0);
+        // On a shared vertex: the same point is in every polygon around it.
+        let p = find(&m, (1.0, 2.0), (1.0, 2.0)).unwrap();
+        assert_eq!(p.length, 0.0);
+    }
+
+    #[test]
+    fn start_on_a_corner_vertex() {
+        // (1, 2): the path runs along the wall y = 2, whose next edge is a portal seen edge-on.
+        let p = find(&u_mesh(), (1.0, 2.0), (2.5, 0.5)).unwrap();
+        assert!(
+            (p.length - (1.0 + h(0.5, 1.5))).abs() < 1e-12,
+            "{:?}",
+            p.points
+        );
+        assert_eq!(p.points[1], Vec2::new(2.0, 2.0));
+    }
+
+    #[test]
+    fn start_on_a_portal_edge() {
+        // (0.5, 2) lies on the portal between A and B.
+        let p = find(&u_mesh(), (0.5, 2.0), (2.5, 0.5)).unwrap();
+        assert!(
+            (p.length - (1.5 + h(0.5, 1.5))).abs() < 1e-12,
+            "{:?}",
+            p.points
+        );
+    }
+
+    #[test]
+    fn start_on_a_wall_edge() {
+        // (0, 1) lies on A's outer wall.
+        let p = find(&u_mesh(), (0.0, 1.0), (3.0, 1.0)).unwrap();
+        assert!(
+            (p.length - 2.0 * h(1.0, 1.0) - 1.0).abs() < 1e-12,
+            "{:?}",
+            p.points
+        );
+    }
+
+    #[test]
+    fn goal_on_a_vertex_and_on_an_edge() {
+        let m = u_mesh();
+        let p = find(&m, (0.5, 0.5), (3.0, 3.0)).unwrap();
+        assert!((p.length - (h(0.5, 1.5) + h(2.0, 1.0))).abs() < 1e-12);
+        let p = find(&m, (0.5, 0.5), (2.0, 1.0)).unwrap(); // on C's wall
+        assert!(
+            (p.length - (h(0.5, 1.5) + 1.0 + 1.0)).abs() < 1e-12,
+            "{:?}",
+            p.points
+        );
+    }
+
+    #[test]
+    fn separate_components_have_no_path() {
+        assert_eq!(
+            find(&u_mesh(), (0.5, 0.5), (10.5, 0.5)),
+            Err(PathError::NoPath)
+        );
+    }
+
+    #[test]
+    fn off_mesh_points_are_rejected_or_snapped() {
+        let m = u_mesh();
+        assert_eq!(
+            find(&m, (1.5, 1.0), (2.5, 0.5)),
+            Err(PathError::StartOffMesh(Vec2::new(1.5, 1.0)))
+        );
+        assert_eq!(
+            find(&m, (0.5, 0.5), (5.0, 5.0)),
+            Err(PathError::GoalOffMesh(Vec2::new(5.0, 5.0)))
+        );
+        assert!(matches!(
+            find(&m, (f64::NAN, 0.0), (0.5, 0.5)),
+            Err(PathError::NonFinite { which: "start", .. })
+        ));
+        let opts = SearchOptions {
+            snap: Snap::Within(1.0),
+            ..SearchOptions::default()
+        };
+        let p = ExactSearch::new()
+            .find_path(&m, Vec2::new(1.2, 1.0), Vec2::new(2.5, 0.5), &opts)
+            .unwrap();
+        assert_eq!(p.points[0], Vec2::new(1.0, 1.0), "snapped to the wall");
+    }
+
+    #[test]
+    fn pinch_vertex_is_ambiguous() {
+        // Two unit squares touching only at (1, 1).
+        let v = [
+            (0.0, 0.0),
+            (1.0, 0.0),
+            (1.0, 1.0),
+            (0.0, 1.0),
+            (2.0, 1.0),
+            (2.0, 2.0),
+            (1.0, 2.0),
+        ];
+        let m = NavMesh::from_polygons(
+            v.iter().map(|&p| p.into()).collect(),
+            vec![vec![0, 1, 2, 3], vec![2, 4, 5, 6]],
+        )
+        .unwrap();
+        assert_eq!(find(&m, (1.0, 1.0), (0.5, 0.5)), Err(PathError::NoPath));
+        assert_eq!(find(&m, (0.5, 0.5), (1.0, 1.0)), Err(PathError::NoPath));
+        assert_eq!(find(&m, (1.0, 1.0), (1.0, 1.0)), Err(PathError::NoPath));
+        // The path may not squeeze through the pinch either.
+        assert_eq!(find(&m, (0.5, 0.5), (1.5, 1.5)), Err(PathError::NoPath));
+    }
+
+    #[test]
+    fn a_reused_context_answers_like_a_fresh_one() {
+        let m = u_mesh();
+        let queries = [
+            ((0.5, 0.5), (2.5, 0.5)),
+            ((2.9, 0.1), (0.1, 0.1)),
+            ((0.5, 0.5), (10.5, 0.5)),
+            ((1.0, 2.0), (2.0, 2.0)),
+            ((0.1, 2.9), (2.5, 1.0)),
+        ];
+        let mut reused = ExactSearch::new();
+        for _ in 0..3 {
+            for &(s, g) in &queries {
+                let a = reused.find_path(&m, s.into(), g.into(), &SearchOptions::default());
+                assert_eq!(a, find(&m, s, g));
+            }
+        }
+    }
+
+    #[test]
+    fn heuristic_is_a_lower_bound() {
+        let (r, right, left) = (
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(-1.0, 1.0),
+        );
+        // Goal beyond the interval and inside the cone: the straight line.
+        assert_eq!(interval_h(r, right, left, Vec2::new(0.0, 5.0)), 5.0);
+        // Outside the cone: through the nearer end.
+        let t = Vec2::new(5.0, 2.0);
+        assert_eq!(
+            interval_h(r, right, left, t),
+            r.distance(right) + right.distance(t)
+        );
+        // On the root's side: mirrored across the interval's line (y = 1).
+        assert!((interval_h(r, right, left, Vec2::new(0.0, -3.0)) - 5.0).abs() < 1e-12);
+    }
 }

@@ -28,7 +28,7 @@ const METHODS: &[SearchMethod] = &[SearchMethod::Funnel, SearchMethod::Exact];
 /// Crossing-point estimates offered to clients.
 const PORTAL_POINTS: &[PortalPoint] = &[PortalPoint::TowardGoal, PortalPoint::Midpoint];
 /// Decompositions offered to clients (see [`METHODS`] for the exhaustiveness check).
-const DECOMPOSITIONS: &[Decomposition] = &[Decomposition::Trapezoid];
+const DECOMPOSITIONS: &[Decomposition] = &[Decomposition::Trapezoid, Decomposition::CdtMerged];
 
 /// Compile-time reminder: a new variant must be added to the lists above.
 fn method_is_listed(m: SearchMethod) -> bool {
@@ -39,7 +39,7 @@ fn method_is_listed(m: SearchMethod) -> bool {
 /// Compile-time reminder, as [`method_is_listed`].
 fn decomposition_is_listed(d: Decomposition) -> bool {
     match d {
-        Decomposition::Trapezoid => DECOMPOSITIONS.contains(&d),
+        Decomposition::Trapezoid | Decomposition::CdtMerged => DECOMPOSITIONS.contains(&d),
     }
 }
 

@@ -1,0 +1,153 @@
+//! `portolan scen`: run every query of a scenario file and time it.
+
+use crate::input::{load_mesh_or_scene, SearchArg};
+use anyhow::{bail, Context, Result};
+use portolan::{PathError, PathFinder};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `portolan scen`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Output: one CSV row per query (index, sx, sy, gx, gy, length, expected, us,
+expanded; -1 for no path) to --csv or stdout, then a summary on stderr.
+
+Examples:
+  portolan scen --mesh scene_mp_2p_01.mesh --scen scene_mp_2p_01.mesh.scen --search exact --expect euclidean
+  portolan scen --mesh arena.mesh --scen arena.scen --search funnel --csv arena-funnel.csv"
+)]
+pub struct Args {
+    /// Polyanya mesh file (.mesh, version 1, 2 or 3).
+    #[arg(long, required_unless_present = "scene", conflicts_with = "scene")]
+    pub mesh: Option<PathBuf>,
+    /// Scene JSON file, built with the trapezoid decomposition.
+    #[arg(long)]
+    pub scene: Option<PathBuf>,
+    /// MovingAI-style scenario file (.scen / .mesh.scen), in the mesh's coordinates.
+    #[arg(long)]
+    pub scen: PathBuf,
+    /// Which search runs.
+    #[arg(long, value_enum, default_value_t = SearchArg::Exact)]
+    pub search: SearchArg,
+    /// What the file's last column is, to count mismatches: `euclidean` (the shortest any-angle
+    /// length, as in .mesh.scen files). Without it, the column is only copied to the CSV.
+    #[arg(long, value_enum)]
+    pub expect: Option<Expect>,
+    /// Relative tolerance for a length to match the expected one (the files give 6 to 13
+    /// significant digits).
+    #[arg(long, default_value_t = 1e-6)]
+    pub tolerance: f64,
+    /// Write the CSV here instead of stdout.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+}
+
+/// `--expect` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// The last column is the Euclidean shortest-path length (-1: no path).
+    Euclidean,
+}
+
+/// Runs `portolan scen`.
+pub fn run(args: Args) -> Result<()> {
+    if args.tolerance.is_nan() || args.tolerance < 0.0 {
+        bail!("--tolerance must be a non-negative number");
+    }
+    let (_, mesh) = load_mesh_or_scene(args.mesh.as_deref(), args.scene.as_deref())?;
+    let f = std::fs::File::open(&args.scen)
+        .with_context(|| format!("cannot open {}", args.scen.display()))?;
+    let queries = portolan::io::scenario::read(std::io::BufReader::new(f))
+        .with_context(|| format!("scenario {}", args.scen.display()))?;
+    let mut out: Box<dyn Write> = match &args.csv {
+        Some(p) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    writeln!(out, "index,sx,sy,gx,gy,length,expected,us,expanded")?;
+    let opts = args.search.options();
+    let mut finder = PathFinder::new();
+    let bar = indicatif::ProgressBar::new(queries.len() as u64);
+    let mut micros = Vec::with_capacity(queries.len());
+    let (mut mismatches, mut failures) = (0usize, Vec::new());
+    for (i, q) in queries.iter().enumerate() {
+        let t0 = Instant::now();
+        let r = finder.find_path(&mesh, q.start, q.goal, &opts);
+        let us = t0.elapsed().as_secs_f64() * 1e6;
+        micros.push(us);
+        let (length, expanded) = match &r {
+            Ok(p) => (Some(p.length), p.expanded),
+            Err(PathError::NoPath) => (None, 0),
+            Err(e) => {
+                failures.push(format!("line {}: {e}", q.line));
+                (None, 0)
+            }
+        };
+        if args.expect == Some(Expect::Euclidean) {
+            let ok = match (length, q.expected) {
+                (Some(l), Some(w)) => (l - w).abs() <= args.tolerance * w.max(1.0),
+                (None, None) => true,
+                _ => false,
+            };
+            mismatches += usize::from(!ok);
+        }
+        writeln!(
+            out,
+            "{i},{},{},{},{},{},{},{us:.2},{expanded}",
+            q.start.x,
+            q.start.y,
+            q.goal.x,
+            q.goal.y,
+            length.unwrap_or(-1.0),
+            q.expected.unwrap_or(-1.0),
+        )?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    out.flush()?;
+    for f in failures.iter().take(10) {
+        eprintln!("query error: {f}");
+    }
+    let (mean, median, p99) = summary(&mut micros);
+    eprintln!("queries:    {}", queries.len());
+    if args.expect.is_some() {
+        eprintln!(
+            "mismatches: {mismatches} (relative tolerance {})",
+            args.tolerance
+        );
+    }
+    eprintln!("time (µs):  mean {mean:.1}, median {median:.1}, p99 {p99:.1}");
+    if mismatches > 0 {
+        bail!(
+            "{mismatches} of {} lengths differ from the expected ones",
+            queries.len()
+        );
+    }
+    Ok(())
+}
+
+/// Mean, median and 99th percentile (nearest rank) of a sample; zeros when empty.
+pub fn summary(xs: &mut [f64]) -> (f64, f64, f64) {
+    if xs.is_empty() {
+        return (0.0, 0.0, 0.0);
+    }
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    let rank = |p: f64| xs[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
+    (mean, rank(0.5), rank(0.99))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary;
+
+    #[test]
+    fn summary_of_a_sample() {
+        let mut xs: Vec<f64> = (1..=100).rev().map(f64::from).collect();
+        assert_eq!(summary(&mut xs), (50.5, 50.0, 99.0));
+        assert_eq!(summary(&mut []), (0.0, 0.0, 0.0));
+    }
+}
