@@ -174,6 +174,8 @@ pub struct ExactSearch {
     root_g: Vec<f64>,
     /// Per polygon: generation stamp when it holds the goal.
     goal_stamp: Vec<u32>,
+    /// Length of the best path found so far in this query (a queued final node).
+    best_final: f64,
 }
 
 impl ExactSearch {
@@ -200,6 +202,7 @@ impl ExactSearch {
         self.nodes.clear();
         self.heap.clear();
         self.succ.clear();
+        self.best_final = f64::INFINITY;
     }
 
     /// Finds a shortest path from `start` to `goal`. `options.snap` applies; the other fields
@@ -317,7 +320,7 @@ impl ExactSearch {
     fn node_h(&self, mesh: &NavMesh, q: &Query, n: &Node) -> f64 {
         let vs = mesh.polygon_vertices(PolyId(n.poly));
         let k = n.entry as usize;
-        let (b_id, a_id) = (vs[k], vs[(k + 1) % vs.len()]);
+        let (b_id, a_id) = (vs[k], vs[wrap(k + 1, vs.len())]);
         let r = Self::root_point(mesh, q, n.root);
         if n.root == a_id.0 || n.root == b_id.0 {
             return dist(r, q.goal);
@@ -400,7 +403,7 @@ impl ExactSearch {
             return;
         };
         let vs = mesh.polygon_vertices(poly);
-        let (ea, eb) = (vs[slot], vs[(slot + 1) % vs.len()]);
+        let (ea, eb) = (vs[slot], vs[wrap(slot + 1, vs.len())]);
         let (mut root, mut g, mut parent) = (root, g, parent);
         let original_root = root;
         let mut cone = (right.line(root), left.line(root));
@@ -436,7 +439,7 @@ impl ExactSearch {
         let nv = mesh.polygon_vertices(next);
         let m = nv.len();
         // The shared edge runs eb → ea in `next`.
-        let Some(entry) = (0..m).find(|&i| nv[i] == eb && nv[(i + 1) % m] == ea) else {
+        let Some(entry) = (0..m).find(|&i| nv[i] == eb && nv[wrap(i + 1, m)] == ea) else {
             return; // not a manifold edge; NavMesh guarantees this does not happen
         };
         if root != original_root {
@@ -493,14 +496,14 @@ impl ExactSearch {
         let vs = mesh.polygon_vertices(poly);
         let size = vs.len();
         let k = n.entry as usize;
-        let (b_id, a_id) = (vs[k], vs[(k + 1) % size]);
+        let (b_id, a_id) = (vs[k], vs[wrap(k + 1, size)]);
         let r = Self::root_point(mesh, q, n.root);
         let goal_here = self.goal_stamp[poly.index()] == self.generation;
         // The far chain c_0 = a, c_1, ..., c_m = b; far edge j runs c_j → c_{j+1} = slot(j).
         let m = size - 1;
-        let slot = |j: usize| (k + 1 + j) % size;
-        let c = |j: usize| mesh.vertex(vs[(k + 1 + j) % size]);
-        let id = |j: usize| vs[(k + 1 + j) % size].0;
+        let slot = |j: usize| wrap(k + 1 + j, size);
+        let c = |j: usize| mesh.vertex(vs[wrap(k + 1 + j, size)]);
+        let id = |j: usize| vs[wrap(k + 1 + j, size)].0;
         if n.root == a_id.0 || n.root == b_id.0 {
             // The root is an end of the entry edge (a corner being walked around): all of the
             // polygon is visible from it.
@@ -678,6 +681,16 @@ impl End {
 struct Query {
     start: Vec2,
     goal: Vec2,
+}
+
+/// `i mod n` for `i < 2n` without a division (a fifth of an expansion's time with `%`).
+#[inline(always)]
+fn wrap(i: usize, n: usize) -> usize {
+    if i >= n {
+        i - n
+    } else {
+        i
+    }
 }
 
 /// Euclidean distance without `hypot`'s overflow guard (a fifth of the search time with it);
