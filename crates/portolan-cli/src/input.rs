@@ -68,6 +68,25 @@ pub fn load_scene(path: Option<&Path>) -> Result<Scene> {
     }
 }
 
+/// Reads a MovingAI `.map` grid file as a scene (traced obstacle outlines; y grows south).
+pub fn load_map(path: &Path) -> Result<Scene> {
+    let f =
+        std::fs::File::open(path).with_context(|| format!("cannot open map {}", path.display()))?;
+    let map = portolan::io::movingai::read_map(std::io::BufReader::new(f))
+        .with_context(|| format!("map {}", path.display()))?;
+    Ok(map.to_scene())
+}
+
+/// Reads a Polyanya `.poly` obstacle file as a scene.
+pub fn load_poly(path: &Path) -> Result<Scene> {
+    let f = std::fs::File::open(path)
+        .with_context(|| format!("cannot open poly file {}", path.display()))?;
+    let poly = portolan::io::poly::read_poly(std::io::BufReader::new(f))
+        .with_context(|| format!("poly file {}", path.display()))?;
+    poly.to_scene()
+        .with_context(|| format!("poly file {}", path.display()))
+}
+
 /// Builds the mesh of a scene.
 pub fn build_mesh(scene: &Scene, options: &BuildOptions) -> Result<NavMesh> {
     build(scene, options).context("cannot build the navigation mesh")

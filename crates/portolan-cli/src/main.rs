@@ -12,13 +12,18 @@ use std::process::ExitCode;
 /// Portolan: 2D navigation meshes — build them from obstacles, find paths on them, see how good
 /// the paths are.
 ///
-/// With no subcommand, runs the main job on the built-in default map.
+/// With no subcommand, serves the interactive demo on the built-in default map
+/// (`portolan serve`, on port 8080 or any free port if that one is taken) and prints its URL.
 #[derive(Parser, Debug)]
 #[command(name = "portolan", version, about, long_about = None)]
 #[command(after_help = "Examples:
-  portolan path --from 60,60 --to 740,390
+  portolan                                  # the web demo on http://127.0.0.1:8080/
+  portolan serve --port 0                   # ... on any free port
+  portolan demo-text                        # the default query, as text
+  portolan path --from 40,60 --to 760,390
   portolan path --scene my-scene.json --from 10,10 --to 90,40 --portal midpoint --json
-  portolan render --from 60,60 --to 740,390 -o default.svg")]
+  portolan render --from 40,60 --to 760,390 -o default.svg
+  portolan eval --maps 400 --seed 1 --csv queries.csv")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -26,10 +31,19 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Build a navigation mesh from a scene, grid map or .poly file and write it as JSON or .mesh.
+    Build(cmd::build::Args),
     /// Find a path and print its points, length and search statistics.
     Path(cmd::path::Args),
     /// Draw a scene, its mesh and optionally a query's channel, portals and path as SVG.
     Render(cmd::render::Args),
+    /// The chapter's evaluation: channel A* + funnel against the exact shortest path on seeded
+    /// random maps.
+    Eval(cmd::eval::Args),
+    /// Serve the interactive figure (drag S and G, step through the funnel) as a web page.
+    Serve(cmd::serve::Args),
+    /// Print the default query on the default map with both crossing-point estimates.
+    DemoText,
     /// Run every query of a scenario file (.scen / .mesh.scen); CSV per query and a timing summary.
     Scen(cmd::scen::Args),
 }
@@ -37,10 +51,14 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Some(Command::Build(args)) => cmd::build::run(args),
         Some(Command::Path(args)) => cmd::path::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Scen(args)) => cmd::scen::run(args),
-        None => cmd::path::run_default(),
+        Some(Command::Eval(args)) => cmd::eval::run(args),
+        Some(Command::Serve(args)) => cmd::serve::run(args),
+        Some(Command::DemoText) => cmd::path::run_default(),
+        None => cmd::serve::run_default(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

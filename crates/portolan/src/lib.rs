@@ -24,13 +24,20 @@
 //! assert_eq!(path.points.last(), Some(&Scene::DEFAULT_GOAL));
 //! assert!(path.length >= Scene::DEFAULT_START.distance(Scene::DEFAULT_GOAL));
 //! ```
+//!
+//! # Cargo features
+//! - `parallel` (default): [`search::batch`], many path queries on one mesh on rayon's thread
+//!   pool. Without it (`default-features = false`) the crate has no rayon dependency and
+//!   everything else is unchanged.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod build;
+pub mod eval;
 pub mod geom;
 pub mod io;
 pub mod mesh;
+pub mod random;
 pub mod scene;
 pub mod search;
 
@@ -39,3 +46,4 @@ pub use geom::Vec2;
 pub use mesh::{Location, NavMesh, PolyId, VertexId};
 pub use scene::{Scene, SceneError};
 pub use search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchOptions};
+pub use search::{PathStatus, PolygonFilter};

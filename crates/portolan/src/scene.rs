@@ -1,32 +1,125 @@
-//! The input of mesh building: a walkable rectangle and the obstacles in it.
+//! The input of mesh building: a walkable region and the obstacles in it.
 //!
 //! # JSON format
 //! ```json
 //! {
 //!   "bounds": { "min": [0, 0], "max": [800, 450] },
+//!   "boundary": [[0, 0], [800, 0], [800, 450], [400, 300], [0, 450]],
 //!   "obstacles": [
 //!     [[100, 100], [200, 100], [150, 180]],
 //!     [[300, 50], [380, 50], [380, 300], [300, 300]]
+//!   ],
+//!   "holes": [
+//!     { "obstacle": 1, "ring": [[320, 100], [360, 100], [360, 200], [320, 200]] }
 //!   ]
 //! }
 //! ```
-//! Obstacles are closed rings of `[x, y]` points in either orientation (the first point is not
-//! repeated at the end). Coordinates are `f64`; see [`geom`](crate::geom) for the axis convention.
-//! [`Scene::validate`] checks what every mesh builder needs; each builder checks its own extra
-//! requirements (the trapezoid decomposition, for instance, wants convex obstacles that do not
-//! overlap).
+//! - `bounds` (required): the walkable rectangle.
+//! - `boundary` (optional): an outer walkable polygon, possibly concave. When present, the
+//!   walkable region is the boundary polygon clipped to `bounds`.
+//! - `obstacles`: closed rings of `[x, y]` points in either orientation (the first point need not
+//!   be repeated at the end). They may be concave, overlap, touch each other, and cross or touch
+//!   the map border: the solid region is their union, and whatever lies outside the walkable
+//!   region is cut off.
+//! - `holes` (optional): walkable holes in obstacles. Each names the index of its obstacle and a
+//!   ring; the solid part of obstacle `i` is its ring minus its holes. Another obstacle inside a
+//!   hole is solid again (the union is taken after the holes are cut).
+//!
+//! A ring that crosses itself means what it means when an SVG path is filled with
+//! `fill-rule="nonzero"`: every point it winds around is solid. Repeated consecutive vertices
+//! and collinear runs are dropped. What cannot be repaired is an error naming the ring: a
+//! non-finite coordinate, fewer than three distinct vertices, or all vertices on one line.
+//!
+//! Coordinates are `f64`; see [`geom`](crate::geom) for the axis convention. [`Scene::validate`]
+//! checks what every mesh builder needs; each builder checks its own extra requirements (the
+//! trapezoid decomposition wants the stricter [`Scene::validate_simple`], convex obstacles that
+//! do not overlap, no boundary polygon and no holes).
 
 use crate::geom::{polygon_is_simple, Aabb, SimplicityError, Vec2};
 use serde::{Deserialize, Serialize};
 
-/// A map to build a navigation mesh from: the walkable rectangle minus the obstacles.
+/// A map to build a navigation mesh from: the walkable region minus the obstacles.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scene {
     /// The walkable rectangle.
     pub bounds: Aabb,
+    /// An optional outer walkable polygon (closed ring, either orientation, possibly concave);
+    /// the walkable region is then this polygon clipped to [`Scene::bounds`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary: Option<Vec<Vec2>>,
     /// Obstacle polygons (closed rings, either orientation).
     #[serde(default)]
     pub obstacles: Vec<Vec<Vec2>>,
+    /// Walkable holes cut out of obstacles.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<Hole>,
+}
+
+/// A walkable hole in an obstacle: the solid part of obstacle `obstacle` is its ring minus the
+/// rings of all its holes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Hole {
+    /// Index of the obstacle in [`Scene::obstacles`].
+    pub obstacle: usize,
+    /// The hole's ring (either orientation).
+    pub ring: Vec<Vec2>,
+}
+
+/// What is wrong with a ring (the boundary or a hole) that cannot be repaired.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RingFault {
+    /// Vertex `vertex` has a NaN or infinite coordinate.
+    NonFinite {
+        /// Vertex index in the ring.
+        vertex: usize,
+    },
+    /// Fewer than three distinct vertices once repeated consecutive vertices are dropped.
+    TooFewVertices {
+        /// How many distinct vertices remain.
+        count: usize,
+    },
+    /// Every vertex lies on one line.
+    ZeroArea,
+}
+
+impl std::fmt::Display for RingFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RingFault::NonFinite { vertex } => {
+                write!(f, "vertex {vertex}: coordinate is not a finite number")
+            }
+            RingFault::TooFewVertices { count } => {
+                write!(f, "{count} distinct vertices; a polygon needs at least 3")
+            }
+            RingFault::ZeroArea => write!(f, "zero area (every vertex on one line)"),
+        }
+    }
+}
+
+/// Checks the repairable-input rules of one ring: finite, at least three distinct consecutive
+/// vertices, not all on one line.
+pub fn check_ring(ring: &[Vec2]) -> Result<(), RingFault> {
+    if let Some(vertex) = ring.iter().position(|p| !p.is_finite()) {
+        return Err(RingFault::NonFinite { vertex });
+    }
+    let mut distinct: Vec<Vec2> = ring.to_vec();
+    distinct.dedup();
+    while distinct.len() > 1 && distinct.first() == distinct.last() {
+        distinct.pop();
+    }
+    if distinct.len() < 3 {
+        return Err(RingFault::TooFewVertices {
+            count: distinct.len(),
+        });
+    }
+    let (a, b) = (distinct[0], distinct[1]);
+    if distinct[2..]
+        .iter()
+        .all(|&c| crate::geom::orient(a, b, c).is_collinear())
+    {
+        return Err(RingFault::ZeroArea);
+    }
+    Ok(())
 }
 
 /// Why a scene cannot be used; each variant names the obstacle (and vertex) at fault.
@@ -90,6 +183,29 @@ pub enum SceneError {
         /// The point.
         point: Vec2,
     },
+    /// The boundary polygon cannot be used.
+    #[error("the boundary polygon is invalid: {0}")]
+    Boundary(RingFault),
+    /// A hole ring cannot be used.
+    #[error("hole {hole} (of obstacle {obstacle}) is invalid: {fault}")]
+    Hole {
+        /// Hole index in [`Scene::holes`].
+        hole: usize,
+        /// The obstacle it belongs to.
+        obstacle: usize,
+        /// What is wrong.
+        fault: RingFault,
+    },
+    /// A hole names an obstacle that does not exist.
+    #[error("hole {hole} names obstacle {obstacle}, but there are only {count} obstacles")]
+    HoleWithoutObstacle {
+        /// Hole index in [`Scene::holes`].
+        hole: usize,
+        /// The obstacle index it names.
+        obstacle: usize,
+        /// How many obstacles there are.
+        count: usize,
+    },
 }
 
 impl Scene {
@@ -97,7 +213,9 @@ impl Scene {
     pub fn new(bounds: Aabb) -> Scene {
         Scene {
             bounds,
+            boundary: None,
             obstacles: Vec::new(),
+            holes: Vec::new(),
         }
     }
 
@@ -115,10 +233,65 @@ impl Scene {
         Ok(scene)
     }
 
-    /// Checks what every builder needs: finite, non-degenerate bounds; obstacles that are simple
-    /// polygons (≥ 3 vertices, no repeated consecutive vertex, non-zero area, no self-intersection)
-    /// lying inside the bounds.
+    /// Sets the outer walkable polygon (builder style).
+    pub fn with_boundary(mut self, ring: impl IntoIterator<Item = impl Into<Vec2>>) -> Scene {
+        self.boundary = Some(ring.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Adds a walkable hole to obstacle `obstacle` (builder style).
+    pub fn with_hole(
+        mut self,
+        obstacle: usize,
+        ring: impl IntoIterator<Item = impl Into<Vec2>>,
+    ) -> Scene {
+        self.holes.push(Hole {
+            obstacle,
+            ring: ring.into_iter().map(Into::into).collect(),
+        });
+        self
+    }
+
+    /// Checks what every builder needs: finite, non-degenerate bounds, and rings (obstacles,
+    /// holes, boundary) that can be repaired into polygons: finite coordinates, at least three
+    /// distinct vertices, not all on one line (see [`check_ring`]). Overlaps, self-intersections
+    /// and vertices outside the bounds are allowed: the CDT builder unions and clips them.
     pub fn validate(&self) -> Result<(), SceneError> {
+        self.check_bounds()?;
+        for (oi, ring) in self.obstacles.iter().enumerate() {
+            check_ring(ring).map_err(|f| match f {
+                RingFault::NonFinite { vertex } => SceneError::NonFinite {
+                    obstacle: oi,
+                    vertex,
+                },
+                RingFault::TooFewVertices { count } => SceneError::TooFewVertices {
+                    obstacle: oi,
+                    count,
+                },
+                RingFault::ZeroArea => SceneError::ZeroArea { obstacle: oi },
+            })?;
+        }
+        if let Some(b) = &self.boundary {
+            check_ring(b).map_err(SceneError::Boundary)?;
+        }
+        for (hi, h) in self.holes.iter().enumerate() {
+            if h.obstacle >= self.obstacles.len() {
+                return Err(SceneError::HoleWithoutObstacle {
+                    hole: hi,
+                    obstacle: h.obstacle,
+                    count: self.obstacles.len(),
+                });
+            }
+            check_ring(&h.ring).map_err(|fault| SceneError::Hole {
+                hole: hi,
+                obstacle: h.obstacle,
+                fault,
+            })?;
+        }
+        Ok(())
+    }
+
+    fn check_bounds(&self) -> Result<(), SceneError> {
         let b = self.bounds;
         if !(b.min.is_finite() && b.max.is_finite() && b.min.x < b.max.x && b.min.y < b.max.y) {
             return Err(SceneError::BadBounds {
@@ -126,6 +299,16 @@ impl Scene {
                 max: b.max,
             });
         }
+        Ok(())
+    }
+
+    /// The stricter check of the chapter's trapezoid decomposition: finite, non-degenerate
+    /// bounds; obstacles that are simple polygons (≥ 3 vertices, no repeated consecutive vertex,
+    /// non-zero area, no self-intersection) lying inside the bounds. (Boundary polygons and holes
+    /// are checked by [`Scene::validate`]; the trapezoid builder rejects them separately.)
+    pub fn validate_simple(&self) -> Result<(), SceneError> {
+        self.validate()?;
+        let b = self.bounds;
         for (oi, ring) in self.obstacles.iter().enumerate() {
             if let Some(vi) = ring.iter().position(|p| !p.is_finite()) {
                 return Err(SceneError::NonFinite {
@@ -183,27 +366,34 @@ impl Scene {
     }
 
     /// Start of the default query on [`Scene::default_map`].
-    pub const DEFAULT_START: Vec2 = Vec2::new(60.0, 60.0);
+    pub const DEFAULT_START: Vec2 = Vec2::new(40.0, 60.0);
     /// Goal of the default query on [`Scene::default_map`].
-    pub const DEFAULT_GOAL: Vec2 = Vec2::new(740.0, 390.0);
+    pub const DEFAULT_GOAL: Vec2 = Vec2::new(760.0, 390.0);
 }
 
 const DEFAULT_OBSTACLES: &[&[(f64, f64)]] = &[
-    &[(150.0, 0.0), (230.0, 0.0), (230.0, 300.0), (150.0, 300.0)],
+    &[(7.0, 112.0), (160.0, 85.0), (132.0, 263.0)],
+    &[(318.0, 0.0), (401.0, 0.0), (384.0, 252.0), (301.0, 249.0)],
     &[
-        (330.0, 150.0),
-        (410.0, 150.0),
-        (410.0, 450.0),
-        (330.0, 450.0),
+        (159.0, 150.0),
+        (262.0, 118.0),
+        (293.0, 288.0),
+        (244.0, 294.0),
     ],
-    &[(500.0, 60.0), (620.0, 40.0), (640.0, 170.0), (540.0, 200.0)],
     &[
-        (520.0, 280.0),
-        (600.0, 260.0),
-        (650.0, 330.0),
-        (560.0, 380.0),
+        (120.0, 344.0),
+        (297.0, 365.0),
+        (279.0, 450.0),
+        (101.0, 450.0),
     ],
-    &[(50.0, 330.0), (110.0, 300.0), (100.0, 400.0)],
+    &[(668.0, 0.0), (739.0, 0.0), (700.0, 240.0), (628.0, 232.0)],
+    &[(424.0, 0.0), (572.0, 0.0), (564.0, 89.0), (496.0, 93.0)],
+    &[
+        (322.0, 280.0),
+        (551.0, 330.0),
+        (510.0, 450.0),
+        (280.0, 450.0),
+    ],
 ];
 
 #[cfg(test)]
@@ -241,28 +431,69 @@ mod tests {
         );
         let s = base().with_obstacle([(1.0, 1.0), (2.0, 2.0), (3.0, 3.0)]);
         assert_eq!(s.validate(), Err(SceneError::ZeroArea { obstacle: 0 }));
+        // Repairable input passes the general check but not the trapezoid's strict one.
         let s = base().with_obstacle([(1.0, 1.0), (3.0, 3.0), (3.0, 1.0), (1.0, 3.0)]);
+        assert_eq!(s.validate(), Ok(()));
         assert!(matches!(
-            s.validate(),
+            s.validate_simple(),
             Err(SceneError::SelfIntersecting { obstacle: 0, .. })
         ));
         let s = base().with_obstacle([(1.0, 1.0), (1.0, 1.0), (3.0, 1.0), (1.0, 3.0)]);
+        assert_eq!(s.validate(), Ok(()));
         assert_eq!(
-            s.validate(),
+            s.validate_simple(),
             Err(SceneError::DuplicateVertex {
                 obstacle: 0,
                 vertex: 1
             })
         );
         let s = base().with_obstacle([(1.0, 1.0), (11.0, 1.0), (1.0, 3.0)]);
+        assert_eq!(s.validate(), Ok(()));
         assert!(matches!(
-            s.validate(),
+            s.validate_simple(),
             Err(SceneError::OutsideBounds {
                 obstacle: 0,
                 vertex: 1,
                 ..
             })
         ));
+        // Repeated vertices do not count towards the three a polygon needs.
+        let s = base().with_obstacle([(1.0, 1.0), (2.0, 1.0), (2.0, 1.0), (1.0, 1.0)]);
+        assert_eq!(
+            s.validate(),
+            Err(SceneError::TooFewVertices {
+                obstacle: 0,
+                count: 2
+            })
+        );
+        // Boundary and holes are named as such.
+        let s = base().with_boundary([(0.0, 0.0), (5.0, 5.0), (10.0, 10.0)]);
+        assert_eq!(s.validate(), Err(SceneError::Boundary(RingFault::ZeroArea)));
+        let s = base().with_boundary([(0.0, 0.0), (f64::INFINITY, 5.0), (10.0, 10.0)]);
+        assert_eq!(
+            s.validate(),
+            Err(SceneError::Boundary(RingFault::NonFinite { vertex: 1 }))
+        );
+        let s = base()
+            .with_obstacle([(1.0, 1.0), (5.0, 1.0), (5.0, 5.0)])
+            .with_hole(0, [(2.0, 1.5), (4.0, 1.5)]);
+        assert_eq!(
+            s.validate(),
+            Err(SceneError::Hole {
+                hole: 0,
+                obstacle: 0,
+                fault: RingFault::TooFewVertices { count: 2 }
+            })
+        );
+        let s = base().with_hole(3, [(2.0, 1.5), (4.0, 1.5), (4.0, 2.0)]);
+        assert_eq!(
+            s.validate(),
+            Err(SceneError::HoleWithoutObstacle {
+                hole: 0,
+                obstacle: 3,
+                count: 0
+            })
+        );
         let s = Scene::new(Aabb {
             min: Vec2::new(0.0, 0.0),
             max: Vec2::new(0.0, 5.0),
@@ -289,5 +520,21 @@ mod tests {
             r#"{"bounds": {"min": [0, 0], "max": [10, 10]}, "obstacles": [[[1,1],[2,1]]]}"#;
         let err = Scene::from_json_reader(invalid.as_bytes()).unwrap_err();
         assert!(err.to_string().contains("obstacle 0"), "{err}");
+    }
+
+    #[test]
+    fn boundary_and_holes_round_trip_through_json() {
+        let text = r#"{"bounds": {"min": [0, 0], "max": [10, 10]},
+            "boundary": [[0,0],[10,0],[10,10],[5,6],[0,10]],
+            "obstacles": [[[1,1],[4,1],[4,4],[1,4]]],
+            "holes": [{"obstacle": 0, "ring": [[2,2],[3,2],[3,3],[2,3]]}]}"#;
+        let s = Scene::from_json_reader(text.as_bytes()).unwrap();
+        assert_eq!(s.boundary.as_ref().map(Vec::len), Some(5));
+        assert_eq!(s.holes.len(), 1);
+        let back: Scene = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
+        // Scenes without the new fields still read, and write without them.
+        let plain = serde_json::to_string(&Scene::default_map()).unwrap();
+        assert!(!plain.contains("boundary") && !plain.contains("holes"));
     }
 }

@@ -1,5 +1,8 @@
 //! One module per subcommand.
 
+pub mod build;
+pub mod eval;
 pub mod path;
 pub mod render;
 pub mod scen;
+pub mod serve;

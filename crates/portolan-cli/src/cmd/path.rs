@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// Arguments of `portolan path`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
-  portolan path --from 60,60 --to 740,390
+  portolan path --from 40,60 --to 760,390
   portolan path --scene scene.json --from 10,10 --to 90,40 --portal midpoint --json
   portolan path --mesh arena.mesh --from 1,11 --to 40,40 --search exact")]
 pub struct Args {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// Arguments of `portolan render`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Example:
-  portolan render --from 60,60 --to 740,390 -o default.svg")]
+  portolan render --from 40,60 --to 760,390 -o default.svg")]
 pub struct Args {
     /// Scene JSON file; the built-in default map when omitted.
     #[arg(long, conflicts_with = "mesh")]

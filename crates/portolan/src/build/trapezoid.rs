@@ -28,7 +28,11 @@
 //!
 //! Cost: O(S · k log k) for S slabs and k edges crossing a slab, plus O(n log n) for the portals.
 //! Requirements: convex obstacles that neither overlap nor touch each other (they may touch the
-//! map's sides); anything else is a [`BuildError`].
+//! map's sides), inside the bounds, no boundary polygon and no holes; anything else is a
+//! [`BuildError`]. With an agent radius ([`build_inflated`]) each obstacle is grown into a convex
+//! polygon with rounded corners ([`inflate::inflate_convex`](super::inflate::inflate_convex)) and
+//! clipped to the bounds shrunk by the radius; grown obstacles that then overlap are an error
+//! (the CDT decomposition unites them instead).
 
 use super::BuildError;
 use crate::geom::{orient, Orientation, Vec2};
@@ -68,8 +72,24 @@ struct Trap {
     top: usize,
 }
 
-/// Checks the trapezoid decomposition's requirements: convex obstacles, pairwise disjoint.
+/// Checks the trapezoid decomposition's requirements: simple convex obstacles inside the bounds,
+/// pairwise disjoint, no boundary polygon, no holes. Returns the obstacles counter-clockwise.
 pub fn check_obstacles(scene: &Scene) -> Result<Vec<Vec<Vec2>>, BuildError> {
+    scene.validate_simple()?;
+    if scene.boundary.is_some() {
+        return Err(BuildError::Unsupported("a boundary polygon"));
+    }
+    if !scene.holes.is_empty() {
+        return Err(BuildError::Unsupported("obstacles with holes"));
+    }
+    let rings = convex_rings(scene)?;
+    let ids: Vec<usize> = (0..rings.len()).collect();
+    check_disjoint(&rings, &ids)?;
+    Ok(rings)
+}
+
+/// The obstacles counter-clockwise, or the first vertex where one is not convex.
+fn convex_rings(scene: &Scene) -> Result<Vec<Vec<Vec2>>, BuildError> {
     let mut rings = Vec::with_capacity(scene.obstacles.len());
     for (oi, ring) in scene.obstacles.iter().enumerate() {
         let mut r = ring.clone();
@@ -92,7 +112,12 @@ pub fn check_obstacles(scene: &Scene) -> Result<Vec<Vec<Vec2>>, BuildError> {
         }
         rings.push(r);
     }
-    // Pairwise disjointness, with a sort on min x to skip far-apart pairs.
+    Ok(rings)
+}
+
+/// Pairwise disjointness, with a sort on min x to skip far-apart pairs; `ids[i]` is the obstacle
+/// index that ring `i` stands for (named in the error).
+fn check_disjoint(rings: &[Vec<Vec2>], ids: &[usize]) -> Result<(), BuildError> {
     let boxes: Vec<_> = rings
         .iter()
         .map(|r| {
@@ -111,13 +136,13 @@ pub fn check_obstacles(scene: &Scene) -> Result<Vec<Vec<Vec2>>, BuildError> {
             }
             if !strictly_separated(&rings[a], &rings[b]) {
                 return Err(BuildError::Overlap {
-                    first: a.min(b),
-                    second: a.max(b),
+                    first: ids[a].min(ids[b]),
+                    second: ids[a].max(ids[b]),
                 });
             }
         }
     }
-    Ok(rings)
+    Ok(())
 }
 
 /// Two convex CCW polygons are strictly apart iff an edge of one has the other entirely strictly on
@@ -133,11 +158,45 @@ fn strictly_separated(a: &[Vec2], b: &[Vec2]) -> bool {
     sep(a, b) || sep(b, a)
 }
 
-/// Builds the trapezoid mesh of a validated scene.
+/// Builds the trapezoid mesh of a scene (checked with [`check_obstacles`]).
 pub fn build(scene: &Scene) -> Result<NavMesh, BuildError> {
     let rings = check_obstacles(scene)?;
-    let (min, max) = (scene.bounds.min, scene.bounds.max);
+    build_rings(&rings, scene.bounds.min, scene.bounds.max)
+}
 
+/// Builds the trapezoid mesh for an agent of radius `r`: obstacles grown by `r` with corner arcs of
+/// chord angle at most `max_angle`, clipped to the bounds shrunk by `r`.
+pub fn build_inflated(scene: &Scene, r: f64, max_angle: f64) -> Result<NavMesh, BuildError> {
+    if r <= 0.0 {
+        return build(scene);
+    }
+    let rings = check_obstacles(scene)?;
+    let (min, max) = (
+        scene.bounds.min + Vec2::new(r, r),
+        scene.bounds.max - Vec2::new(r, r),
+    );
+    if !(min.x < max.x && min.y < max.y) {
+        return Err(BuildError::NoWalkableSpace);
+    }
+    let mut grown = Vec::with_capacity(rings.len());
+    let mut ids = Vec::with_capacity(rings.len());
+    for (i, ring) in rings.iter().enumerate() {
+        let g = super::inflate::clip_convex_to_rect(
+            &super::inflate::inflate_convex(ring, r, max_angle),
+            min,
+            max,
+        );
+        if !g.is_empty() {
+            grown.push(g);
+            ids.push(i);
+        }
+    }
+    check_disjoint(&grown, &ids)?;
+    build_rings(&grown, min, max)
+}
+
+/// The decomposition of the rectangle `min`–`max` minus convex, disjoint, counter-clockwise rings.
+fn build_rings(rings: &[Vec<Vec2>], min: Vec2, max: Vec2) -> Result<NavMesh, BuildError> {
     let mut edges = vec![
         Edge {
             p: min,
@@ -151,7 +210,7 @@ pub fn build(scene: &Scene) -> Result<NavMesh, BuildError> {
         },
     ];
     let mut xs = vec![min.x, max.x];
-    for r in &rings {
+    for r in rings {
         for i in 0..r.len() {
             let (a, b) = (r[i], r[(i + 1) % r.len()]);
             xs.push(a.x);

@@ -1,6 +1,8 @@
 //! Reading and writing files: parsers take any [`std::io::Read`], writers any [`std::io::Write`];
 //! the library itself never opens a file.
 
+pub mod movingai;
+pub mod poly;
 pub mod polyanya_mesh;
 pub mod scenario;
 pub mod svg;

@@ -21,6 +21,27 @@ fn pts(points: impl IntoIterator<Item = Vec2>) -> String {
 
 /// Renders the scene and mesh, and a query `(start, goal, path)` if given, as a standalone SVG.
 pub fn render(scene: &Scene, mesh: &NavMesh, query: Option<(Vec2, Vec2, &Path)>) -> String {
+    render_inner(scene, mesh, query, None)
+}
+
+/// Like [`render`] for one query, with a reference path (the optimum, say) drawn over it as a
+/// dashed green line and a one-line caption at the top: how the evaluation draws its worst cases.
+pub fn render_comparison(
+    scene: &Scene,
+    mesh: &NavMesh,
+    query: (Vec2, Vec2, &Path),
+    reference: &[Vec2],
+    caption: &str,
+) -> String {
+    render_inner(scene, mesh, Some(query), Some((reference, caption)))
+}
+
+fn render_inner(
+    scene: &Scene,
+    mesh: &NavMesh,
+    query: Option<(Vec2, Vec2, &Path)>,
+    overlay: Option<(&[Vec2], &str)>,
+) -> String {
     let b = scene.bounds;
     let size = b.size();
     let scale = (900.0 / size.x).min(600.0 / size.y);
@@ -101,6 +122,16 @@ pub fn render(scene: &Scene, mesh: &NavMesh, query: Option<(Vec2, Vec2, &Path)>)
             pts(path.points.iter().copied()),
             3.0 * unit
         );
+        if let Some((reference, _)) = overlay {
+            let _ = writeln!(
+                s,
+                r##"<polyline points="{}" fill="none" stroke="#2a9d3a" stroke-width="{}" stroke-dasharray="{} {}" stroke-linejoin="round"/>"##,
+                pts(reference.iter().copied()),
+                2.0 * unit,
+                8.0 * unit,
+                5.0 * unit
+            );
+        }
         for (p, colour) in [(start, "#2a9d3a"), (goal, "#c0392b")] {
             let _ = writeln!(
                 s,
@@ -111,8 +142,27 @@ pub fn render(scene: &Scene, mesh: &NavMesh, query: Option<(Vec2, Vec2, &Path)>)
             );
         }
     }
-    s.push_str("</g>\n</svg>\n");
+    s.push_str("</g>\n");
+    if let Some((_, caption)) = overlay {
+        let _ = writeln!(
+            s,
+            r##"<text x="{}" y="{}" font-family="sans-serif" font-size="{}" fill="#222" stroke="#fff" stroke-width="{}" paint-order="stroke">{}</text>"##,
+            8.0 * unit,
+            20.0 * unit,
+            14.0 * unit,
+            3.0 * unit,
+            escape(caption)
+        );
+    }
+    s.push_str("</svg>\n");
     s
+}
+
+/// Escapes text for an SVG text node.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 #[cfg(test)]
@@ -137,5 +187,22 @@ mod tests {
         );
         assert_eq!(svg.matches("<line").count(), path.channel.len() - 1);
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+    }
+
+    #[test]
+    fn comparison_adds_the_reference_and_caption() {
+        let scene = Scene::default_map();
+        let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
+        let (a, b) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+        let path = PathFinder::new()
+            .find_path(&mesh, a, b, &SearchOptions::default())
+            .unwrap();
+        let plain = render(&scene, &mesh, Some((a, b, &path)));
+        let svg = render_comparison(&scene, &mesh, (a, b, &path), &[a, b], "worst <case> & co");
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert_eq!(plain.matches("<polyline").count(), 1);
+        assert!(svg.contains("stroke-dasharray"));
+        assert!(svg.contains(">worst &lt;case&gt; &amp; co</text>"));
+        assert!(svg.ends_with("</svg>\n"));
     }
 }

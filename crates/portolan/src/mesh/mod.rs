@@ -19,8 +19,10 @@
 //! [`NavMesh::check_invariants`]: builders split such edges so that every contact is a portal.
 //! Polygons may have collinear vertices (that is how a long side meets several neighbours).
 
+pub mod links;
 mod locate;
 
+pub use links::{LinkEdge, LinkEnd, LinkError, LinkId, OffMeshLink};
 pub use locate::Location;
 
 use crate::geom::{orient, Aabb, Orientation, Vec2};
@@ -204,6 +206,8 @@ pub struct NavMesh {
     bounds: Aabb,
     area: f64,
     locator: Locator,
+    /// Off-mesh links ([`NavMesh::with_links`]); empty by default.
+    links: links::LinkTable,
 }
 
 fn to_u32(n: usize) -> Result<u32, MeshError> {
@@ -336,6 +340,7 @@ impl NavMesh {
             bounds,
             area,
             locator,
+            links: links::LinkTable::default(),
         }
     }
 
@@ -475,8 +480,12 @@ impl NavMesh {
                         });
                     }
                     // In a convex polygon, "left of or on every edge line" means inside or on
-                    // the boundary; on the line of edge i and inside means on edge i.
-                    on_edge = Some(i);
+                    // the boundary; on the line of edge i and inside means on edge i — unless
+                    // collinear neighbours share that line: then only the edge whose range holds
+                    // p (exact coordinate comparisons, p being on the line).
+                    if crate::geom::on_segment(p, a, b) {
+                        on_edge = Some(i);
+                    }
                 }
                 Orientation::CounterClockwise => {}
             }
@@ -494,7 +503,9 @@ impl NavMesh {
     /// The point of the mesh nearest to `p` within `max_distance`, with its polygon.
     ///
     /// A point already on the mesh is returned unchanged. This is how a start or goal clicked in an
-    /// obstacle or off the map is snapped onto the mesh (the chapter's fourth pitfall).
+    /// obstacle or off the map is snapped onto the mesh (the chapter's fourth pitfall). The point
+    /// returned is always located in the polygon returned ([`NavMesh::locate_in`] accepts it), even
+    /// where the exact projection onto a slanted edge is not representable in `f64`.
     pub fn nearest_point(&self, p: Vec2, max_distance: f64) -> Option<(PolyId, Vec2)> {
         if !p.is_finite() || max_distance.is_nan() {
             return None;
@@ -516,19 +527,59 @@ impl NavMesh {
                 if dx.hypot(dy) > max_distance || best.is_some_and(|(d, _, _)| dx.hypot(dy) >= d) {
                     return true;
                 }
-                let vs = self.polygon_vertices(poly);
-                for i in 0..vs.len() {
-                    let a = self.vertices[vs[i].index()];
-                    let b = self.vertices[vs[(i + 1) % vs.len()].index()];
-                    let q = crate::geom::closest_point_on_segment(p, a, b);
-                    let d = p.distance(q);
-                    if d <= max_distance && best.is_none_or(|(bd, _, _)| d < bd) {
-                        best = Some((d, poly, q));
-                    }
+                let (d, q) = self.project_onto_boundary(poly, p);
+                if d <= max_distance && best.is_none_or(|(bd, _, _)| d < bd) {
+                    best = Some((d, poly, q));
                 }
                 true
             });
-        best.map(|(_, poly, q)| (poly, q))
+        best.map(|(_, poly, q)| (poly, self.pull_inside(poly, q)))
+    }
+
+    /// The point of polygon `poly` closest to `x`: `x` itself when the polygon holds it, otherwise
+    /// its projection onto the polygon's boundary, nudged inside where rounding left it a hair out
+    /// (so [`NavMesh::locate_in`] always accepts the result).
+    pub fn closest_point_in(&self, poly: PolyId, x: Vec2) -> Vec2 {
+        if self.locate_in(poly, x).is_some() {
+            return x;
+        }
+        let (_, q) = self.project_onto_boundary(poly, x);
+        self.pull_inside(poly, q)
+    }
+
+    /// The closest point of the boundary of `poly` to `x`, and its distance (not nudged).
+    fn project_onto_boundary(&self, poly: PolyId, x: Vec2) -> (f64, Vec2) {
+        let vs = self.polygon_vertices(poly);
+        let mut best = (f64::INFINITY, self.vertex(vs[0]));
+        for i in 0..vs.len() {
+            let (a, b) = self.edge(poly, i);
+            let q = crate::geom::closest_point_on_segment(x, a, b);
+            let d = x.distance(q);
+            if d < best.0 {
+                best = (d, q);
+            }
+        }
+        best
+    }
+
+    /// `q` lies on the boundary of `poly` in exact arithmetic, but a point projected onto a slanted
+    /// edge is rounded and can land a hair outside. Moves it toward the polygon's centroid (strictly
+    /// inside, the polygon being convex) by the smallest step that [`NavMesh::locate_in`] accepts,
+    /// so that a snapped point is always on the mesh.
+    fn pull_inside(&self, poly: PolyId, q: Vec2) -> Vec2 {
+        if self.locate_in(poly, q).is_some() {
+            return q;
+        }
+        let c = self.centroid(poly);
+        let mut t = f64::EPSILON;
+        while t < 1.0 {
+            let r = q.lerp(c, t);
+            if self.locate_in(poly, r).is_some() {
+                return r;
+            }
+            t *= 4.0;
+        }
+        c
     }
 
     /// Checks every invariant a navigation mesh must keep: the structural ones of

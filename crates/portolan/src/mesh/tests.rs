@@ -208,3 +208,53 @@ fn mesh_is_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<NavMesh>();
 }
+
+#[test]
+fn locate_on_a_side_with_collinear_vertices_names_the_right_edge() {
+    // Regression: a trapezoid's side carrying an obstacle's corners, (4,0) (4,4) (4,6) (4,10);
+    // a point on the middle piece used to be reported on the last collinear edge.
+    let v = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(4.0, 0.0),
+        Vec2::new(4.0, 4.0),
+        Vec2::new(4.0, 6.0),
+        Vec2::new(4.0, 10.0),
+        Vec2::new(0.0, 10.0),
+    ];
+    let m = NavMesh::from_polygons(v, vec![vec![0, 1, 2, 3, 4, 5]]).unwrap();
+    for (y, edge) in [(2.0, 1), (5.0, 2), (8.0, 3)] {
+        assert_eq!(
+            m.locate(Vec2::new(4.0, y)),
+            Location::OnEdge {
+                polygon: PolyId(0),
+                edge,
+                neighbour: None
+            },
+            "y = {y}"
+        );
+    }
+}
+
+#[test]
+fn snapped_points_are_always_on_the_mesh() {
+    // Regression (found by the web demo's drag): a point inside a slanted obstacle of the default
+    // map projects onto its edge a rounding error outside the mesh.
+    let scene = crate::scene::Scene::default_map();
+    let m = crate::build::build(&scene, &crate::build::BuildOptions::trapezoid()).unwrap();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for _ in 0..2000 {
+        let p = Vec2::new(next() * 800.0, next() * 450.0);
+        let (poly, q) = m.nearest_point(p, 1000.0).unwrap();
+        assert!(
+            m.locate_in(poly, q).is_some(),
+            "{p} snapped to {q}, outside {poly}"
+        );
+        assert!(m.locate(q).polygon().is_some());
+    }
+}

@@ -1,4 +1,4 @@
-//! Path search on a [`NavMesh`].
+//! Path search on a [`NavMesh`](crate::NavMesh).
 //!
 //! - [`channel`]: A* over polygons, where a polygon's position is the point where the agent
 //!   crosses into it ([`PortalPoint`]).
@@ -6,17 +6,36 @@
 //!   portals, with a [`Funnel::step`](funnel::Funnel::step) API for visualisation.
 //! - [`polyanya`]: exact any-angle search (Polyanya), a Euclidean shortest path.
 //!
+//! - [`raycast`]: walks a straight segment over the mesh and reports the first wall it hits.
+//! - [`corner`]: pushes a path's turning points away from the corners
+//!   ([`SearchOptions::corner_offset`]).
+//! - [`filter`]: per-query disabled polygons, e.g. under a temporary obstacle
+//!   ([`SearchOptions::filter`]).
+//! - `batch` (cargo feature `parallel`, on by default): many queries on one mesh in parallel.
+//!
+//! Off-mesh links (jumps, climbs) live on the mesh: [`NavMesh::with_links`](crate::NavMesh::with_links).
+//!
 //! [`PathFinder`] ties them together and keeps its buffers between queries.
 
+#[cfg(feature = "parallel")]
+pub mod batch;
 pub mod channel;
+pub mod corner;
+pub mod filter;
 pub mod funnel;
 pub mod polyanya;
+pub mod raycast;
+#[cfg(test)]
+pub(crate) mod test_scenes;
+pub mod visibility;
 
 pub use channel::PathFinder;
+pub use filter::PolygonFilter;
 pub use funnel::{Funnel, FunnelStep, Portal};
 
 use crate::geom::Vec2;
-use crate::mesh::PolyId;
+use crate::mesh::{LinkId, PolyId};
+use std::sync::Arc;
 
 /// Where the channel A* assumes the agent crosses a portal (the chapter's `portalPoint`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -62,6 +81,23 @@ pub struct SearchOptions {
     pub portal_point: PortalPoint,
     /// Off-mesh start/goal handling. Default: [`Snap::Reject`].
     pub snap: Snap,
+    /// Push each turning point of the path this far out along the outer angle bisector of its
+    /// corner, so the agent does not hug obstacle corners (the chapter's exercise 3). Applied
+    /// after the funnel; a push is shortened (halved, down to none) when the moved point or the
+    /// path segments next to it would leave the mesh — see [`corner`]. Finite and ≥ 0; default 0
+    /// (no offset). An agent's true radius belongs in the mesh (inflated obstacles); this only
+    /// keeps a margin at the turns.
+    pub corner_offset: f64,
+    /// When the goal cannot be reached (or [`SearchOptions::max_expanded`] runs out), return a
+    /// path to the point closest to the goal among the polygons the search reached, marked
+    /// [`PathStatus::Partial`], instead of an error. Default `false`.
+    pub allow_partial: bool,
+    /// Stop the channel search after expanding this many polygons: a partial path with
+    /// [`SearchOptions::allow_partial`], [`PathError::SearchLimit`] without. Default `None` (no
+    /// limit).
+    pub max_expanded: Option<usize>,
+    /// Polygons the search must not enter for this query (Detour's query filter). Default `None`.
+    pub filter: Option<Arc<PolygonFilter>>,
 }
 
 impl SearchOptions {
@@ -85,9 +121,50 @@ pub struct Path {
     pub channel: Vec<PolyId>,
     /// Search nodes expanded (polygons for the channel A*).
     pub expanded: usize,
+    /// Whether the path reaches the goal.
+    pub status: PathStatus,
+    /// The segments of `points` that are off-mesh link traversals, in order.
+    pub links: Vec<LinkTraversal>,
+}
+
+/// Whether a [`Path`] reaches the goal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PathStatus {
+    /// The path ends at the goal.
+    #[default]
+    Complete,
+    /// The path ends at the reachable point closest to the goal
+    /// ([`SearchOptions::allow_partial`]).
+    Partial(PartialReason),
+}
+
+/// Why a path is partial.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartialReason {
+    /// The goal is not connected to the start.
+    Unreachable,
+    /// [`SearchOptions::max_expanded`] ran out first.
+    SearchLimit,
+}
+
+/// An off-mesh link taken by a path: `points[segment] → points[segment + 1]` is the traversal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LinkTraversal {
+    /// The link (an index into [`NavMesh::links`](crate::NavMesh::links)).
+    pub link: LinkId,
+    /// The index of the segment's first point in [`Path::points`].
+    pub segment: usize,
+    /// `true` when a bidirectional link was taken from its `to` end to its `from` end.
+    pub reversed: bool,
 }
 
 impl Path {
+    /// `true` when the path reaches the goal.
+    pub fn is_complete(&self) -> bool {
+        self.status == PathStatus::Complete
+    }
     /// The length of a polyline.
     pub fn polyline_length(points: &[Vec2]) -> f64 {
         points.windows(2).map(|w| w[0].distance(w[1])).sum()
@@ -114,4 +191,29 @@ pub enum PathError {
     /// Start and goal are on the mesh but not connected.
     #[error("no path: the goal cannot be reached from the start")]
     NoPath,
+    /// [`SearchOptions::max_expanded`] ran out before the goal was reached (and partial paths
+    /// were not allowed).
+    #[error("search limit reached after expanding {expanded} polygons")]
+    SearchLimit {
+        /// Polygons expanded.
+        expanded: usize,
+    },
+    /// The chosen search method does not support an option that was set.
+    #[error("the {method} search does not support the option {option}")]
+    Unsupported {
+        /// The search method.
+        method: &'static str,
+        /// The option's field name.
+        option: &'static str,
+    },
+    /// An option has a value it cannot take.
+    #[error("option {option} = {value} is invalid: {reason}")]
+    InvalidOption {
+        /// The option's field name.
+        option: &'static str,
+        /// The value given.
+        value: f64,
+        /// What it must be.
+        reason: &'static str,
+    },
 }

@@ -63,7 +63,7 @@
 //! between queries (cleared lazily with a generation counter), so a query allocates only its
 //! result once the buffers have grown.
 
-use super::{Path, PathError, SearchOptions, Snap};
+use super::{Path, PathError, PathStatus, SearchOptions, Snap};
 use crate::geom::{line_intersection_t, on_segment, orient, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use std::cmp::Ordering;
@@ -240,6 +240,8 @@ impl ExactSearch {
                 points,
                 channel: vec![p],
                 expanded: 0,
+                status: PathStatus::Complete,
+                links: Vec::new(),
             });
         }
         let q = Query { start: s, goal: t };
@@ -654,6 +656,8 @@ impl ExactSearch {
             points,
             channel,
             expanded,
+            status: PathStatus::Complete,
+            links: Vec::new(),
         }
     }
 }

@@ -1,0 +1,627 @@
+//! API tests: a real server on port 0 in this process, spoken to over raw TCP so that malformed
+//! and oversized requests can be sent exactly as written.
+
+use super::api::MAX_BODY_BYTES;
+use super::http::RunningServer;
+use super::start;
+use portolan::search::funnel::simplify_collinear;
+use portolan::{build, BuildOptions, PathFinder, PortalPoint, Scene, SearchOptions, Vec2};
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::time::Duration;
+
+fn server() -> RunningServer {
+    start(
+        Scene::default_map(),
+        SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+    )
+    .unwrap()
+}
+
+/// One answer: status, headers (lower-case names), body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "status {}: body is not JSON ({e}): {}",
+                self.status,
+                String::from_utf8_lossy(&self.body)
+            )
+        })
+    }
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+    /// Asserts a JSON error with this status and code.
+    fn assert_error(&self, status: u16, code: &str) -> Value {
+        assert_eq!(
+            self.status,
+            status,
+            "body: {}",
+            String::from_utf8_lossy(&self.body)
+        );
+        assert_eq!(self.header("content-type"), Some("application/json"));
+        let v = self.json();
+        assert_eq!(v["code"], code, "{v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+        v
+    }
+}
+
+/// Sends raw bytes and reads the answer until the server closes or the body is complete.
+fn raw(addr: SocketAddr, bytes: &[u8]) -> Answer {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(bytes).unwrap();
+    read_answer(&mut s)
+}
+
+fn read_answer(s: &mut TcpStream) -> Answer {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let n = s.read(&mut chunk).expect("the server answers in time");
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(a) = parse_answer(&buf) {
+            return a;
+        }
+    }
+    parse_answer(&buf)
+        .unwrap_or_else(|| panic!("incomplete answer: {:?}", String::from_utf8_lossy(&buf)))
+}
+
+fn parse_answer(buf: &[u8]) -> Option<Answer> {
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = std::str::from_utf8(&buf[..end]).unwrap();
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines.next()?.split(' ').nth(1)?.parse().ok()?;
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let len: usize = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .map(|(_, v)| v.parse().unwrap())?;
+    let body = &buf[end + 4..];
+    (body.len() >= len).then(|| Answer {
+        status,
+        headers,
+        body: body[..len].to_vec(),
+    })
+}
+
+fn send(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> Answer {
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(body);
+    raw(addr, &req)
+}
+
+fn get(addr: SocketAddr, path: &str) -> Answer {
+    send(addr, "GET", path, b"")
+}
+
+fn post(addr: SocketAddr, path: &str, body: &Value) -> Answer {
+    send(addr, "POST", path, body.to_string().as_bytes())
+}
+
+fn pts(v: &Value) -> Vec<Vec2> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| Vec2::new(p[0].as_f64().unwrap(), p[1].as_f64().unwrap()))
+        .collect()
+}
+
+/// JSON numbers lose the last bit of some `f64`s on the way back (serde_json parses without
+/// `float_roundtrip`): equal up to a few units in the last place.
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0)
+}
+
+fn assert_points(got: &Value, want: &[Vec2]) {
+    let got = pts(got);
+    assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
+    for (g, w) in got.iter().zip(want) {
+        assert!(close(g.x, w.x) && close(g.y, w.y), "{got:?} vs {want:?}");
+    }
+}
+
+fn scene_of(v: &Value) -> Scene {
+    serde_json::from_value(v.clone()).unwrap()
+}
+
+fn default_query() -> Value {
+    json!({"start": [60, 60], "goal": [740, 390]})
+}
+
+/// The server is alive and still serves the default scene.
+fn assert_alive(addr: SocketAddr) {
+    let a = get(addr, "/api/scene");
+    assert_eq!(a.status, 200);
+    assert!(a.json()["mesh"]["polygon_count"].as_u64().unwrap() > 0);
+    let a = post(addr, "/api/path", &default_query());
+    assert_eq!(a.status, 200);
+}
+
+#[test]
+fn scene_describes_the_default_map_and_its_mesh() {
+    let srv = server();
+    let a = get(srv.addr(), "/api/scene");
+    assert_eq!(a.status, 200);
+    assert_eq!(a.header("content-type"), Some("application/json"));
+    let v = a.json();
+    let scene = Scene::default_map();
+    let mesh = build(&scene, &BuildOptions::default()).unwrap();
+    assert_eq!(v["revision"], 1);
+    assert_eq!(
+        v["scene"]["bounds"],
+        json!({"min": [0.0, 0.0], "max": [800.0, 450.0]})
+    );
+    assert_eq!(
+        v["scene"]["obstacles"].as_array().unwrap().len(),
+        scene.obstacles.len()
+    );
+    assert_eq!(v["mesh"]["polygon_count"], mesh.polygon_count());
+    assert_eq!(v["mesh"]["vertex_count"], mesh.vertex_count());
+    let polys = v["mesh"]["polygons"].as_array().unwrap();
+    assert_eq!(polys.len(), mesh.polygon_count());
+    for (i, p) in polys.iter().enumerate() {
+        let want: Vec<Vec2> = mesh.polygon_points(portolan::PolyId(i as u32)).collect();
+        assert_eq!(pts(p), want, "polygon {i}");
+    }
+    assert_eq!(
+        v["defaults"],
+        json!({"start": [60.0, 60.0], "goal": [740.0, 390.0]})
+    );
+    assert_eq!(v["build"], json!({"decomposition": "trapezoid"}));
+    assert_eq!(v["capabilities"]["methods"], json!(["funnel"]));
+    assert_eq!(
+        v["capabilities"]["portal_points"],
+        json!(["toward-goal", "midpoint"])
+    );
+    assert_eq!(v["capabilities"]["max_body_bytes"], MAX_BODY_BYTES);
+    srv.shutdown();
+}
+
+#[test]
+fn path_matches_the_library_and_the_funnel_steps_rebuild_it() {
+    let srv = server();
+    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    for (portal, pp) in [
+        ("toward-goal", PortalPoint::TowardGoal),
+        ("midpoint", PortalPoint::Midpoint),
+    ] {
+        let a = post(
+            srv.addr(),
+            "/api/path",
+            &json!({"start": [60, 60], "goal": [740, 390], "portal": portal}),
+        );
+        assert_eq!(a.status, 200);
+        let v = a.json();
+        let want = PathFinder::new()
+            .find_path(
+                &mesh,
+                Scene::DEFAULT_START,
+                Scene::DEFAULT_GOAL,
+                &SearchOptions::with_portal_point(pp),
+            )
+            .unwrap();
+        assert_eq!(v["found"], true);
+        assert_eq!(v["portal"], portal);
+        assert_eq!(v["method"], "funnel");
+        assert_eq!(v["revision"], 1);
+        assert_points(&v["points"], &want.points);
+        assert!(close(v["length"].as_f64().unwrap(), want.length));
+        assert_eq!(v["expanded"], want.expanded);
+        let channel: Vec<u32> = want.channel.iter().map(|p| p.0).collect();
+        assert_eq!(v["channel"], json!(channel));
+        assert!(v["micros"].as_f64().unwrap() >= 0.0);
+
+        let f = &v["funnel"];
+        let portals = f["portals"].as_array().unwrap();
+        assert_eq!(portals.len(), want.channel.len() + 1);
+        assert_eq!(
+            pts(&json!([portals[0]["left"], portals[0]["right"]])),
+            vec![Scene::DEFAULT_START; 2]
+        );
+        let steps = f["steps"].as_array().unwrap();
+        assert!(steps.len() >= portals.len() - 1);
+        assert_eq!(steps.last().unwrap()["done"], true);
+        assert!(steps[..steps.len() - 1].iter().all(|s| s["done"] == false));
+        for s in steps {
+            assert!(s["portal"].as_u64().unwrap() < portals.len() as u64);
+        }
+        // Start plus every corner the steps report is the path (before collinear points go).
+        let mut corners = vec![json!([60.0, 60.0])];
+        corners.extend(
+            steps
+                .iter()
+                .filter(|s| !s["corner"].is_null())
+                .map(|s| s["corner"].clone()),
+        );
+        let mut corners = pts(&json!(corners));
+        simplify_collinear(&mut corners);
+        assert_points(&json!(corners), &want.points);
+
+        let mids = &f["midpoints"];
+        let mid_pts = pts(&mids["points"]);
+        assert_eq!(mid_pts.len(), portals.len());
+        assert_eq!(mid_pts[0], Scene::DEFAULT_START);
+        assert_eq!(*mid_pts.last().unwrap(), Scene::DEFAULT_GOAL);
+        assert!(mids["length"].as_f64().unwrap() > want.length);
+    }
+    srv.shutdown();
+}
+
+#[test]
+fn same_polygon_is_one_segment_and_one_step() {
+    let srv = server();
+    let a = post(
+        srv.addr(),
+        "/api/path",
+        &json!({"start": [10, 10], "goal": [12, 30]}),
+    );
+    let v = a.json();
+    assert_eq!(
+        pts(&v["points"]),
+        vec![Vec2::new(10.0, 10.0), Vec2::new(12.0, 30.0)]
+    );
+    assert_eq!(v["channel"].as_array().unwrap().len(), 1);
+    assert_eq!(v["funnel"]["steps"].as_array().unwrap().len(), 1);
+    srv.shutdown();
+}
+
+#[test]
+fn snapping_moves_an_off_mesh_start_to_the_nearest_wall() {
+    let srv = server();
+    let a = post(
+        srv.addr(),
+        "/api/path",
+        &json!({"start": [200, 100], "goal": [700, 400], "snap": 100}),
+    );
+    assert_eq!(a.status, 200);
+    let v = a.json();
+    assert_eq!(v["start"], json!([230.0, 100.0]));
+    assert_eq!(v["points"][0], json!([230.0, 100.0]));
+    srv.shutdown();
+}
+
+#[test]
+fn unreachable_goal_is_found_false_not_an_error() {
+    let srv = server();
+    let wall = json!({"scene": {"bounds": {"min": [0, 0], "max": [100, 100]},
+        "obstacles": [[[40, 0], [60, 0], [60, 100], [40, 100]]]}});
+    assert_eq!(post(srv.addr(), "/api/scene", &wall).status, 200);
+    let a = post(
+        srv.addr(),
+        "/api/path",
+        &json!({"start": [10, 10], "goal": [90, 90]}),
+    );
+    assert_eq!(a.status, 200);
+    let v = a.json();
+    assert_eq!(v["found"], false);
+    assert!(v["reason"].as_str().unwrap().contains("no path"));
+    assert_eq!(v["points"], json!([]));
+    assert!(v.get("funnel").is_none());
+    srv.shutdown();
+}
+
+#[test]
+fn pages_are_served_from_the_binary() {
+    let srv = server();
+    for (path, ty, needle) in [
+        ("/", "text/html; charset=utf-8", "<html"),
+        ("/index.html", "text/html; charset=utf-8", "app.js"),
+        ("/app.js", "text/javascript; charset=utf-8", "/api/path"),
+        ("/style.css", "text/css; charset=utf-8", "{"),
+        ("/?x=1", "text/html; charset=utf-8", "<html"),
+    ] {
+        let a = get(srv.addr(), path);
+        assert_eq!(a.status, 200, "{path}");
+        assert_eq!(a.header("content-type"), Some(ty), "{path}");
+        assert!(
+            String::from_utf8_lossy(&a.body).contains(needle),
+            "{path} lacks {needle:?}"
+        );
+    }
+    // HEAD: the headers of GET, no body.
+    let mut s = TcpStream::connect(srv.addr()).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(b"HEAD / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut head = Vec::new();
+    let _ = s.read_to_end(&mut head); // the server may reset after answering
+    let head = String::from_utf8_lossy(&head);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(
+        head.ends_with("\r\n\r\n"),
+        "no body after the headers: {head}"
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn bad_requests_get_json_errors_and_the_server_carries_on() {
+    let srv = server();
+    let addr = srv.addr();
+    let path = |body: &str| send(addr, "POST", "/api/path", body.as_bytes());
+
+    path("{").assert_error(400, "bad-json");
+    path("").assert_error(400, "bad-json");
+    path("[1, 2]").assert_error(400, "bad-json");
+    path(r#"{"start": [NaN, 0], "goal": [1, 1]}"#).assert_error(400, "bad-json");
+    path(r#"{"start": [1e999, 0], "goal": [1, 1]}"#).assert_error(400, "bad-json");
+    path(r#"{"start": [60, 60]}"#).assert_error(400, "bad-json");
+    path(r#"{"start": [60], "goal": [1, 1]}"#).assert_error(400, "bad-json");
+    path(r#"{"start": [60, 60], "goal": [740, 390], "colour": "red"}"#)
+        .assert_error(400, "bad-json");
+    path(r#"{"start": [60, 60], "goal": [740, 390], "method": "teleport"}"#)
+        .assert_error(400, "bad-json");
+    path(r#"{"start": [60, 60], "goal": [740, 390], "portal": "left"}"#)
+        .assert_error(400, "bad-json");
+    path(r#"{"start": [60, 60], "goal": [740, 390], "snap": -1}"#).assert_error(400, "bad-snap");
+    let e = path(r#"{"start": [-5, 60], "goal": [740, 390]}"#).assert_error(422, "start-off-mesh");
+    assert!(e["error"].as_str().unwrap().contains("start"));
+    path(r#"{"start": [60, 60], "goal": [190, 100]}"#).assert_error(422, "goal-off-mesh");
+    path(r#"{"start": [60, 60], "goal": [900, 900], "snap": 10}"#)
+        .assert_error(422, "goal-off-mesh");
+    send(addr, "POST", "/api/path", &[0xff, 0xfe, 0x00]).assert_error(400, "bad-json");
+
+    get(addr, "/nope").assert_error(404, "not-found");
+    get(addr, "/api").assert_error(404, "not-found");
+    get(addr, "/../Cargo.toml").assert_error(404, "not-found");
+    let a = get(addr, "/api/path");
+    a.assert_error(405, "method-not-allowed");
+    assert_eq!(a.header("allow"), Some("POST"));
+    let a = send(addr, "DELETE", "/api/scene", b"");
+    a.assert_error(405, "method-not-allowed");
+    assert_eq!(a.header("allow"), Some("GET, HEAD, POST"));
+    send(addr, "PUT", "/", b"x").assert_error(405, "method-not-allowed");
+    get(addr, "/api/scene/reset").assert_error(405, "method-not-allowed");
+    assert_alive(addr);
+
+    // Scene edits that cannot be built leave the scene as it was.
+    let scene = |obstacles: Value| json!({"scene": {"bounds": {"min": [0, 0], "max": [800, 450]}, "obstacles": obstacles}});
+    let e = post(
+        addr,
+        "/api/scene",
+        &scene(json!([
+            [[10, 10], [50, 10], [30, 40]],
+            [[20, 20], [60, 20], [40, 50]]
+        ])),
+    )
+    .assert_error(422, "overlap");
+    assert_eq!(e["obstacles"], json!([0, 1]));
+    let e = post(addr, "/api/scene", &scene(json!([[[10, 10], [50, 10]]])))
+        .assert_error(422, "bad-obstacle");
+    assert_eq!(e["obstacles"], json!([0]));
+    let e = post(
+        addr,
+        "/api/scene",
+        &scene(json!([[[10, 10], [900, 10], [30, 40]]])),
+    )
+    .assert_error(422, "bad-obstacle");
+    assert!(e["error"].as_str().unwrap().contains("outside"), "{e}");
+    post(
+        addr,
+        "/api/scene",
+        &scene(json!([[[0, 0], [100, 0], [100, 100], [50, 20], [0, 100]]])),
+    )
+    .assert_error(422, "not-convex");
+    post(
+        addr,
+        "/api/scene",
+        &json!({"scene": {"bounds": {"min": [0, 0], "max": [0, 450]}}}),
+    )
+    .assert_error(422, "bad-bounds");
+    post(addr, "/api/scene", &json!({"scene": {"bounds": {"min": [0, 0], "max": [10, 10]}, "obstacles": [[[0, 0], [10, 0], [10, 10], [0, 10]]]}}))
+        .assert_error(422, "no-walkable-space");
+    post(addr, "/api/scene", &json!({"obstacles": []})).assert_error(400, "bad-json");
+    post(
+        addr,
+        "/api/scene",
+        &json!({"scene": {"bounds": {"min": [0, 0], "max": [10, 10]}}, "build": {"radius": 3}}),
+    )
+    .assert_error(400, "bad-json");
+    post(addr, "/api/scene", &json!({"scene": {"bounds": {"min": [0, 0], "max": [10, 10]}}, "build": {"decomposition": "voronoi"}}))
+        .assert_error(400, "bad-json");
+    assert_eq!(
+        get(addr, "/api/scene").json()["revision"],
+        1,
+        "failed edits change nothing"
+    );
+    assert_alive(addr);
+    srv.shutdown();
+}
+
+#[test]
+fn oversized_bodies_are_refused_and_the_server_carries_on() {
+    let srv = server();
+    let addr = srv.addr();
+    // Declared and sent in full.
+    let big = vec![b' '; MAX_BODY_BYTES + 1];
+    send(addr, "POST", "/api/scene", &big).assert_error(413, "body-too-large");
+    // Exactly at the limit is read (and is not a valid request).
+    let mut at_limit = vec![b' '; MAX_BODY_BYTES - 2];
+    at_limit.extend_from_slice(b"{}");
+    send(addr, "POST", "/api/path", &at_limit).assert_error(400, "bad-json");
+    // Chunked, with no declared length.
+    let mut chunked = b"POST /api/scene HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".to_vec();
+    for _ in 0..(MAX_BODY_BYTES / 4096 + 2) {
+        chunked.extend_from_slice(b"1000\r\n");
+        chunked.extend_from_slice(&[b' '; 4096]);
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    raw(addr, &chunked).assert_error(413, "body-too-large");
+    // An absurd declared length: dropped unanswered (see `http::DRAIN_CAP`); the server lives on.
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(
+        b"POST /api/path HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000000000\r\n\r\n{\"start\"",
+    )
+    .unwrap();
+    drop(s); // the client lies and leaves
+             // The declared size of a GET is checked too.
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(b"GET /api/scene HTTP/1.1\r\nHost: t\r\nContent-Length: 5000000\r\n\r\n")
+        .unwrap();
+    s.write_all(&vec![b'x'; 5_000_000]).unwrap();
+    read_answer(&mut s).assert_error(413, "body-too-large");
+    assert_alive(addr);
+    srv.shutdown();
+}
+
+#[test]
+fn keep_alive_connections_serve_several_requests() {
+    let srv = server();
+    let mut s = TcpStream::connect(srv.addr()).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    for body in ["{", r#"{"start": [60, 60], "goal": [740, 390]}"#, "{}"] {
+        let req = format!(
+            "POST /api/path HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        s.write_all(req.as_bytes()).unwrap();
+        let a = read_answer(&mut s);
+        assert_eq!(a.status, if body.len() > 10 { 200 } else { 400 });
+    }
+    srv.shutdown();
+}
+
+#[test]
+fn scene_edits_rebuild_the_mesh_and_reset_restores_it() {
+    let srv = server();
+    let addr = srv.addr();
+    let before = get(addr, "/api/scene").json();
+    let before_path = post(addr, "/api/path", &default_query()).json();
+    // Add a block across the default path (which runs from (230, 300) to (330, 150)).
+    let mut scene = before["scene"].clone();
+    scene["obstacles"].as_array_mut().unwrap().push(json!([
+        [250, 180],
+        [300, 180],
+        [300, 260],
+        [250, 260]
+    ]));
+    let a = post(
+        addr,
+        "/api/scene",
+        &json!({"scene": scene, "build": {"decomposition": "trapezoid"}}),
+    );
+    assert_eq!(a.status, 200);
+    let after = a.json();
+    assert_eq!(after["revision"], 2);
+    assert_eq!(scene_of(&after["scene"]), scene_of(&scene));
+    assert_ne!(
+        after["mesh"]["polygon_count"],
+        before["mesh"]["polygon_count"]
+    );
+    let mut edited = Scene::default_map();
+    edited.obstacles.push(
+        [
+            (250.0, 180.0),
+            (300.0, 180.0),
+            (300.0, 260.0),
+            (250.0, 260.0),
+        ]
+        .map(Vec2::from)
+        .to_vec(),
+    );
+    let mesh = build(&edited, &BuildOptions::default()).unwrap();
+    assert_eq!(after["mesh"]["polygon_count"], mesh.polygon_count());
+    assert_eq!(get(addr, "/api/scene").json()["revision"], 2);
+    let p = post(addr, "/api/path", &default_query()).json();
+    assert_eq!(p["revision"], 2);
+    let want = PathFinder::new()
+        .find_path(
+            &mesh,
+            Scene::DEFAULT_START,
+            Scene::DEFAULT_GOAL,
+            &SearchOptions::default(),
+        )
+        .unwrap();
+    assert!(close(p["length"].as_f64().unwrap(), want.length));
+    assert_ne!(p["points"], before_path["points"]);
+    // A point inside the new block is now off the mesh.
+    post(
+        addr,
+        "/api/path",
+        &json!({"start": [275, 220], "goal": [740, 390]}),
+    )
+    .assert_error(422, "start-off-mesh");
+
+    let r = send(addr, "POST", "/api/scene/reset", b"");
+    assert_eq!(r.status, 200);
+    let r = r.json();
+    assert_eq!(r["revision"], 3);
+    assert_eq!(r["scene"], before["scene"]);
+    assert_eq!(r["mesh"], before["mesh"]);
+    assert_eq!(
+        post(addr, "/api/path", &default_query()).json()["points"],
+        before_path["points"]
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn concurrent_queries_all_get_their_own_answer() {
+    let srv = server();
+    let addr = srv.addr();
+    let threads: Vec<_> = (0..8)
+        .map(|i| {
+            std::thread::spawn(move || {
+                for j in 0..10 {
+                    let y = 20.0 + (i * 10 + j) as f64 * 4.0;
+                    let v = post(
+                        addr,
+                        "/api/path",
+                        &json!({"start": [20, y], "goal": [780, 430]}),
+                    )
+                    .json();
+                    assert_eq!(v["found"], true);
+                    assert_eq!(v["start"], json!([20.0, y]));
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    srv.shutdown();
+}
+
+#[test]
+fn shutdown_closes_the_port() {
+    let srv = server();
+    let addr = srv.addr();
+    assert_alive(addr);
+    srv.shutdown();
+    // The listener closes a moment later, when tiny_http's accept thread notices.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while TcpStream::connect(addr).is_ok() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still listening on {addr}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,146 @@
+//! `portolan build` as a user meets it: every input kind, both output formats, one-line errors.
+
+use portolan::NavMesh;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn portolan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn data(path: &str) -> String {
+    format!("{}/../../../shared/data/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("portolan-build-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn map_to_json_and_to_polyanya_mesh_agree() {
+    let json = temp("arena.json");
+    let o = portolan(&[
+        "build",
+        "--map",
+        &data("movingai/dao/arena.map"),
+        "-o",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("polygons"));
+    let from_json: NavMesh = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    from_json.check_invariants().unwrap();
+
+    let mesh = temp("arena.mesh");
+    let o = portolan(&[
+        "build",
+        "--map",
+        &data("movingai/dao/arena.map"),
+        "-o",
+        mesh.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let from_mesh = portolan::io::polyanya_mesh::read(std::fs::File::open(&mesh).unwrap()).unwrap();
+    assert_eq!(from_mesh.polygon_count(), from_json.polygon_count());
+    assert_eq!(from_mesh.area(), from_json.area());
+}
+
+#[test]
+fn scene_and_poly_inputs_with_radius_and_decomposition() {
+    let scene = temp("scene.json");
+    std::fs::write(
+        &scene,
+        r#"{"bounds": {"min": [0, 0], "max": [20, 10]},
+            "obstacles": [[[4, 2], [8, 2], [8, 6], [4, 6]], [[6, 4], [12, 4], [9, 9]]]}"#,
+    )
+    .unwrap();
+    let out = temp("scene-mesh.json");
+    let o = portolan(&[
+        "build",
+        "--scene",
+        scene.to_str().unwrap(),
+        "--radius",
+        "0.5",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m: NavMesh = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert!(m.area() < 200.0 - 16.0);
+    // The trapezoids cannot take overlapping obstacles, and say so.
+    let o = portolan(&[
+        "build",
+        "--scene",
+        scene.to_str().unwrap(),
+        "--decomposition",
+        "trapezoid",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("obstacles 0 and 1 overlap"),
+        "{}",
+        stderr(&o)
+    );
+
+    let poly = temp("level.poly");
+    std::fs::write(&poly, "poly\n1\n2\n4 0 0 10 0 10 10 0 10\n3 2 2 6 2 4 6\n").unwrap();
+    let out = temp("level.json");
+    let o = portolan(&[
+        "build",
+        "--poly",
+        poly.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m: NavMesh = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(m.area(), 100.0 - 8.0);
+}
+
+#[test]
+fn bad_input_fails_in_one_line() {
+    let out = temp("never.json");
+    let o = portolan(&[
+        "build",
+        "--map",
+        &data("movingai/tiny/trivial_untraversable.map"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no walkable space"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"));
+    let o = portolan(&["build", "-o", out.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let bad = temp("bad.map");
+    std::fs::write(&bad, "type octile\nheight 1\nwidth 2\nmap\n.?\n").unwrap();
+    let o = portolan(&[
+        "build",
+        "--map",
+        bad.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stderr(&o).contains("line 5, column 2"), "{}", stderr(&o));
+    let o = portolan(&[
+        "build",
+        "--map",
+        &data("movingai/tiny/1.map"),
+        "--radius",
+        "-1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stderr(&o).contains("agent_radius"), "{}", stderr(&o));
+}

@@ -1,0 +1,143 @@
+//! The `portolan` binary as a user meets it: output formats, files, and one-line errors.
+
+use std::process::{Command, Output};
+
+fn portolan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A failed command says why in one line, exits non-zero, and never shows a panic.
+fn assert_clean_failure(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert!(!o.status.success(), "should fail: {err}");
+    assert!(!err.contains("panicked"), "panic shown to the user: {err}");
+    assert!(err.contains(needle), "expected {needle:?} in: {err}");
+}
+
+#[test]
+fn path_prints_json_with_points_length_expanded_channel() {
+    let o = portolan(&["path", "--from", "40,60", "--to", "760,390", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts[0], serde_json::json!([40.0, 60.0]));
+    assert_eq!(pts[pts.len() - 1], serde_json::json!([760.0, 390.0]));
+    let len = v["length"].as_f64().unwrap();
+    assert!(len >= (720.0f64.powi(2) + 330.0f64.powi(2)).sqrt());
+    assert!(v["expanded"].as_u64().unwrap() >= 1);
+    assert!(!v["channel"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn midpoint_is_never_shorter_on_the_default_query() {
+    let get = |portal: &str| {
+        let o = portolan(&[
+            "path", "--from", "40,60", "--to", "760,390", "--json", "--portal", portal,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["length"].as_f64().unwrap()
+    };
+    assert!(get("toward-goal") <= get("midpoint") + 1e-9);
+}
+
+#[test]
+fn path_text_output() {
+    let o = portolan(&["path", "--from", "40,60", "--to", "760,390"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("length:") && out.contains("expanded:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn render_writes_an_svg() {
+    let dir = std::env::temp_dir().join(format!("portolan-cli-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("d.svg");
+    let o = portolan(&[
+        "render",
+        "--from",
+        "40,60",
+        "--to",
+        "760,390",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("<polyline"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_arguments_and_files_fail_in_one_line() {
+    assert_clean_failure(&portolan(&["path", "--from", "1", "--to", "2,2"]), "X,Y");
+    assert_clean_failure(
+        &portolan(&["path", "--from", "nan,1", "--to", "2,2"]),
+        "finite",
+    );
+    assert_clean_failure(
+        &portolan(&["path", "--from", "-50,60", "--to", "760,390"]),
+        "not on the navigation mesh",
+    );
+    assert_clean_failure(
+        &portolan(&[
+            "path",
+            "--scene",
+            "/nonexistent/scene.json",
+            "--from",
+            "1,1",
+            "--to",
+            "2,2",
+        ]),
+        "cannot open scene",
+    );
+    let dir = std::env::temp_dir().join(format!("portolan-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        "{\"bounds\": {\"min\": [0, 0], \"max\": [10, 10]},\n \"obstacles\": [[[1, 1], [2, 1]]]}",
+    )
+    .unwrap();
+    assert_clean_failure(
+        &portolan(&[
+            "path",
+            "--scene",
+            bad.to_str().unwrap(),
+            "--from",
+            "5,5",
+            "--to",
+            "6,6",
+        ]),
+        "obstacle 0",
+    );
+    std::fs::write(
+        &bad,
+        "{\"bounds\": {\"min\": [0, 0], \"max\": [10, 10]},\n \"obstacles\": [[[1, 1], [2, 1]]",
+    )
+    .unwrap();
+    assert_clean_failure(
+        &portolan(&[
+            "path",
+            "--scene",
+            bad.to_str().unwrap(),
+            "--from",
+            "5,5",
+            "--to",
+            "6,6",
+        ]),
+        "line 2",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

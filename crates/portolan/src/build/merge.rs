@@ -1,0 +1,194 @@
+//! Merging triangles into convex polygons (Hertel–Mehlhorn).
+//!
+//! Start from the triangles; visit the diagonals (edges between two free triangles) and delete
+//! each one whose removal leaves a convex polygon, that is, when both its endpoints keep an angle
+//! of at most 180° in the merged polygon:
+//!
+//! ```text
+//!        c                      c
+//!       ╱│╲                    ╱ ╲
+//!      ╱ │ ╲       remove     ╱   ╲      the angles at a and b
+//!     a  │  d      a─b ──►   a     d     (between the outer edges
+//!      ╲ │ ╱                  ╲   ╱       of both sides) stay ≤ 180°
+//!       ╲│╱                    ╲ ╱
+//!        b                      b
+//! ```
+//!
+//! Hertel and Mehlhorn ("Fast triangulation of simple polygons", FCT 1983) showed that when no
+//! further diagonal can be removed, the number of polygons is at most four times the minimum
+//! convex partition. The order of visits is free; this one removes long diagonals first (a
+//! long diagonal splits a wide space that one polygon could cover), which in practice gives fewer
+//! polygons than triangulation order. Angles of exactly 180° are allowed: a polygon may keep a
+//! straight-through vertex where a neighbour's corner meets its side, which is what keeps every
+//! contact a shared edge (no T-junctions).
+//!
+//! The polygons live in a half-edge list: half-edge `3t + k` is edge `k` of triangle `t`, and
+//! removing a diagonal splices the two boundary cycles in O(1). Every turn is decided by
+//! [`orient`]. Cost: O(d log d) for d diagonals (the sort), O(n) for the rest.
+
+use super::cdt::Triangles;
+use crate::geom::{orient, Orientation, Vec2};
+
+const NONE: u32 = u32::MAX;
+
+/// Merges free-space triangles into convex polygons (counter-clockwise vertex index lists, into
+/// `triangles.vertices`).
+pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
+    let nh = t.triangles.len() * 3;
+    let from = |h: usize| t.triangles[h / 3][h % 3];
+    let to = |h: usize| t.triangles[h / 3][(h % 3 + 1) % 3];
+    let pos = |v: u32| t.vertices[v as usize];
+    let mut next: Vec<u32> = (0..nh)
+        .map(|h| (3 * (h / 3) + (h % 3 + 1) % 3) as u32)
+        .collect();
+    let mut prev: Vec<u32> = (0..nh)
+        .map(|h| (3 * (h / 3) + (h % 3 + 2) % 3) as u32)
+        .collect();
+    // The twin of each half-edge across a diagonal.
+    let mut twin: Vec<u32> = vec![NONE; nh];
+    for (ti, nbs) in t.neighbours.iter().enumerate() {
+        for (k, nb) in nbs.iter().enumerate() {
+            if let Some(o) = *nb {
+                let h = 3 * ti + k;
+                let (a, b) = (from(h), to(h));
+                let other = t.triangles[o as usize];
+                if let Some(m) = (0..3).find(|&m| other[m] == b && other[(m + 1) % 3] == a) {
+                    twin[h] = (3 * o as usize + m) as u32;
+                }
+            }
+        }
+    }
+    let mut diagonals: Vec<(f64, u32)> = (0..nh)
+        .filter(|&h| twin[h] != NONE && (h as u32) < twin[h])
+        .map(|h| (pos(from(h)).distance(pos(to(h))), h as u32))
+        .collect();
+    diagonals.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+
+    let mut removed = vec![false; nh];
+    // A corner p → v → q of a merged polygon is fine when it turns left or goes straight on.
+    let convex = |p: Vec2, v: Vec2, q: Vec2| match orient(p, v, q) {
+        Orientation::CounterClockwise => true,
+        Orientation::Collinear => (v - p).dot(q - v) > 0.0,
+        Orientation::Clockwise => false,
+    };
+    for &(_, h) in &diagonals {
+        let h = h as usize;
+        let tw = twin[h] as usize;
+        let (a, b) = (from(h), to(h));
+        // At b the merged polygon comes in along prev(tw) and leaves along next(h); at a it comes
+        // in along prev(h) and leaves along next(tw).
+        let (pt, nh_, ph, nt) = (
+            prev[tw] as usize,
+            next[h] as usize,
+            prev[h] as usize,
+            next[tw] as usize,
+        );
+        if !convex(pos(from(pt)), pos(b), pos(to(nh_)))
+            || !convex(pos(from(ph)), pos(a), pos(to(nt)))
+        {
+            continue;
+        }
+        next[pt] = nh_ as u32;
+        prev[nh_] = pt as u32;
+        next[ph] = nt as u32;
+        prev[nt] = ph as u32;
+        removed[h] = true;
+        removed[tw] = true;
+    }
+
+    let mut seen = vec![false; nh];
+    let mut polygons = Vec::new();
+    for start in 0..nh {
+        if removed[start] || seen[start] {
+            continue;
+        }
+        let mut ring = Vec::new();
+        let mut h = start;
+        loop {
+            seen[h] = true;
+            ring.push(from(h));
+            h = next[h] as usize;
+            if h == start {
+                break;
+            }
+        }
+        polygons.push(ring);
+    }
+    polygons
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tris(vertices: Vec<Vec2>, triangles: Vec<[u32; 3]>) -> Triangles {
+        // Neighbours from shared edges.
+        let mut neighbours = vec![[None; 3]; triangles.len()];
+        for (i, a) in triangles.iter().enumerate() {
+            for (j, b) in triangles.iter().enumerate() {
+                for k in 0..3 {
+                    for m in 0..3 {
+                        if a[k] == b[(m + 1) % 3] && a[(k + 1) % 3] == b[m] && i != j {
+                            neighbours[i][k] = Some(j as u32);
+                        }
+                    }
+                }
+            }
+        }
+        Triangles {
+            vertices,
+            triangles,
+            neighbours,
+        }
+    }
+
+    #[test]
+    fn square_becomes_one_polygon() {
+        let t = tris(
+            vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(1.0, 0.0),
+                Vec2::new(1.0, 1.0),
+                Vec2::new(0.0, 1.0),
+            ],
+            vec![[0, 1, 2], [0, 2, 3]],
+        );
+        let p = merge(&t);
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].len(), 4);
+    }
+
+    #[test]
+    fn reflex_vertex_keeps_a_diagonal() {
+        // An arrowhead: (0,0) (2,1) (0,2) (1,1) — reflex at (1,1).
+        let t = tris(
+            vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(2.0, 1.0),
+                Vec2::new(0.0, 2.0),
+                Vec2::new(1.0, 1.0),
+            ],
+            vec![[0, 1, 3], [3, 1, 2]],
+        );
+        assert_eq!(merge(&t).len(), 2);
+    }
+
+    #[test]
+    fn straight_angles_are_allowed() {
+        // Three triangles fanning from (1,0) over the top side of a 2 × 1 rectangle whose top
+        // carries a vertex at (1,1): one polygon with a straight-through vertex.
+        let t = tris(
+            vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(2.0, 0.0),
+                Vec2::new(2.0, 1.0),
+                Vec2::new(1.0, 1.0),
+                Vec2::new(0.0, 1.0),
+            ],
+            vec![[0, 1, 3], [1, 2, 3], [0, 3, 4]],
+        );
+        let p = merge(&t);
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].len(), 5);
+    }
+}

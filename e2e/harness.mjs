@@ -1,0 +1,142 @@
+// Shared helpers of the end-to-end tests: start `portolan serve --port 0`, open the page in
+// headless Chromium, move the mouse in world coordinates, save screenshots.
+//
+// Environment:
+//   PORTOLAN_BIN     the binary to test (default: target/release/portolan, else target/debug/portolan)
+//   CHROMIUM         the browser (default: /usr/bin/chromium)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const SCREENSHOTS = join(ROOT, 'target', 'e2e-screenshots');
+
+/** PORTOLAN_BIN, else the newer of target/release/portolan and target/debug/portolan. */
+function binary() {
+  if (process.env.PORTOLAN_BIN) return process.env.PORTOLAN_BIN;
+  const found = ['release', 'debug']
+    .map((profile) => join(ROOT, 'target', profile, 'portolan'))
+    .filter((p) => existsSync(p))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (!found.length) throw new Error('no portolan binary: run `cargo build --release` first or set PORTOLAN_BIN');
+  return found[0];
+}
+
+/** Starts `portolan serve --port 0 ...args` and resolves with { url, stop, stderr() }. */
+export function startServer(args = []) {
+  const child = spawn(binary(), ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  return new Promise((resolvePromise, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no URL printed in time; stderr: ${stderr}`)), 20000);
+    child.on('exit', (code) => reject(new Error(`portolan serve exited with ${code}: ${stderr}`)));
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/^Listening on (http:\/\/\S+\/)$/m);
+      if (!m) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolvePromise({
+        url: m[1],
+        stderr: () => stderr,
+        stop: () => new Promise((done) => {
+          if (child.exitCode !== null) return done(child.exitCode);
+          child.removeAllListeners('exit');
+          child.on('exit', (code) => done(code));
+          child.kill('SIGINT');
+        }),
+      });
+    });
+  });
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
+/** Opens the page and waits until the first path is drawn. Collects console errors. */
+export async function openPage(browser, url, { width = 1280, height = 760, hasTouch = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, hasTouch });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(url);
+  await page.waitForSelector('#path');
+  await idle(page);
+  return { page, errors, context };
+}
+
+/** Waits until no request is in flight or queued and the last frame is drawn. */
+export async function idle(page) {
+  await page.waitForSelector('#app[data-idle="true"]');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** World point → page pixel, from the transform the page publishes on #map[data-view]. */
+export async function toScreen(page, [x, y]) {
+  const { view, box } = await page.evaluate(() => {
+    const svg = document.querySelector('#map');
+    const r = svg.getBoundingClientRect();
+    return { view: JSON.parse(svg.dataset.view), box: { x: r.left, y: r.top } };
+  });
+  return { x: box.x + view.x0 + (x - view.minx) * view.k, y: box.y + view.y0 + (view.maxy - y) * view.k };
+}
+
+/** Drags the S or G handle to a world point with the mouse, in several moves, like a person. */
+export async function dragHandle(page, which, to, steps = 12) {
+  const h = page.locator(`#handle-${which}`);
+  const from = await toScreen(page, [Number(await h.getAttribute('data-x')), Number(await h.getAttribute('data-y'))]);
+  const target = await toScreen(page, to);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(target.x, target.y, { steps });
+  await page.mouse.up();
+  await idle(page);
+}
+
+/** Clicks like a person and waits for the page to settle. */
+export async function click(page, selector) {
+  await page.click(selector);
+  await idle(page);
+}
+
+/** Presses a key and waits for the page to settle. */
+export async function press(page, key) {
+  await page.keyboard.press(key);
+  await idle(page);
+}
+
+export async function attr(page, selector, name) {
+  return page.locator(selector).getAttribute(name);
+}
+
+export async function jsonAttr(page, selector, name) {
+  return JSON.parse(await attr(page, selector, name));
+}
+
+export async function stat(page, name) {
+  return Number(await attr(page, `#stats [data-stat="${name}"]`, 'data-value'));
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+export function polylineLength(pts) {
+  let s = 0;
+  for (let i = 1; i < pts.length; i++) s += Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]);
+  return s;
+}

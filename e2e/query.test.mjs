@@ -1,0 +1,209 @@
+// Dragging S and G, the midpoints toggle, the mesh toggle, snapping: the page as a person uses it.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  attr, click, dragHandle, idle, jsonAttr, launchBrowser, openPage, polylineLength, press, screenshot,
+  startServer, stat, toScreen,
+} from './harness.mjs';
+
+const close = (a, b, tol = 1e-6) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
+
+describe('querying the default map', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    assert.equal(await server?.stop(), 0, 'the server stops cleanly on SIGINT');
+  });
+
+  it('draws the default query with the chapter\'s symbols', async () => {
+    const { page, errors } = await openPage(browser, server.url);
+    assert.equal(await attr(page, '#handle-start', 'data-x'), '60');
+    assert.equal(await attr(page, '#handle-goal', 'data-y'), '390');
+    const points = await jsonAttr(page, '#path', 'data-points');
+    assert.deepEqual(points[0], [60, 60]);
+    assert.deepEqual(points.at(-1), [740, 390]);
+    assert.ok(points.length > 2, 'the default query turns corners');
+    const length = await stat(page, 'length');
+    assert.ok(close(length, polylineLength(points)));
+    assert.match(await page.locator('#stats [data-stat="length"]').textContent(), new RegExp(`path ${length.toFixed(1)}`));
+    assert.ok(await stat(page, 'polygons') > 0);
+    assert.ok(await stat(page, 'expanded') > 0);
+    assert.ok(await stat(page, 'time') >= 0);
+    // Channel shaded, portals in ochre with a filled left end and a hollow right end.
+    assert.ok(await page.locator('.channel-poly').count() >= 2);
+    const portals = await page.locator('.portal').count();
+    assert.equal(portals, (await page.locator('.channel-poly').count()) - 1);
+    const left = await page.locator('.portal .portal-left').first().evaluate((e) => getComputedStyle(e).fill);
+    const right = await page.locator('.portal .portal-right').first().evaluate((e) => getComputedStyle(e).fill);
+    assert.notEqual(left, right, 'left end filled, right end hollow');
+    assert.equal(right, 'rgb(255, 255, 255)');
+    await screenshot(page, 'default-query');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  it('drags S and G with the mouse and the path follows', async () => {
+    const { page, errors } = await openPage(browser, server.url);
+    const before = await jsonAttr(page, '#path', 'data-points');
+    const beforeLength = await stat(page, 'length');
+
+    await dragHandle(page, 'start', [60, 420]);
+    const s = [Number(await attr(page, '#handle-start', 'data-x')), Number(await attr(page, '#handle-start', 'data-y'))];
+    assert.ok(Math.abs(s[0] - 60) < 2 && Math.abs(s[1] - 420) < 2, `S dropped where the mouse was: ${s}`);
+    let points = await jsonAttr(page, '#path', 'data-points');
+    assert.deepEqual(points[0], s, 'the path starts at the new S');
+    assert.notDeepEqual(points, before);
+    const afterS = await stat(page, 'length');
+    assert.notEqual(afterS, beforeLength);
+    assert.ok(close(afterS, polylineLength(points)));
+
+    await dragHandle(page, 'goal', [770, 40]);
+    const g = [Number(await attr(page, '#handle-goal', 'data-x')), Number(await attr(page, '#handle-goal', 'data-y'))];
+    points = await jsonAttr(page, '#path', 'data-points');
+    assert.deepEqual(points.at(-1), g, 'the path ends at the new G');
+    assert.ok(close(await stat(page, 'length'), polylineLength(points)));
+    assert.notEqual(await stat(page, 'length'), afterS);
+    await screenshot(page, 'dragged');
+
+    // S and G in one polygon: a straight segment, and the funnel is done in one step.
+    await dragHandle(page, 'start', [20, 100]);
+    await dragHandle(page, 'goal', [30, 200]);
+    points = await jsonAttr(page, '#path', 'data-points');
+    assert.equal(points.length, 2);
+    assert.equal(await page.locator('.channel-poly').count(), 1);
+    assert.equal(await attr(page, '#step-info', 'data-steps'), '1');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  it('keeps the path on the pointer during a drag, without queueing stale queries', async () => {
+    const { page, errors } = await openPage(browser, server.url);
+    let queries = 0;
+    page.on('request', (r) => { if (r.url().endsWith('/api/path')) queries += 1; });
+    const from = await toScreen(page, [740, 390]);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    const moves = 40;
+    for (let i = 1; i <= moves; i++) {
+      const p = await toScreen(page, [740 - i * 8, 390 - i * 4]);
+      await page.mouse.move(p.x, p.y);
+    }
+    // Still holding the button: the path has caught up with the pointer.
+    await idle(page);
+    const g = [Number(await attr(page, '#handle-goal', 'data-x')), Number(await attr(page, '#handle-goal', 'data-y'))];
+    assert.ok(Math.abs(g[0] - 420) < 2 && Math.abs(g[1] - 230) < 2, `G under the pointer: ${g}`);
+    assert.deepEqual((await jsonAttr(page, '#path', 'data-points')).at(-1), g);
+    await screenshot(page, 'mid-drag');
+    await page.mouse.up();
+    assert.ok(queries <= moves, `${queries} queries for ${moves} moves: coalesced, never more than one per move`);
+    assert.ok(queries >= 1);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  it('drags G with a finger (touch pointer events)', async () => {
+    const { page, errors } = await openPage(browser, server.url, { width: 800, height: 900, hasTouch: true });
+    const cdp = await page.context().newCDPSession(page);
+    const from = await toScreen(page, [740, 390]);
+    const to = await toScreen(page, [700, 60]);
+    const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
+    await touch('touchStart', from);
+    for (let i = 1; i <= 10; i++) await touch('touchMove', { x: from.x + (to.x - from.x) * i / 10, y: from.y + (to.y - from.y) * i / 10 });
+    await touch('touchEnd');
+    await idle(page);
+    const g = [Number(await attr(page, '#handle-goal', 'data-x')), Number(await attr(page, '#handle-goal', 'data-y'))];
+    assert.ok(Math.abs(g[0] - 700) < 2 && Math.abs(g[1] - 60) < 2, `G followed the finger: ${g}`);
+    assert.deepEqual((await jsonAttr(page, '#path', 'data-points')).at(-1), g);
+    await screenshot(page, 'touch-drag-narrow');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  it('moves S with the keyboard', async () => {
+    const { page, errors } = await openPage(browser, server.url);
+    await page.focus('#handle-start');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Shift+ArrowUp');
+    await idle(page);
+    assert.equal(await attr(page, '#handle-start', 'data-x'), '65');
+    assert.equal(await attr(page, '#handle-start', 'data-y'), '85');
+    assert.deepEqual((await jsonAttr(page, '#path', 'data-points'))[0], [65, 85]);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'handle-start', 'focus stays on S');
+    await screenshot(page, 'keyboard-move');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  it('shows the midpoint polyline, longer than the funnel path', async () => {
+    const { page, errors } = await openPage(browser, server.url);
+    assert.equal(await page.locator('#midpoint-path').count(), 0);
+    assert.ok(await page.locator('#stats [data-stat="midpoints"]').isHidden());
+    await click(page, '#toggle-midpoints');
+    const mid = await jsonAttr(page, '#midpoint-path', 'data-points');
+    const midLength = Number(await attr(page, '#midpoint-path', 'data-length'));
+    const funnelLength = await stat(page, 'length');
+    assert.ok(close(midLength, polylineLength(mid)));
+    assert.ok(midLength > funnelLength, `midpoints ${midLength} > funnel ${funnelLength}`);
+    assert.ok(await page.locator('#stats [data-stat="midpoints"]').isVisible());
+    assert.ok(close(await stat(page, 'midpoints'), midLength));
+    assert.match(await page.locator('#stats').textContent(), /midpoints \d+\.\d/);
+    await screenshot(page, 'midpoints');
+    // Off again, from the keyboard.
+    await press(page, 'd');
+    assert.equal(await page.locator('#midpoint-path').count(), 0);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  it('toggles the mesh', async () => {
+    const { page, errors } = await openPage(browser, server.url);
+    const polys = page.locator('.mesh-poly');
+    assert.equal(await polys.count(), await stat(page, 'polygons'));
+    assert.ok(await polys.first().isVisible());
+    await click(page, '#toggle-mesh');
+    assert.equal(await page.locator('#toggle-mesh').isChecked(), false);
+    assert.ok(await polys.first().isHidden(), 'mesh hidden');
+    await screenshot(page, 'mesh-off');
+    await press(page, 'm');
+    assert.ok(await polys.first().isVisible(), 'mesh back (keyboard M)');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  it('reports a start inside an obstacle unless snapping, then snaps it to the wall', async () => {
+    const { page, errors } = await openPage(browser, server.url);
+    await click(page, '#toggle-snap');
+    await dragHandle(page, 'start', [190, 100]);
+    assert.equal(await page.locator('#path').count(), 0, 'no path from inside an obstacle');
+    assert.match(await page.locator('#message').textContent(), /S is not on the mesh/);
+    assert.equal(await attr(page, '#stats [data-stat="length"]', 'data-value'), '');
+    await screenshot(page, 'start-in-obstacle');
+    await click(page, '#toggle-snap');
+    const start = await jsonAttr(page, '#path', 'data-start');
+    assert.ok(start[0] === 150 || start[0] === 230, `snapped onto a side wall: ${start}`);
+    assert.ok(await page.locator('#message').isHidden());
+    assert.ok(await page.locator('.snap-line').count() >= 1);
+    // The refused queries show up as failed resources in the console; nothing else may.
+    assert.deepEqual(errors.filter((e) => !/status of 422/.test(e)), []);
+    await page.context().close();
+  });
+
+  it('switches the A* crossing point to portal midpoints', async () => {
+    const { page, errors } = await openPage(browser, server.url);
+    let body = null;
+    page.on('request', (r) => { if (r.url().endsWith('/api/path')) body = JSON.parse(r.postData()); });
+    const towardGoal = await stat(page, 'length');
+    await page.selectOption('#portal-point', 'midpoint');
+    await idle(page);
+    assert.equal(body.portal, 'midpoint');
+    assert.ok(await stat(page, 'length') >= towardGoal - 1e-9, 'the chapter\'s estimate is never worse here');
+    await screenshot(page, 'crossing-midpoint');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+});
