@@ -194,9 +194,24 @@ impl Rng {
 fn paths_keep_the_agent_radius_from_every_obstacle() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut checked_paths = 0;
-    for scene_no in 0..12 {
+    for scene_no in 0..18 {
         let mut s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(W, H)));
-        for _ in 0..8 {
+        if scene_no >= 12 {
+            // Disjoint convex obstacles strictly inside: the builder's fast path (no overlay).
+            for i in 0..15 {
+                let c = Vec2::new((i % 5) as f64 * 20.0 + 10.0, (i / 5) as f64 * 20.0 + 10.0);
+                let a0 = rng.next() * std::f64::consts::TAU;
+                s = s.with_obstacle(
+                    (0..4)
+                        .map(|j| {
+                            let a = a0 + j as f64 * std::f64::consts::FRAC_PI_2;
+                            c + Vec2::new(a.cos(), a.sin()) * (2.0 + 4.0 * rng.next())
+                        })
+                        .collect::<Vec<_>>(),
+                );
+            }
+        }
+        for _ in 0..(if scene_no >= 12 { 0 } else { 8 }) {
             // Concave stars, some crossing the border.
             let c = Vec2::new(rng.next() * W, rng.next() * H);
             let k = 3 + (rng.next() * 6.0) as usize;
@@ -434,4 +449,50 @@ fn the_any_input_property_is_not_vacuous() {
         "only {} of the random scenes built a mesh",
         BUILT.load(std::sync::atomic::Ordering::Relaxed)
     );
+}
+
+/// Disjoint convex obstacles strictly inside the map take the builder's fast path (no overlay):
+/// the same coverage check, and the area is exactly the map's minus the obstacles'.
+fn disjoint_convex_scene() -> impl Strategy<Value = Scene> {
+    prop::collection::vec(
+        (
+            any::<bool>(),
+            0.0..std::f64::consts::TAU,
+            prop::collection::vec(0.0f64..1.0, 4),
+        ),
+        15,
+    )
+    .prop_map(|cells| {
+        let mut s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(W, H)));
+        for (i, (keep, a0, jitter)) in cells.into_iter().enumerate() {
+            if !keep {
+                continue;
+            }
+            let c = Vec2::new((i % 5) as f64 * 20.0 + 10.0, (i / 5) as f64 * 20.0 + 10.0);
+            s.obstacles.push(
+                (0..4)
+                    .map(|j| {
+                        let a = a0 + j as f64 * std::f64::consts::FRAC_PI_2 + (jitter[j] - 0.5);
+                        c + Vec2::new(a.cos(), a.sin()) * (3.0 + 5.0 * jitter[j])
+                    })
+                    .collect(),
+            );
+        }
+        s
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn disjoint_convex_obstacles_take_the_fast_path_correctly(scene in disjoint_convex_scene()) {
+        check_scene(&scene, &BuildOptions::cdt())?;
+        let mesh = build(&scene, &BuildOptions::cdt()).unwrap();
+        let expect = scene.bounds.area() - scene.obstacle_area();
+        prop_assert!((mesh.area() - expect).abs() <= 1e-9 * expect);
+        let grown = build(&scene, &BuildOptions::cdt().with_agent_radius(0.5)).unwrap();
+        grown.check_invariants().map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        prop_assert!(grown.area() < mesh.area());
+    }
 }

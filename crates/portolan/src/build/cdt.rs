@@ -31,6 +31,33 @@ use crate::geom::Vec2;
 use spade::handles::{FixedFaceHandle, FixedVertexHandle, InnerTag};
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast hasher for coordinate bit patterns (the FxHash mixing step: rotate, xor, multiply).
+/// Keys are the two `f64` bit patterns of a point, not attacker-chosen strings, so a keyed
+/// hasher's collision resistance buys nothing here.
+#[derive(Default)]
+struct PointHasher(u64);
+
+impl Hasher for PointHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        // Fold the high bits down: the table indexes with the low ones.
+        self.0 ^ (self.0 >> 29)
+    }
+}
 
 /// Free-space triangles with shared vertices.
 #[derive(Clone, Debug, Default)]
@@ -47,8 +74,10 @@ pub struct Triangles {
 /// Triangulates free space given as polygons with holes.
 pub fn triangulate(shapes: &Shapes) -> Result<Triangles, BuildError> {
     // Shared vertices (rings may touch at a point), and constraint edges between them.
-    let mut index: HashMap<(u64, u64), usize> = HashMap::new();
-    let mut points: Vec<Point2<f64>> = Vec::new();
+    let capacity: usize = shapes.iter().flatten().map(Vec::len).sum();
+    let mut index: HashMap<(u64, u64), usize, BuildHasherDefault<PointHasher>> =
+        HashMap::with_capacity_and_hasher(capacity, Default::default());
+    let mut points: Vec<Point2<f64>> = Vec::with_capacity(capacity);
     let mut edges: Vec<[usize; 2]> = Vec::new();
     for ring in shapes.iter().flatten() {
         let ids: Vec<usize> = ring

@@ -1,0 +1,154 @@
+//! `build_compare`: Portolan's mesh builder (CDT + Hertel–Mehlhorn merge) against the `polyanya`
+//! crate's `Triangulation` (spade CDT, then `Mesh::merge_polygons`) on the same scenes, in one
+//! process: build time and polygon count.
+//!
+//! ```text
+//! cargo run --release -p portolan-compare --bin build_compare -- [--reps N]
+//! ```
+//!
+//! Scenes: the default map, and `n` disjoint convex quadrilaterals (one per cell of a square grid,
+//! the scenes of `crates/portolan/benches/build.rs`) for n = 10 … 10,000; each with a point agent
+//! and with radius 5. The `polyanya` side gets the map rectangle as its outer edge and the
+//! obstacles as its inner polygons; it works in `f32`. Its documentation asks for at least one
+//! `merge_polygons` call after the triangulation; both one call and calls until nothing merges are
+//! reported. Times are the median of `--reps` runs (default 5), the two sides alternating.
+
+use anyhow::{bail, Result};
+use portolan::geom::{Aabb, Vec2};
+use portolan::{build, BuildOptions, Scene};
+use std::time::Instant;
+
+/// xorshift64* (the generator of `benches/build.rs`).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn disjoint_scene(n: usize, seed: u64) -> Scene {
+    let k = (n as f64).sqrt().ceil() as usize;
+    let size = 100.0 * k as f64;
+    let mut rng = Rng(seed | 1);
+    let mut scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(size, size)));
+    for i in 0..n {
+        let (cx, cy) = (100.0 * (i % k) as f64 + 50.0, 100.0 * (i / k) as f64 + 50.0);
+        let a0 = rng.next() * std::f64::consts::TAU;
+        let ring: Vec<Vec2> = (0..4)
+            .map(|j| {
+                let a = a0 + j as f64 * std::f64::consts::FRAC_PI_2 + (rng.next() - 0.5) * 0.8;
+                let r = 15.0 + 25.0 * rng.next();
+                Vec2::new(cx + r * a.cos(), cy + r * a.sin())
+            })
+            .collect();
+        scene.obstacles.push(ring);
+    }
+    scene
+}
+
+/// The polyanya crate's pipeline: Triangulation → mesh → merge (once, then until nothing merges).
+/// Returns (triangles, polygons after one merge, polygons at the fixpoint, time to one merge).
+fn theirs(scene: &Scene, radius: f64) -> (usize, usize, usize, f64) {
+    let b = scene.bounds;
+    let t = Instant::now();
+    let mut tri = polyanya::Triangulation::from_outer_edges(&[
+        glam::vec2(b.min.x as f32, b.min.y as f32),
+        glam::vec2(b.max.x as f32, b.min.y as f32),
+        glam::vec2(b.max.x as f32, b.max.y as f32),
+        glam::vec2(b.min.x as f32, b.max.y as f32),
+    ]);
+    tri.add_obstacles(scene.obstacles.iter().map(|o| {
+        o.iter()
+            .map(|p| glam::vec2(p.x as f32, p.y as f32))
+            .collect::<Vec<_>>()
+    }));
+    if radius > 0.0 {
+        tri.set_agent_radius(radius as f32);
+    }
+    let mut mesh = tri.as_navmesh();
+    let triangles = mesh.layers[0].polygons.len();
+    mesh.merge_polygons();
+    let secs = t.elapsed().as_secs_f64();
+    let once = mesh.layers[0].polygons.len();
+    let mut rounds = 0;
+    while mesh.merge_polygons() && rounds < 50 {
+        rounds += 1;
+    }
+    (triangles, once, mesh.layers[0].polygons.len(), secs)
+}
+
+fn ours(scene: &Scene, radius: f64) -> Result<(usize, f64)> {
+    let t = Instant::now();
+    let mesh = build(scene, &BuildOptions::cdt().with_agent_radius(radius))?;
+    Ok((mesh.polygon_count(), t.elapsed().as_secs_f64()))
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn ms(s: f64) -> String {
+    if s < 0.01 {
+        format!("{:.3} ms", s * 1e3)
+    } else {
+        format!("{:.1} ms", s * 1e3)
+    }
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let reps = match args.as_slice() {
+        [] => 5,
+        [flag, n] if flag == "--reps" => n.parse()?,
+        _ => bail!("usage: build_compare [--reps N]"),
+    };
+    let mut scenes = vec![("default map".to_string(), Scene::default_map())];
+    for n in [10, 100, 1_000, 10_000] {
+        scenes.push((format!("{n} quads"), disjoint_scene(n, 7)));
+    }
+    println!("| scene | radius | portolan polygons | polyanya triangles | polyanya, 1 merge | polyanya, merged to the end | portolan build | polyanya build (1 merge) | speed-up |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for (name, scene) in &scenes {
+        for radius in [0.0, 5.0] {
+            let mut our_t = Vec::new();
+            let mut their_t = Vec::new();
+            let mut counts = (0, 0, 0, 0);
+            for rep in 0..reps.max(1) {
+                let mut run_ours = || -> Result<()> {
+                    let (p, s) = ours(scene, radius)?;
+                    counts.0 = p;
+                    our_t.push(s);
+                    Ok(())
+                };
+                let mut run_theirs = || {
+                    let (t3, once, end, s) = theirs(scene, radius);
+                    (counts.1, counts.2, counts.3) = (t3, once, end);
+                    their_t.push(s);
+                };
+                if rep % 2 == 0 {
+                    run_ours()?;
+                    run_theirs();
+                } else {
+                    run_theirs();
+                    run_ours()?;
+                }
+            }
+            let (o, t) = (median(our_t), median(their_t));
+            println!(
+                "| {name} | {radius} | {} | {} | {} | {} | {} | {} | {:.1}× |",
+                counts.0,
+                counts.1,
+                counts.2,
+                counts.3,
+                ms(o),
+                ms(t),
+                t / o
+            );
+        }
+    }
+    Ok(())
+}
