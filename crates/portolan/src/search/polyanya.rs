@@ -538,10 +538,10 @@ impl ExactSearch {
         let (lp, lq) = (Self::point(mesh, q, ll[0]), Self::point(mesh, q, ll[1]));
         // Does the interval end exactly at the entry edge's vertices? (Exact: the cone's sides
         // are lines through stored points.)
-        let right_turn =
-            (rl[1] == a_id.0 || orient(rp, rq, a).is_collinear()) && mesh.is_corner(a_id);
-        let left_turn =
-            (ll[1] == b_id.0 || orient(lp, lq, b).is_collinear()) && mesh.is_corner(b_id);
+        let a_on_right = rl[1] == a_id.0 || orient(rp, rq, a).is_collinear();
+        let b_on_left = ll[1] == b_id.0 || orient(lp, lq, b).is_collinear();
+        let right_turn = a_on_right && mesh.is_corner(a_id);
+        let left_turn = b_on_left && mesh.is_corner(b_id);
         if goal_here {
             let t = q.goal;
             let sr = orient(rp, rq, t);
@@ -562,13 +562,15 @@ impl ExactSearch {
         // Where the right side leaves the polygon: far edge `er`, from `pr` (a vertex, or where
         // the right line cuts the edge).
         let mut j = 1;
-        while j < m && orient(rp, rq, c(j)) == Orientation::Clockwise {
+        let mut side = orient(rp, rq, c(1));
+        while j < m && side == Orientation::Clockwise {
             j += 1;
+            side = orient(rp, rq, c(j));
         }
-        let (er, pr) = match orient(rp, rq, c(j)) {
+        let (er, pr) = match side {
             Orientation::Collinear => (j, End::Vertex(id(j))),
             Orientation::CounterClockwise => {
-                if j == 1 && (rl[1] == a_id.0 || orient(rp, rq, a).is_collinear()) {
+                if j == 1 && a_on_right {
                     (0, End::Vertex(id(0)))
                 } else {
                     (j - 1, End::Cut(rl))
@@ -579,13 +581,15 @@ impl ExactSearch {
         };
         // Where the left side leaves: far edge `el1 - 1`, up to `pl`.
         let mut j = m - 1;
-        while j > 0 && orient(lp, lq, c(j)) == Orientation::CounterClockwise {
+        let mut side = orient(lp, lq, c(j));
+        while j > 0 && side == Orientation::CounterClockwise {
             j -= 1;
+            side = orient(lp, lq, c(j));
         }
-        let (el1, pl) = match orient(lp, lq, c(j)) {
+        let (el1, pl) = match side {
             Orientation::Collinear => (j, End::Vertex(id(j))),
             Orientation::Clockwise => {
-                if j + 1 == m && (ll[1] == b_id.0 || orient(lp, lq, b).is_collinear()) {
+                if j + 1 == m && b_on_left {
                     (m, End::Vertex(id(m)))
                 } else {
                     (j + 1, End::Cut(ll))
