@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
-  attr, click, idle, jsonAttr, launchBrowser, openPage, press, screenshot, startServer, stat, toScreen,
+  attr, centroid, click, idle, interiorObstacle, jsonAttr, launchBrowser, openPage, press, roomOnPath, sceneOf,
+  screenshot, startServer, stat, toScreen,
 } from './harness.mjs';
 
 /** Drags with the mouse from one world point to another. */
@@ -15,8 +16,6 @@ async function drag(page, from, to) {
   await page.mouse.up();
   await idle(page);
 }
-
-const centre = (ring) => [ring.reduce((s, p) => s + p[0], 0) / ring.length, ring.reduce((s, p) => s + p[1], 0) / ring.length];
 
 /** The obstacles as the server holds them. */
 async function serverObstacles(page) {
@@ -45,40 +44,46 @@ describe('editing obstacles', () => {
 
   it('adds, moves, reshapes and deletes an obstacle; the mesh follows', async () => {
     const { page, errors } = await openPage(browser, server.url);
+    const scene0 = await sceneOf(page);
+    const n = scene0.scene.obstacles.length;
     const polygons0 = await stat(page, 'polygons');
     const path0 = await jsonAttr(page, '#path', 'data-points');
     assert.ok(await page.locator('#btn-add').isDisabled(), 'editing is off by default');
 
     await click(page, '#toggle-edit');
     await click(page, '#btn-add');
-    assert.equal(await page.locator('polygon.obstacle').count(), 6);
+    assert.equal(await page.locator('polygon.obstacle').count(), n + 1);
     assert.ok(Number(await attr(page, '#map', 'data-revision')) > 1);
     assert.equal(await page.locator('polygon.obstacle.bad').count(), 0);
     assert.notEqual(await stat(page, 'polygons'), polygons0, 'the mesh was rebuilt');
     assert.equal(await page.locator('.mesh-poly').count(), await stat(page, 'polygons'));
-    assert.equal((await serverObstacles(page)).length, 6);
-    let square = (await serverObstacles(page))[5];
+    assert.equal((await serverObstacles(page)).length, n + 1);
+    let square = (await serverObstacles(page))[n];
+    const h = (Math.max(...square.map((p) => p[0])) - Math.min(...square.map((p) => p[0]))) / 2;
 
     // Onto another obstacle: refused, both outlined in red; the server keeps the last good scene
     // (from somewhere along the drag) and the page shows that scene's mesh.
-    await drag(page, centre(square), [370, 300]);
+    const other = interiorObstacle(scene0).inside;
+    await drag(page, centroid(square), other);
     assert.equal(await page.locator('polygon.obstacle.bad').count(), 2);
     assert.match(await page.locator('#message').textContent(), /Not rebuilt.*overlap/);
-    const held = await page.evaluate(async () => (await (await fetch('/api/scene')).json()));
-    const [hx, hy] = centre(held.scene.obstacles[5]);
-    assert.ok(Math.hypot(hx - 370, hy - 300) > 10, 'the overlapping position was not accepted');
+    const held = await sceneOf(page);
+    const [hx, hy] = centroid(held.scene.obstacles[n]);
+    assert.ok(Math.hypot(hx - other[0], hy - other[1]) > 10, 'the overlapping position was not accepted');
     assert.equal(await attr(page, '#map', 'data-revision'), String(held.revision));
     assert.equal(await stat(page, 'polygons'), held.mesh.polygon_count);
     assert.equal(await page.locator('.mesh-poly').count(), held.mesh.polygon_count);
     await screenshot(page, 'editor-overlap');
 
-    // Across the default path: rebuilt, and the path goes around it.
-    await drag(page, [370, 300], [275, 220]);
+    // Across the default path, where it has room (and some to spare for the reshaping below):
+    // rebuilt, and the path goes around it.
+    const across = roomOnPath(scene0, path0, h, 16);
+    await drag(page, other, across);
     assert.equal(await page.locator('polygon.obstacle.bad').count(), 0);
     assert.ok(await page.locator('#message').isHidden());
-    square = (await serverObstacles(page))[5];
-    const [cx, cy] = centre(square);
-    assert.ok(Math.abs(cx - 275) < 2 && Math.abs(cy - 220) < 2, `moved to ${cx}, ${cy}`);
+    square = (await serverObstacles(page))[n];
+    const [cx, cy] = centroid(square);
+    assert.ok(Math.abs(cx - across[0]) < 2 && Math.abs(cy - across[1]) < 2, `moved to ${cx}, ${cy}`);
     const path1 = await jsonAttr(page, '#path', 'data-points');
     assert.notDeepEqual(path1, path0, 'the path changed');
     const box = [Math.min(...square.map((p) => p[0])), Math.min(...square.map((p) => p[1])), Math.max(...square.map((p) => p[0])), Math.max(...square.map((p) => p[1]))];
@@ -97,12 +102,12 @@ describe('editing obstacles', () => {
     assert.match(await page.locator('#message').textContent(), /not convex/);
     await drag(page, [cx - 10, cy - 10], [corner[0] + 10, corner[1] + 10]);
     assert.equal(await page.locator('polygon.obstacle.bad').count(), 0);
-    const reshaped = (await serverObstacles(page))[5][2];
+    const reshaped = (await serverObstacles(page))[n][2];
     assert.ok(Math.abs(reshaped[0] - corner[0] - 10) < 2 && Math.abs(reshaped[1] - corner[1] - 10) < 2, `corner at ${reshaped}`);
 
     // Delete it from the keyboard: back to the original mesh.
     await press(page, 'Delete');
-    assert.equal(await page.locator('polygon.obstacle').count(), 5);
+    assert.equal(await page.locator('polygon.obstacle').count(), n);
     assert.equal(await stat(page, 'polygons'), polygons0);
     assert.deepEqual(await jsonAttr(page, '#path', 'data-points'), path0);
     // The refused edits show up as failed resources in the console; nothing else may.
@@ -112,14 +117,15 @@ describe('editing obstacles', () => {
 
   it('resets the map the server started with', async () => {
     const { page, errors } = await openPage(browser, server.url);
+    const n = (await sceneOf(page)).scene.obstacles.length;
     const polygons0 = await stat(page, 'polygons');
     await click(page, '#toggle-edit');
     await click(page, '#btn-add');
     await click(page, '#btn-add');
-    assert.equal(await page.locator('polygon.obstacle').count(), 7);
+    assert.equal(await page.locator('polygon.obstacle').count(), n + 2);
     await screenshot(page, 'editor-two-added');
     await click(page, '#btn-reset-map');
-    assert.equal(await page.locator('polygon.obstacle').count(), 5);
+    assert.equal(await page.locator('polygon.obstacle').count(), n);
     assert.equal(await stat(page, 'polygons'), polygons0);
     assert.deepEqual(errors, []);
     await page.context().close();
@@ -128,6 +134,7 @@ describe('editing obstacles', () => {
   it('picks up a scene changed by another tab', async () => {
     const a = await openPage(browser, server.url);
     const b = await openPage(browser, server.url);
+    const n = (await sceneOf(a.page)).scene.obstacles.length;
     await click(a.page, '#toggle-edit');
     await click(a.page, '#btn-add');
     const polygons = await stat(a.page, 'polygons');
@@ -137,7 +144,7 @@ describe('editing obstacles', () => {
     await b.page.waitForFunction((rev) => document.querySelector('#map').dataset.revision === rev, await attr(a.page, '#map', 'data-revision'));
     await idle(b.page);
     assert.equal(await stat(b.page, 'polygons'), polygons);
-    assert.equal(await b.page.locator('polygon.obstacle').count(), 6);
+    assert.equal(await b.page.locator('polygon.obstacle').count(), n + 1);
     await screenshot(b.page, 'editor-other-tab');
     await click(a.page, '#btn-reset-map');
     assert.deepEqual(a.errors, []);

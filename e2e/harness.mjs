@@ -140,3 +140,107 @@ export function polylineLength(pts) {
   for (let i = 1; i < pts.length; i++) s += Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]);
   return s;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Test points derived from the scene the server holds, so that the tests follow the map.
+
+/** The server's GET /api/scene answer, fetched by the page. */
+export async function sceneOf(page) {
+  return page.evaluate(async () => (await fetch('/api/scene')).json());
+}
+
+/** The vertex average of a ring: inside it when it is convex. */
+export const centroid = (ring) => [
+  ring.reduce((s, p) => s + p[0], 0) / ring.length,
+  ring.reduce((s, p) => s + p[1], 0) / ring.length,
+];
+
+function area(ring) {
+  let a = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const p = ring[i];
+    const q = ring[(i + 1) % ring.length];
+    a += p[0] * q[1] - q[0] * p[1];
+  }
+  return Math.abs(a) / 2;
+}
+
+/** The centroid of the mesh polygon whose centroid is nearest `p`: open ground near `p`. */
+export function freeNear(scene, p) {
+  const d = (c) => Math.hypot(c[0] - p[0], c[1] - p[1]);
+  return scene.mesh.polygons.map(centroid).reduce((best, c) => (d(c) < d(best) ? c : best));
+}
+
+/** Two points well inside the largest mesh polygon. */
+export function twoPointsInOnePolygon(scene) {
+  const poly = scene.mesh.polygons.reduce((a, b) => (area(b) > area(a) ? b : a));
+  const c = centroid(poly);
+  const toward = (v, t) => [c[0] + (v[0] - c[0]) * t, c[1] + (v[1] - c[1]) * t];
+  return [toward(poly[0], 0.4), toward(poly[Math.floor(poly.length / 2)], 0.4)];
+}
+
+/** An obstacle that touches no side of the bounds (all of its boundary is wall): { index, ring, inside }. */
+export function interiorObstacle(scene) {
+  const b = scene.scene.bounds;
+  const index = scene.scene.obstacles.findIndex((o) =>
+    o.every((p) => p[0] > b.min[0] && p[0] < b.max[0] && p[1] > b.min[1] && p[1] < b.max[1]));
+  if (index < 0) throw new Error('the map has no obstacle clear of the bounds');
+  const ring = scene.scene.obstacles[index];
+  return { index, ring, inside: centroid(ring) };
+}
+
+/** Distance from `p` to the boundary of `ring`. */
+export function distanceToBoundary(ring, p) {
+  let best = Infinity;
+  for (let i = 0; i < ring.length; i++) {
+    const a = ring[i];
+    const b = ring[(i + 1) % ring.length];
+    const ab = [b[0] - a[0], b[1] - a[1]];
+    const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / (ab[0] ** 2 + ab[1] ** 2)));
+    best = Math.min(best, Math.hypot(a[0] + ab[0] * t - p[0], a[1] + ab[1] * t - p[1]));
+  }
+  return best;
+}
+
+/**
+ * Whether two convex rings may come closer than `gap`: `false` only when an edge normal of one
+ * of them separates them by at least `gap` (a conservative separating-axis test).
+ */
+export function convexNear(a, b, gap = 0) {
+  for (const ring of [a, b]) {
+    for (let i = 0; i < ring.length; i++) {
+      const p = ring[i];
+      const q = ring[(i + 1) % ring.length];
+      const len = Math.hypot(q[0] - p[0], q[1] - p[1]);
+      const n = [(q[1] - p[1]) / len, (p[0] - q[0]) / len];
+      const proj = (r) => r.map((v) => v[0] * n[0] + v[1] * n[1]);
+      const pa = proj(a);
+      const pb = proj(b);
+      if (Math.max(...pa) + gap <= Math.min(...pb) || Math.max(...pb) + gap <= Math.min(...pa)) return false;
+    }
+  }
+  return true;
+}
+
+/** An axis-aligned square of half-size `h` around `c`. */
+export const square = (c, h) => [[c[0] - h, c[1] - h], [c[0] + h, c[1] - h], [c[0] + h, c[1] + h], [c[0] - h, c[1] + h]];
+
+/**
+ * A point on `path` where a square of half-size `h` keeps `gap` clear of every obstacle and of
+ * the bounds, and holds neither end of the path.
+ */
+export function roomOnPath(scene, path, h, gap) {
+  const b = scene.scene.bounds;
+  const ends = [path[0], path.at(-1)];
+  for (let i = 1; i < path.length; i++) {
+    for (let k = 1; k < 32; k++) {
+      const c = [path[i - 1][0] + (path[i][0] - path[i - 1][0]) * k / 32, path[i - 1][1] + (path[i][1] - path[i - 1][1]) * k / 32];
+      const sq = square(c, h);
+      const inBounds = c[0] - h - gap > b.min[0] && c[0] + h + gap < b.max[0] && c[1] - h - gap > b.min[1] && c[1] + h + gap < b.max[1];
+      const clear = scene.scene.obstacles.every((o) => !convexNear(sq, o, gap));
+      const noEnd = ends.every((e) => Math.abs(e[0] - c[0]) > h + gap || Math.abs(e[1] - c[1]) > h + gap);
+      if (inBounds && clear && noEnd) return c;
+    }
+  }
+  throw new Error(`no room for a ${2 * h} square on the path`);
+}

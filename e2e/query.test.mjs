@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  attr, click, dragHandle, idle, jsonAttr, launchBrowser, openPage, polylineLength, press, screenshot,
-  startServer, stat, toScreen,
+  attr, click, distanceToBoundary, dragHandle, freeNear, idle, interiorObstacle, jsonAttr, launchBrowser,
+  openPage, polylineLength, press, sceneOf, screenshot, startServer, stat, toScreen, twoPointsInOnePolygon,
 } from './harness.mjs';
 
 const close = (a, b, tol = 1e-6) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
@@ -22,11 +22,12 @@ describe('querying the default map', () => {
 
   it('draws the default query with the chapter\'s symbols', async () => {
     const { page, errors } = await openPage(browser, server.url);
-    assert.equal(await attr(page, '#handle-start', 'data-x'), '60');
-    assert.equal(await attr(page, '#handle-goal', 'data-y'), '390');
+    const { defaults } = await sceneOf(page);
+    assert.equal(await attr(page, '#handle-start', 'data-x'), String(defaults.start[0]));
+    assert.equal(await attr(page, '#handle-goal', 'data-y'), String(defaults.goal[1]));
     const points = await jsonAttr(page, '#path', 'data-points');
-    assert.deepEqual(points[0], [60, 60]);
-    assert.deepEqual(points.at(-1), [740, 390]);
+    assert.deepEqual(points[0], defaults.start);
+    assert.deepEqual(points.at(-1), defaults.goal);
     assert.ok(points.length > 2, 'the default query turns corners');
     const length = await stat(page, 'length');
     assert.ok(close(length, polylineLength(points)));
@@ -49,12 +50,17 @@ describe('querying the default map', () => {
 
   it('drags S and G with the mouse and the path follows', async () => {
     const { page, errors } = await openPage(browser, server.url);
+    const scene = await sceneOf(page);
     const before = await jsonAttr(page, '#path', 'data-points');
     const beforeLength = await stat(page, 'length');
 
-    await dragHandle(page, 'start', [60, 420]);
+    // Open ground near the top-left and the bottom-right corners.
+    const b = scene.scene.bounds;
+    const sTo = freeNear(scene, [b.min[0], b.max[1]]);
+    const gTo = freeNear(scene, [b.max[0], b.min[1]]);
+    await dragHandle(page, 'start', sTo);
     const s = [Number(await attr(page, '#handle-start', 'data-x')), Number(await attr(page, '#handle-start', 'data-y'))];
-    assert.ok(Math.abs(s[0] - 60) < 2 && Math.abs(s[1] - 420) < 2, `S dropped where the mouse was: ${s}`);
+    assert.ok(Math.abs(s[0] - sTo[0]) < 2 && Math.abs(s[1] - sTo[1]) < 2, `S dropped where the mouse was: ${s}`);
     let points = await jsonAttr(page, '#path', 'data-points');
     assert.deepEqual(points[0], s, 'the path starts at the new S');
     assert.notDeepEqual(points, before);
@@ -62,7 +68,7 @@ describe('querying the default map', () => {
     assert.notEqual(afterS, beforeLength);
     assert.ok(close(afterS, polylineLength(points)));
 
-    await dragHandle(page, 'goal', [770, 40]);
+    await dragHandle(page, 'goal', gTo);
     const g = [Number(await attr(page, '#handle-goal', 'data-x')), Number(await attr(page, '#handle-goal', 'data-y'))];
     points = await jsonAttr(page, '#path', 'data-points');
     assert.deepEqual(points.at(-1), g, 'the path ends at the new G');
@@ -71,8 +77,9 @@ describe('querying the default map', () => {
     await screenshot(page, 'dragged');
 
     // S and G in one polygon: a straight segment, and the funnel is done in one step.
-    await dragHandle(page, 'start', [20, 100]);
-    await dragHandle(page, 'goal', [30, 200]);
+    const [p, q] = twoPointsInOnePolygon(scene);
+    await dragHandle(page, 'start', p);
+    await dragHandle(page, 'goal', q);
     points = await jsonAttr(page, '#path', 'data-points');
     assert.equal(points.length, 2);
     assert.equal(await page.locator('.channel-poly').count(), 1);
@@ -83,20 +90,25 @@ describe('querying the default map', () => {
 
   it('keeps the path on the pointer during a drag, without queueing stale queries', async () => {
     const { page, errors } = await openPage(browser, server.url);
+    const scene = await sceneOf(page);
     let queries = 0;
     page.on('request', (r) => { if (r.url().endsWith('/api/path')) queries += 1; });
-    const from = await toScreen(page, [740, 390]);
+    // From the default goal to open ground near the middle of the map.
+    const b = scene.scene.bounds;
+    const start = scene.defaults.goal;
+    const end = freeNear(scene, [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2]);
+    const from = await toScreen(page, start);
     await page.mouse.move(from.x, from.y);
     await page.mouse.down();
     const moves = 40;
     for (let i = 1; i <= moves; i++) {
-      const p = await toScreen(page, [740 - i * 8, 390 - i * 4]);
+      const p = await toScreen(page, [start[0] + (end[0] - start[0]) * i / moves, start[1] + (end[1] - start[1]) * i / moves]);
       await page.mouse.move(p.x, p.y);
     }
     // Still holding the button: the path has caught up with the pointer.
     await idle(page);
     const g = [Number(await attr(page, '#handle-goal', 'data-x')), Number(await attr(page, '#handle-goal', 'data-y'))];
-    assert.ok(Math.abs(g[0] - 420) < 2 && Math.abs(g[1] - 230) < 2, `G under the pointer: ${g}`);
+    assert.ok(Math.abs(g[0] - end[0]) < 2 && Math.abs(g[1] - end[1]) < 2, `G under the pointer: ${g}`);
     assert.deepEqual((await jsonAttr(page, '#path', 'data-points')).at(-1), g);
     await screenshot(page, 'mid-drag');
     await page.mouse.up();
@@ -108,16 +120,18 @@ describe('querying the default map', () => {
 
   it('drags G with a finger (touch pointer events)', async () => {
     const { page, errors } = await openPage(browser, server.url, { width: 800, height: 900, hasTouch: true });
+    const scene = await sceneOf(page);
     const cdp = await page.context().newCDPSession(page);
-    const from = await toScreen(page, [740, 390]);
-    const to = await toScreen(page, [700, 60]);
+    const target = freeNear(scene, [scene.scene.bounds.max[0], scene.scene.bounds.min[1]]);
+    const from = await toScreen(page, scene.defaults.goal);
+    const to = await toScreen(page, target);
     const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
     await touch('touchStart', from);
     for (let i = 1; i <= 10; i++) await touch('touchMove', { x: from.x + (to.x - from.x) * i / 10, y: from.y + (to.y - from.y) * i / 10 });
     await touch('touchEnd');
     await idle(page);
     const g = [Number(await attr(page, '#handle-goal', 'data-x')), Number(await attr(page, '#handle-goal', 'data-y'))];
-    assert.ok(Math.abs(g[0] - 700) < 2 && Math.abs(g[1] - 60) < 2, `G followed the finger: ${g}`);
+    assert.ok(Math.abs(g[0] - target[0]) < 2 && Math.abs(g[1] - target[1]) < 2, `G followed the finger: ${g}`);
     assert.deepEqual((await jsonAttr(page, '#path', 'data-points')).at(-1), g);
     await screenshot(page, 'touch-drag-narrow');
     assert.deepEqual(errors, []);
@@ -126,13 +140,18 @@ describe('querying the default map', () => {
 
   it('moves S with the keyboard', async () => {
     const { page, errors } = await openPage(browser, server.url);
+    const scene = await sceneOf(page);
+    // One arrow step is 1/160 of the map's longer side; Shift makes it five.
+    const b = scene.scene.bounds;
+    const unit = Math.max(b.max[0] - b.min[0], b.max[1] - b.min[1]) / 160;
+    const want = [scene.defaults.start[0] + unit, scene.defaults.start[1] + 5 * unit];
     await page.focus('#handle-start');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Shift+ArrowUp');
     await idle(page);
-    assert.equal(await attr(page, '#handle-start', 'data-x'), '65');
-    assert.equal(await attr(page, '#handle-start', 'data-y'), '85');
-    assert.deepEqual((await jsonAttr(page, '#path', 'data-points'))[0], [65, 85]);
+    assert.equal(await attr(page, '#handle-start', 'data-x'), String(want[0]));
+    assert.equal(await attr(page, '#handle-start', 'data-y'), String(want[1]));
+    assert.deepEqual((await jsonAttr(page, '#path', 'data-points'))[0], want);
     assert.equal(await page.evaluate(() => document.activeElement.id), 'handle-start', 'focus stays on S');
     await screenshot(page, 'keyboard-move');
     assert.deepEqual(errors, []);
@@ -177,15 +196,16 @@ describe('querying the default map', () => {
 
   it('reports a start inside an obstacle unless snapping, then snaps it to the wall', async () => {
     const { page, errors } = await openPage(browser, server.url);
+    const obstacle = interiorObstacle(await sceneOf(page));
     await click(page, '#toggle-snap');
-    await dragHandle(page, 'start', [190, 100]);
+    await dragHandle(page, 'start', obstacle.inside);
     assert.equal(await page.locator('#path').count(), 0, 'no path from inside an obstacle');
     assert.match(await page.locator('#message').textContent(), /S is not on the mesh/);
     assert.equal(await attr(page, '#stats [data-stat="length"]', 'data-value'), '');
     await screenshot(page, 'start-in-obstacle');
     await click(page, '#toggle-snap');
     const start = await jsonAttr(page, '#path', 'data-start');
-    assert.ok(start[0] === 150 || start[0] === 230, `snapped onto a side wall: ${start}`);
+    assert.ok(distanceToBoundary(obstacle.ring, start) < 1e-6, `snapped onto the obstacle's wall: ${start}`);
     assert.ok(await page.locator('#message').isHidden());
     assert.ok(await page.locator('.snap-line').count() >= 1);
     // The refused queries show up as failed resources in the console; nothing else may.

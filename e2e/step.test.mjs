@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  attr, click, dragHandle, idle, jsonAttr, launchBrowser, openPage, press, screenshot, startServer,
+  attr, click, dragHandle, jsonAttr, launchBrowser, openPage, press, sceneOf, screenshot, startServer,
+  twoPointsInOnePolygon,
 } from './harness.mjs';
 
 describe('stepping through the funnel', () => {
@@ -29,7 +30,7 @@ describe('stepping through the funnel', () => {
 
     await click(page, '#btn-step');
     assert.equal(await step(page), 1);
-    assert.deepEqual(await jsonAttr(page, '#apex', 'data-point'), [60, 60], 'the apex starts at S');
+    assert.deepEqual(await jsonAttr(page, '#apex', 'data-point'), (await sceneOf(page)).defaults.start, 'the apex starts at S');
     // After the first portal the funnel is open: a solid left arrow and a dashed right side.
     const left = page.locator('#funnel-left');
     const right = page.locator('#funnel-right');
@@ -86,8 +87,9 @@ describe('stepping through the funnel', () => {
     const { page, errors } = await openPage(browser, server.url);
     for (let i = 0; i < 4; i++) await click(page, '#btn-step');
     assert.equal(await step(page), 4);
-    await dragHandle(page, 'start', [20, 100]);
-    await dragHandle(page, 'goal', [30, 200]);
+    const [p, q] = twoPointsInOnePolygon(await sceneOf(page));
+    await dragHandle(page, 'start', p);
+    await dragHandle(page, 'goal', q);
     // The new query has one step; the step index is clamped to it.
     assert.equal(await attr(page, '#step-info', 'data-steps'), '1');
     assert.ok(await step(page) <= 1);

@@ -7,8 +7,8 @@
 //
 // Test hooks (read by e2e/*.test.mjs, stable): #app[data-idle] is "true" when no request is in
 // flight or waiting; #map[data-view] holds the world→screen transform and #map[data-revision] the
-// scene revision; #path, #midpoint-path and #corners carry data-points / data-length in world
-// coordinates; #handle-start / #handle-goal carry data-x / data-y; #stats spans carry data-value;
+// scene revision; #path, #midpoint-path, #exact-path and #corners carry data-points / data-length
+// in world coordinates; #handle-start / #handle-goal carry data-x / data-y; #stats spans carry data-value;
 // #step-info carries data-step / data-steps; obstacles are polygon.obstacle[data-index].
 'use strict';
 
@@ -22,7 +22,9 @@ const state = {
   start: [0, 0],
   goal: [0, 0],
   result: null, // last successful POST /api/path reply
+  exact: null, // last successful POST /api/path reply with method "exact" (when asked for)
   pathError: null, // message when the last query failed
+  exactError: null, // message when the exact query failed and the funnel one did not
   editError: null, // message when the last scene edit was refused
   loadError: null, // message when the scene could not be loaded
   step: { active: false, k: 0 },
@@ -40,7 +42,9 @@ const ui = {
   snap: $('#toggle-snap'),
   edit: $('#toggle-edit'),
   portalPoint: $('#portal-point'),
-  method: $('#method'),
+  exact: $('#toggle-exact'),
+  cornerOffset: $('#corner-offset'),
+  cornerOffsetValue: $('#corner-offset-value'),
   stepInfo: $('#step-info'),
 };
 
@@ -101,16 +105,20 @@ function updateIdle() {
   ui.app.dataset.idle = String(idle);
 }
 
+// The funnel query, and the exact one beside it when "exact" is ticked.
 async function sendPath() {
   if (!state.scene) return;
   const body = {
     start: state.start,
     goal: state.goal,
     portal: ui.portalPoint.value,
-    method: ui.method.value || undefined,
     snap: ui.snap.checked ? diagonal() : null,
+    corner_offset: Number(ui.cornerOffset.value),
   };
-  const { ok, data } = await api('POST', '/api/path', body);
+  const [{ ok, data }, exact] = await Promise.all([
+    api('POST', '/api/path', body),
+    ui.exact.checked ? api('POST', '/api/path', { ...body, method: 'exact' }) : null,
+  ]);
   if (ok && data.revision !== state.scene.revision && !sceneQueue.busy && !sceneQueue.wanted) {
     // Another tab changed the scene: fetch it, then ask again.
     await loadScene();
@@ -124,6 +132,13 @@ async function sendPath() {
     state.result = null;
     state.pathError = ok ? `No path: ${data.reason}` : describeError(data);
   }
+  // Same scene revision as the funnel answer, or not shown; its failure is only news when the
+  // funnel query succeeded (otherwise both fail for the same reason).
+  const exactOk = exact && exact.ok && exact.data.found && exact.data.revision === data.revision;
+  state.exact = exactOk ? exact.data : null;
+  state.exactError = exact && !exactOk && state.result
+    ? `Exact search: ${exact.ok ? (exact.data.reason || 'answered for another scene revision') : describeError(exact.data)}`
+    : null;
   clampStep();
   scheduleDraw();
 }
@@ -171,9 +186,7 @@ function adoptScene(data, takeObstacles) {
   if (first) {
     state.start = data.defaults.start.slice();
     state.goal = data.defaults.goal.slice();
-    const methods = data.capabilities.methods;
-    ui.method.replaceChildren(...methods.map((m) => new Option(m, m)));
-    $('#method-row').hidden = methods.length < 2;
+    $('#exact-row').hidden = !data.capabilities.methods.includes('exact');
   }
   if (state.selected >= state.obstacles.length) state.selected = -1;
   ui.svg.dataset.revision = String(data.revision);
@@ -259,7 +272,7 @@ function buildLayers() {
   el('line', { x1: 0, y1: 0, x2: 0, y2: 7, class: 'hatch-line' }, hatch);
   const arrow = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 11, markerHeight: 11, markerUnits: 'userSpaceOnUse', orient: 'auto' }, defs);
   el('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow-head' }, arrow);
-  for (const name of ['ground', 'channel', 'mesh', 'obstacles', 'midpoints', 'portals', 'path', 'funnel', 'edit', 'snap', 'handles']) {
+  for (const name of ['ground', 'channel', 'mesh', 'obstacles', 'midpoints', 'portals', 'path', 'exact', 'funnel', 'edit', 'snap', 'handles']) {
     layers[name] = el('g', { id: `layer-${name}` }, ui.svg);
   }
   for (const [which, label] of [['start', 'S'], ['goal', 'G']]) {
@@ -373,6 +386,13 @@ function drawDynamic() {
     el('polyline', { id: 'path', points: spts(r.points), 'data-points': JSON.stringify(r.points), 'data-length': r.length, 'data-start': JSON.stringify(r.start), 'data-goal': JSON.stringify(r.goal), class: 'path' }, layers.path);
   }
 
+  // The exact shortest path, thin and dashed on top of the funnel's.
+  layers.exact.replaceChildren();
+  const x = ui.exact.checked && state.exact;
+  if (x) {
+    el('polyline', { id: 'exact-path', points: spts(x.points), 'data-points': JSON.stringify(x.points), 'data-length': x.length, class: 'exact-path' }, layers.exact);
+  }
+
   drawFunnel();
   drawHandles();
   drawStats();
@@ -450,7 +470,15 @@ function drawStats() {
     const extra = r.length > 0 ? ` (+${Math.round((f.midpoints.length / r.length - 1) * 100)}%)` : '';
     setStat('midpoints', f.midpoints.length, `midpoints ${fmt(f.midpoints.length)}${extra}`);
   }
-  showMessage([state.loadError, state.editError, state.pathError].filter(Boolean).join(' ') || null);
+  const x = ui.exact.checked && state.exact;
+  document.querySelector('#stats [data-stat="exact"]').hidden = !x;
+  if (x) {
+    // How much longer the funnel path is than the shortest one.
+    const excess = r && x.length > 0 ? (r.length / x.length - 1) * 100 : null;
+    const vs = excess === null ? '' : excess < 0.05 ? ' (the funnel path is shortest)' : ` (funnel +${excess.toFixed(1)}%)`;
+    setStat('exact', x.length, `exact ${fmt(x.length)}${vs}`);
+  }
+  showMessage([state.loadError, state.editError, state.pathError, state.exactError].filter(Boolean).join(' ') || null);
   drawStepInfo();
 }
 
@@ -708,6 +736,7 @@ function onKeyDown(evt) {
     case 'm': case 'M': toggle(ui.mesh); break;
     case 'd': case 'D': toggle(ui.midpoints); break;
     case 'p': case 'P': toggle(ui.portals); break;
+    case 'x': case 'X': if (!$('#exact-row').hidden) toggle(ui.exact); break;
     case 'e': case 'E': toggle(ui.edit); break;
     case 'Delete': case 'Backspace': deleteSelected(); break;
     default: return;
@@ -729,7 +758,16 @@ function init() {
   });
   document.addEventListener('keydown', onKeyDown);
   for (const box of [ui.mesh, ui.midpoints, ui.portals]) box.addEventListener('change', () => scheduleDraw());
-  for (const input of [ui.portalPoint, ui.method, ui.snap]) input.addEventListener('change', () => pathQueue.request());
+  for (const input of [ui.portalPoint, ui.snap]) input.addEventListener('change', () => pathQueue.request());
+  ui.exact.addEventListener('change', () => {
+    if (!ui.exact.checked) state.exact = null;
+    scheduleDraw();
+    pathQueue.request();
+  });
+  ui.cornerOffset.addEventListener('input', () => {
+    ui.cornerOffsetValue.textContent = ui.cornerOffset.value;
+    pathQueue.request();
+  });
   ui.edit.addEventListener('change', () => {
     updateEditButtons();
     scheduleDraw();

@@ -694,7 +694,10 @@ mod tests {
         assert_eq!(s.violations(), 0, "{}", s.table());
         // The exact search (last row) reaches the optimum on every compared query.
         let exact = s.rows().last().unwrap();
-        assert_eq!((exact.shortest, exact.measured, exact.failed), (s.compared(), s.compared(), 0));
+        assert_eq!(
+            (exact.shortest, exact.measured, exact.failed),
+            (s.compared(), s.compared(), 0)
+        );
         for r in s.rows() {
             assert_eq!(r.measured + r.failed + r.below_optimum, s.compared());
             assert!(r.shortest <= r.measured);

@@ -21,7 +21,7 @@
 //!
 //! Cost: O(E log V) for the polygons and portals it touches. [`PathFinder`] keeps its arrays
 //! between queries and clears them lazily with a generation counter, so a query allocates only
-//! its result.
+//! its result and the two short lists of polygons holding the start and the goal.
 
 use super::funnel::{channel_portals_into, simplify_collinear, Funnel, Portal};
 use super::{

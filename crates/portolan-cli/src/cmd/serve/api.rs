@@ -280,6 +280,10 @@ pub struct PathRequest {
     /// absent rejects off-mesh points.
     #[serde(default)]
     pub snap: Option<f64>,
+    /// Push each turning point of the path this far out along its corner's outer bisector
+    /// ([`SearchOptions::corner_offset`]): finite and ≥ 0, default 0 (none).
+    #[serde(default)]
+    pub corner_offset: f64,
 }
 
 /// `POST /api/path` answer.
@@ -297,6 +301,8 @@ pub struct PathReply {
     pub method: SearchMethod,
     /// The crossing-point estimate used.
     pub portal: PortalPoint,
+    /// The corner offset used.
+    pub corner_offset: f64,
     /// The start after snapping.
     pub start: Vec2,
     /// The goal after snapping.
@@ -322,7 +328,8 @@ pub struct FunnelReply {
     /// The channel's portals as the funnel sees them: the start (zero width), each shared edge
     /// with its left and right endpoint (y up), the goal (zero width).
     pub portals: Vec<Portal>,
-    /// Every [`Funnel::step`], in order. Before the first step the apex is the start.
+    /// Every [`Funnel::step`], in order. Before the first step the apex is the start. The corners
+    /// they report are the path before [`PathRequest::corner_offset`] moves them.
     pub steps: Vec<FunnelStep>,
     /// The naive path through the portal midpoints of the same channel.
     pub midpoints: Polyline,
@@ -492,10 +499,19 @@ impl App {
                 ))
             }
         };
+        let corner_offset = req.corner_offset;
+        if !(corner_offset.is_finite() && corner_offset >= 0.0) {
+            return Err(Reply::error(
+                400,
+                "bad-corner-offset",
+                &format!("corner_offset must be a finite distance ≥ 0, got {corner_offset}"),
+            ));
+        }
         debug_assert!(method_is_listed(req.method));
         let mut options = SearchOptions::with_portal_point(req.portal);
         options.method = req.method;
         options.snap = snap;
+        options.corner_offset = corner_offset;
         let mesh = &world.mesh;
         let t = Instant::now();
         let result = finder.find_path(mesh, req.start, req.goal, &options);
@@ -510,6 +526,7 @@ impl App {
                     reason: Some(PathError::NoPath.to_string()),
                     method: req.method,
                     portal: req.portal,
+                    corner_offset,
                     start,
                     goal,
                     points: Vec::new(),
@@ -537,6 +554,7 @@ impl App {
             reason: None,
             method: req.method,
             portal: req.portal,
+            corner_offset,
             start,
             goal,
             length: path.length,

@@ -5,7 +5,9 @@ use super::api::MAX_BODY_BYTES;
 use super::http::RunningServer;
 use super::start;
 use portolan::search::funnel::simplify_collinear;
-use portolan::{build, BuildOptions, PathFinder, PortalPoint, Scene, SearchOptions, Vec2};
+use portolan::{
+    build, BuildOptions, PathFinder, PortalPoint, Scene, SearchMethod, SearchOptions, Vec2,
+};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
@@ -130,18 +132,10 @@ fn pts(v: &Value) -> Vec<Vec2> {
         .collect()
 }
 
-/// JSON numbers lose the last bit of some `f64`s on the way back (serde_json parses without
-/// `float_roundtrip`): equal up to a few units in the last place.
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0)
-}
-
+/// Numbers cross JSON unchanged both ways (serde_json's `float_roundtrip`), so points compare
+/// exactly.
 fn assert_points(got: &Value, want: &[Vec2]) {
-    let got = pts(got);
-    assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
-    for (g, w) in got.iter().zip(want) {
-        assert!(close(g.x, w.x) && close(g.y, w.y), "{got:?} vs {want:?}");
-    }
+    assert_eq!(pts(got), want);
 }
 
 fn scene_of(v: &Value) -> Scene {
@@ -149,7 +143,70 @@ fn scene_of(v: &Value) -> Scene {
 }
 
 fn default_query() -> Value {
-    json!({"start": [60, 60], "goal": [740, 390]})
+    json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL})
+}
+
+/// The vertex average of a ring: inside it when the ring is convex (every obstacle of the
+/// default map is).
+fn centroid(ring: &[Vec2]) -> Vec2 {
+    let sum = ring.iter().fold(Vec2::ZERO, |s, &p| s + p);
+    sum * (1.0 / ring.len() as f64)
+}
+
+/// An obstacle of the default map that touches no side of the bounds, so that every point of its
+/// boundary is a wall of the mesh; its index and centroid.
+fn interior_obstacle() -> (usize, Vec2) {
+    let scene = Scene::default_map();
+    let b = scene.bounds;
+    scene
+        .obstacles
+        .iter()
+        .enumerate()
+        .find(|(_, o)| {
+            o.iter()
+                .all(|p| p.x > b.min.x && p.x < b.max.x && p.y > b.min.y && p.y < b.max.y)
+        })
+        .map(|(i, o)| (i, centroid(o)))
+        .expect("the default map has an obstacle clear of the bounds")
+}
+
+/// The library's path for the default query on the default map.
+fn default_path() -> portolan::Path {
+    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    PathFinder::new()
+        .find_path(
+            &mesh,
+            Scene::DEFAULT_START,
+            Scene::DEFAULT_GOAL,
+            &SearchOptions::default(),
+        )
+        .unwrap()
+}
+
+/// A square obstacle of half-size `h` centred on the default path, which the builder accepts
+/// (clear of the other obstacles) and which holds neither the start nor the goal: found by
+/// walking along the path.
+fn block_across_default_path(h: f64) -> Vec<Vec2> {
+    let path = default_path();
+    let square = |c: Vec2| {
+        [(-h, -h), (h, -h), (h, h), (-h, h)]
+            .map(|(dx, dy)| c + Vec2::new(dx, dy))
+            .to_vec()
+    };
+    let clear = |c: Vec2| {
+        let far = |p: Vec2| (p.x - c.x).abs() > h && (p.y - c.y).abs() > h;
+        let mut scene = Scene::default_map();
+        scene.obstacles.push(square(c));
+        far(Scene::DEFAULT_START)
+            && far(Scene::DEFAULT_GOAL)
+            && build(&scene, &BuildOptions::default()).is_ok()
+    };
+    path.points
+        .windows(2)
+        .flat_map(|w| (1..16).map(move |k| w[0].lerp(w[1], k as f64 / 16.0)))
+        .find(|&c| clear(c))
+        .map(square)
+        .expect("some stretch of the default path has room for a block")
 }
 
 /// The server is alive and still serves the default scene.
@@ -189,10 +246,10 @@ fn scene_describes_the_default_map_and_its_mesh() {
     }
     assert_eq!(
         v["defaults"],
-        json!({"start": [60.0, 60.0], "goal": [740.0, 390.0]})
+        json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL})
     );
     assert_eq!(v["build"], json!({"decomposition": "trapezoid"}));
-    assert_eq!(v["capabilities"]["methods"], json!(["funnel"]));
+    assert_eq!(v["capabilities"]["methods"], json!(["funnel", "exact"]));
     assert_eq!(
         v["capabilities"]["portal_points"],
         json!(["toward-goal", "midpoint"])
@@ -212,7 +269,7 @@ fn path_matches_the_library_and_the_funnel_steps_rebuild_it() {
         let a = post(
             srv.addr(),
             "/api/path",
-            &json!({"start": [60, 60], "goal": [740, 390], "portal": portal}),
+            &json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL, "portal": portal}),
         );
         assert_eq!(a.status, 200);
         let v = a.json();
@@ -229,7 +286,7 @@ fn path_matches_the_library_and_the_funnel_steps_rebuild_it() {
         assert_eq!(v["method"], "funnel");
         assert_eq!(v["revision"], 1);
         assert_points(&v["points"], &want.points);
-        assert!(close(v["length"].as_f64().unwrap(), want.length));
+        assert_eq!(v["length"].as_f64().unwrap(), want.length);
         assert_eq!(v["expanded"], want.expanded);
         let channel: Vec<u32> = want.channel.iter().map(|p| p.0).collect();
         assert_eq!(v["channel"], json!(channel));
@@ -250,7 +307,7 @@ fn path_matches_the_library_and_the_funnel_steps_rebuild_it() {
             assert!(s["portal"].as_u64().unwrap() < portals.len() as u64);
         }
         // Start plus every corner the steps report is the path (before collinear points go).
-        let mut corners = vec![json!([60.0, 60.0])];
+        let mut corners = vec![json!(Scene::DEFAULT_START)];
         corners.extend(
             steps
                 .iter()
@@ -272,19 +329,144 @@ fn path_matches_the_library_and_the_funnel_steps_rebuild_it() {
 }
 
 #[test]
+fn exact_path_matches_the_library_and_is_never_longer_than_the_funnel() {
+    let srv = server();
+    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    // The default query and one from each polygon centroid to the default goal.
+    let queries: Vec<(Vec2, Vec2)> = std::iter::once((Scene::DEFAULT_START, Scene::DEFAULT_GOAL))
+        .chain(
+            mesh.polygons()
+                .map(|p| (mesh.centroid(p), Scene::DEFAULT_GOAL)),
+        )
+        .collect();
+    let mut finder = PathFinder::new();
+    for (start, goal) in queries {
+        let exact = post(
+            srv.addr(),
+            "/api/path",
+            &json!({"start": start, "goal": goal, "method": "exact"}),
+        )
+        .json();
+        let funnel = post(
+            srv.addr(),
+            "/api/path",
+            &json!({"start": start, "goal": goal}),
+        )
+        .json();
+        let want = finder
+            .find_path(
+                &mesh,
+                start,
+                goal,
+                &SearchOptions {
+                    method: SearchMethod::Exact,
+                    ..SearchOptions::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(exact["found"], true);
+        assert_eq!(exact["method"], "exact");
+        assert!(exact.get("funnel").is_none(), "no funnel to step through");
+        assert_points(&exact["points"], &want.points);
+        assert_eq!(exact["length"].as_f64().unwrap(), want.length);
+        let (e, f) = (
+            exact["length"].as_f64().unwrap(),
+            funnel["length"].as_f64().unwrap(),
+        );
+        assert!(
+            e <= f * (1.0 + 1e-12),
+            "{start} → {goal}: exact {e} > funnel {f}"
+        );
+    }
+    srv.shutdown();
+}
+
+#[test]
+fn corner_offset_moves_the_corners_and_is_validated() {
+    let srv = server();
+    let addr = srv.addr();
+    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    let plain = default_path();
+    assert!(plain.points.len() > 2, "the default query turns corners");
+    for method in [SearchMethod::Funnel, SearchMethod::Exact] {
+        let r = 8.0;
+        let v = post(
+            addr,
+            "/api/path",
+            &json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL,
+                "method": method, "corner_offset": r}),
+        )
+        .json();
+        assert_eq!(v["corner_offset"], r);
+        let want = PathFinder::new()
+            .find_path(
+                &mesh,
+                Scene::DEFAULT_START,
+                Scene::DEFAULT_GOAL,
+                &SearchOptions {
+                    method,
+                    corner_offset: r,
+                    ..SearchOptions::default()
+                },
+            )
+            .unwrap();
+        assert_points(&v["points"], &want.points);
+        assert_eq!(v["length"].as_f64().unwrap(), want.length);
+    }
+    // The funnel path's corners move, by at most the offset; its ends stay.
+    let moved = pts(&post(
+        addr,
+        "/api/path",
+        &json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL, "corner_offset": 8}),
+    )
+    .json()["points"]);
+    assert_eq!(moved.len(), plain.points.len());
+    assert_eq!(moved[0], plain.points[0]);
+    assert_eq!(moved.last(), plain.points.last());
+    let shifts: Vec<f64> = moved
+        .iter()
+        .zip(&plain.points)
+        .map(|(a, b)| a.distance(*b))
+        .collect();
+    assert!(shifts.iter().all(|&d| d <= 8.0 + 1e-9), "{shifts:?}");
+    assert!(
+        shifts.iter().any(|&d| d > 1.0),
+        "no corner moved: {shifts:?}"
+    );
+
+    let query = |extra: &str| {
+        let (s, g) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+        let body = format!(
+            r#"{{"start": [{}, {}], "goal": [{}, {}]{extra}}}"#,
+            s.x, s.y, g.x, g.y
+        );
+        send(addr, "POST", "/api/path", body.as_bytes())
+    };
+    query(r#", "corner_offset": -1"#).assert_error(400, "bad-corner-offset");
+    query(r#", "corner_offset": -1e-300"#).assert_error(400, "bad-corner-offset");
+    query(r#", "corner_offset": 1e999"#).assert_error(400, "bad-json");
+    query(r#", "corner_offset": "wide""#).assert_error(400, "bad-json");
+    query(r#", "corner_offset": null"#).assert_error(400, "bad-json");
+    assert_eq!(query(r#", "corner_offset": 0"#).status, 200);
+    srv.shutdown();
+}
+
+#[test]
 fn same_polygon_is_one_segment_and_one_step() {
     let srv = server();
+    // Two points inside the same polygon: its centroid and a point halfway to its first corner.
+    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    let poly = portolan::PolyId(0);
+    let start = mesh.centroid(poly);
+    let goal = start.lerp(mesh.polygon_points(poly).next().unwrap(), 0.5);
     let a = post(
         srv.addr(),
         "/api/path",
-        &json!({"start": [10, 10], "goal": [12, 30]}),
+        &json!({"start": start, "goal": goal}),
     );
     let v = a.json();
-    assert_eq!(
-        pts(&v["points"]),
-        vec![Vec2::new(10.0, 10.0), Vec2::new(12.0, 30.0)]
-    );
-    assert_eq!(v["channel"].as_array().unwrap().len(), 1);
+    assert_eq!(pts(&v["points"]), vec![start, goal]);
+    assert_eq!(v["channel"], json!([poly.0]));
     assert_eq!(v["funnel"]["steps"].as_array().unwrap().len(), 1);
     srv.shutdown();
 }
@@ -292,15 +474,36 @@ fn same_polygon_is_one_segment_and_one_step() {
 #[test]
 fn snapping_moves_an_off_mesh_start_to_the_nearest_wall() {
     let srv = server();
+    // From inside an obstacle clear of the bounds, the nearest mesh point is the nearest point
+    // of the obstacle's boundary.
+    let (i, inside) = interior_obstacle();
+    let ring = &Scene::default_map().obstacles[i];
+    let wall = (0..ring.len())
+        .map(|k| {
+            portolan::geom::closest_point_on_segment(inside, ring[k], ring[(k + 1) % ring.len()])
+        })
+        .min_by(|a, b| a.distance(inside).total_cmp(&b.distance(inside)))
+        .unwrap();
     let a = post(
         srv.addr(),
         "/api/path",
-        &json!({"start": [200, 100], "goal": [700, 400], "snap": 100}),
+        &json!({"start": inside, "goal": Scene::DEFAULT_GOAL, "snap": 1000}),
     );
     assert_eq!(a.status, 200);
     let v = a.json();
-    assert_eq!(v["start"], json!([230.0, 100.0]));
-    assert_eq!(v["points"][0], json!([230.0, 100.0]));
+    let start = pts(&json!([v["start"]]))[0];
+    assert!(
+        start.distance(wall) < 1e-9,
+        "snapped to {start}, the wall is at {wall}"
+    );
+    assert_eq!(v["points"][0], v["start"]);
+    // Not snapped: refused.
+    post(
+        srv.addr(),
+        "/api/path",
+        &json!({"start": inside, "goal": Scene::DEFAULT_GOAL}),
+    )
+    .assert_error(422, "start-off-mesh");
     srv.shutdown();
 }
 
@@ -363,6 +566,15 @@ fn bad_requests_get_json_errors_and_the_server_carries_on() {
     let srv = server();
     let addr = srv.addr();
     let path = |body: &str| send(addr, "POST", "/api/path", body.as_bytes());
+    // A query with the default start and goal and `extra` fields.
+    let query = |extra: &str| {
+        let (s, g) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+        path(&format!(
+            r#"{{"start": [{}, {}], "goal": [{}, {}]{extra}}}"#,
+            s.x, s.y, g.x, g.y
+        ))
+    };
+    let (_, inside) = interior_obstacle();
 
     path("{").assert_error(400, "bad-json");
     path("").assert_error(400, "bad-json");
@@ -371,18 +583,29 @@ fn bad_requests_get_json_errors_and_the_server_carries_on() {
     path(r#"{"start": [1e999, 0], "goal": [1, 1]}"#).assert_error(400, "bad-json");
     path(r#"{"start": [60, 60]}"#).assert_error(400, "bad-json");
     path(r#"{"start": [60], "goal": [1, 1]}"#).assert_error(400, "bad-json");
-    path(r#"{"start": [60, 60], "goal": [740, 390], "colour": "red"}"#)
-        .assert_error(400, "bad-json");
-    path(r#"{"start": [60, 60], "goal": [740, 390], "method": "teleport"}"#)
-        .assert_error(400, "bad-json");
-    path(r#"{"start": [60, 60], "goal": [740, 390], "portal": "left"}"#)
-        .assert_error(400, "bad-json");
-    path(r#"{"start": [60, 60], "goal": [740, 390], "snap": -1}"#).assert_error(400, "bad-snap");
-    let e = path(r#"{"start": [-5, 60], "goal": [740, 390]}"#).assert_error(422, "start-off-mesh");
+    query(r#", "colour": "red""#).assert_error(400, "bad-json");
+    query(r#", "method": "teleport""#).assert_error(400, "bad-json");
+    query(r#", "portal": "left""#).assert_error(400, "bad-json");
+    query(r#", "snap": -1"#).assert_error(400, "bad-snap");
+    let goal = Scene::DEFAULT_GOAL;
+    let e = path(&format!(
+        r#"{{"start": [-5, 60], "goal": [{}, {}]}}"#,
+        goal.x, goal.y
+    ))
+    .assert_error(422, "start-off-mesh");
     assert!(e["error"].as_str().unwrap().contains("start"));
-    path(r#"{"start": [60, 60], "goal": [190, 100]}"#).assert_error(422, "goal-off-mesh");
-    path(r#"{"start": [60, 60], "goal": [900, 900], "snap": 10}"#)
-        .assert_error(422, "goal-off-mesh");
+    post(
+        addr,
+        "/api/path",
+        &json!({"start": Scene::DEFAULT_START, "goal": inside}),
+    )
+    .assert_error(422, "goal-off-mesh");
+    post(
+        addr,
+        "/api/path",
+        &json!({"start": Scene::DEFAULT_START, "goal": [900, 900], "snap": 10}),
+    )
+    .assert_error(422, "goal-off-mesh");
     send(addr, "POST", "/api/path", &[0xff, 0xfe, 0x00]).assert_error(400, "bad-json");
 
     get(addr, "/nope").assert_error(404, "not-found");
@@ -496,7 +719,8 @@ fn keep_alive_connections_serve_several_requests() {
     let srv = server();
     let mut s = TcpStream::connect(srv.addr()).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    for body in ["{", r#"{"start": [60, 60], "goal": [740, 390]}"#, "{}"] {
+    let query = default_query().to_string();
+    for body in ["{", query.as_str(), "{}"] {
         let req = format!(
             "POST /api/path HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
@@ -514,14 +738,13 @@ fn scene_edits_rebuild_the_mesh_and_reset_restores_it() {
     let addr = srv.addr();
     let before = get(addr, "/api/scene").json();
     let before_path = post(addr, "/api/path", &default_query()).json();
-    // Add a block across the default path (which runs from (230, 300) to (330, 150)).
+    // Add a block across the default path.
+    let block = block_across_default_path(20.0);
     let mut scene = before["scene"].clone();
-    scene["obstacles"].as_array_mut().unwrap().push(json!([
-        [250, 180],
-        [300, 180],
-        [300, 260],
-        [250, 260]
-    ]));
+    scene["obstacles"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!(block));
     let a = post(
         addr,
         "/api/scene",
@@ -536,16 +759,7 @@ fn scene_edits_rebuild_the_mesh_and_reset_restores_it() {
         before["mesh"]["polygon_count"]
     );
     let mut edited = Scene::default_map();
-    edited.obstacles.push(
-        [
-            (250.0, 180.0),
-            (300.0, 180.0),
-            (300.0, 260.0),
-            (250.0, 260.0),
-        ]
-        .map(Vec2::from)
-        .to_vec(),
-    );
+    edited.obstacles.push(block.clone());
     let mesh = build(&edited, &BuildOptions::default()).unwrap();
     assert_eq!(after["mesh"]["polygon_count"], mesh.polygon_count());
     assert_eq!(get(addr, "/api/scene").json()["revision"], 2);
@@ -559,13 +773,13 @@ fn scene_edits_rebuild_the_mesh_and_reset_restores_it() {
             &SearchOptions::default(),
         )
         .unwrap();
-    assert!(close(p["length"].as_f64().unwrap(), want.length));
+    assert_eq!(p["length"].as_f64().unwrap(), want.length);
     assert_ne!(p["points"], before_path["points"]);
     // A point inside the new block is now off the mesh.
     post(
         addr,
         "/api/path",
-        &json!({"start": [275, 220], "goal": [740, 390]}),
+        &json!({"start": centroid(&block), "goal": Scene::DEFAULT_GOAL}),
     )
     .assert_error(422, "start-off-mesh");
 
@@ -586,19 +800,23 @@ fn scene_edits_rebuild_the_mesh_and_reset_restores_it() {
 fn concurrent_queries_all_get_their_own_answer() {
     let srv = server();
     let addr = srv.addr();
+    // Starts at the polygon centroids, each query different; all reach the default goal.
+    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    let starts: Vec<Vec2> = mesh.polygons().map(|p| mesh.centroid(p)).collect();
     let threads: Vec<_> = (0..8)
         .map(|i| {
+            let starts = starts.clone();
             std::thread::spawn(move || {
                 for j in 0..10 {
-                    let y = 20.0 + (i * 10 + j) as f64 * 4.0;
+                    let start = starts[(i * 10 + j) % starts.len()];
                     let v = post(
                         addr,
                         "/api/path",
-                        &json!({"start": [20, y], "goal": [780, 430]}),
+                        &json!({"start": start, "goal": Scene::DEFAULT_GOAL}),
                     )
                     .json();
                     assert_eq!(v["found"], true);
-                    assert_eq!(v["start"], json!([20.0, y]));
+                    assert_eq!(v["start"], json!(start));
                 }
             })
         })
