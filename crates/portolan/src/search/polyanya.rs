@@ -282,7 +282,15 @@ impl ExactSearch {
                 self.successor(mesh, &q, origin, p, i, START, 0.0, from, to);
             }
         });
-        self.queue_successors(mesh, &q);
+        if let Some(first) = self.queue_successors(mesh, &q) {
+            let n = self.nodes[first as usize];
+            let f = n.g + self.node_h(mesh, &q, &n);
+            self.heap.push(Open {
+                f,
+                g: n.g,
+                node: first,
+            });
+        }
         let mut expanded = 0usize;
         while let Some(Open { node, .. }) = self.heap.pop() {
             let n = self.nodes[node as usize];
@@ -302,31 +310,59 @@ impl ExactSearch {
                     self.succ.clear();
                     continue;
                 }
-                self.queue_successors(mesh, &q);
-                break;
+                // The best successor, if it would be the next node popped anyway, skips the heap.
+                match self.queue_successors(mesh, &q) {
+                    Some(next) => cur = next,
+                    None => break,
+                }
             }
         }
         Err(PathError::NoPath)
     }
 
     /// Queues the successors of the last expansion, computing their `f` (only queued nodes
-    /// need a heuristic: a lone successor is expanded at once).
-    fn queue_successors(&mut self, mesh: &NavMesh, q: &Query) {
+    /// need a heuristic: a lone successor is expanded at once). Returns the successor with the
+    /// smallest `f` instead of queueing it when it would be the very next node popped (its `f`
+    /// is below everything queued), which saves a push and a pop without changing the order of
+    /// expansion.
+    fn queue_successors(&mut self, mesh: &NavMesh, q: &Query) -> Option<u32> {
+        let mut best: Option<Open> = None;
         for i in 0..self.succ.len() {
             let idx = self.succ[i];
             let n = self.nodes[idx as usize];
             let f = if n.entry == FINAL {
+                self.best_final = self.best_final.min(n.g);
                 n.g
             } else {
                 n.g + self.node_h(mesh, q, &n)
             };
-            self.heap.push(Open {
+            // A node that cannot beat a path already found would never be popped before it.
+            if f > self.best_final {
+                continue;
+            }
+            let open = Open {
                 f,
                 g: n.g,
                 node: idx,
-            });
+            };
+            if n.entry != FINAL && best.is_none_or(|b| f < b.f) {
+                if let Some(b) = best.replace(open) {
+                    self.heap.push(b);
+                }
+            } else {
+                self.heap.push(open);
+            }
         }
         self.succ.clear();
+        let b = best?;
+        if b.f > self.best_final {
+            return None;
+        }
+        if self.heap.peek().is_none_or(|top| b.f < top.f) {
+            return Some(b.node);
+        }
+        self.heap.push(b);
+        None
     }
 
     /// The paper's heuristic for a node, from its cone and entry edge.
