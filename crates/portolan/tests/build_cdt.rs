@@ -361,3 +361,77 @@ fn trapezoids_with_a_radius_or_rejecting_what_they_cannot_do() {
         }
     );
 }
+
+/// The fuzz target's property (`fuzz/fuzz_targets/build_mesh.rs`) on the normal test suite:
+/// rings on a coarse lattice, so that repeated vertices, collinear runs, zero-area slivers,
+/// touching and self-crossing rings are common, with the odd non-finite coordinate; both
+/// decompositions, with and without a radius. Every outcome is a valid mesh or a typed,
+/// non-internal error.
+fn lattice_ring() -> impl Strategy<Value = Vec<Vec2>> {
+    let lattice = (-8i8..=8, -8i8..=8).prop_map(|(x, y)| Vec2::new(x as f64, y as f64));
+    let anything = prop_oneof![
+        4 => (-8.0f64..8.0, -8.0f64..8.0).prop_map(|(x, y)| Vec2::new(x, y)),
+        1 => Just(Vec2::new(f64::NAN, 0.0)),
+        1 => Just(Vec2::new(1e300, -1e-300)),
+    ];
+    prop_oneof![
+        // Mostly rings that can be repaired, so that most cases build a mesh.
+        30 => prop::collection::vec(lattice, 3..9),
+        // Now and then one that cannot: too short, non-finite, out of range.
+        1 => prop::collection::vec(anything, 0..5),
+    ]
+}
+
+/// How many cases of `any_input_gives_a_valid_mesh_or_a_typed_error` built a mesh.
+static BUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_input_gives_a_valid_mesh_or_a_typed_error(
+        obstacles in prop::collection::vec(lattice_ring(), 0..8),
+        boundary in prop::option::weighted(0.3, lattice_ring()),
+        holes in prop::collection::vec((0usize..10, lattice_ring()), 0..3),
+        radius in prop_oneof![3 => Just(0.0), 1 => 0.0f64..2.0],
+        trapezoid in prop::bool::weighted(0.3),
+    ) {
+        let mut scene = Scene::new(Aabb::new(Vec2::new(-6.0, -6.0), Vec2::new(6.0, 6.0)));
+        scene.obstacles = obstacles;
+        scene.boundary = boundary;
+        for (i, ring) in holes {
+            scene = scene.with_hole(i, ring);
+        }
+        let options = BuildOptions {
+            decomposition: if trapezoid {
+                portolan::Decomposition::Trapezoid
+            } else {
+                portolan::Decomposition::CdtMerged
+            },
+            agent_radius: radius,
+            ..BuildOptions::default()
+        };
+        match build(&scene, &options) {
+            Ok(mesh) => {
+                mesh.check_invariants()
+                    .map_err(|e| TestCaseError::fail(format!("{e}: {scene:?}")))?;
+                BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            Err(e @ (BuildError::Mesh(_) | BuildError::Triangulation(_))) => {
+                return Err(TestCaseError::fail(format!("internal error {e}: {scene:?}")));
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+#[test]
+fn the_any_input_property_is_not_vacuous() {
+    // Run it here as well (the test harness may run the two in any order) and count.
+    any_input_gives_a_valid_mesh_or_a_typed_error();
+    assert!(
+        BUILT.load(std::sync::atomic::Ordering::Relaxed) >= 64,
+        "only {} of the random scenes built a mesh",
+        BUILT.load(std::sync::atomic::Ordering::Relaxed)
+    );
+}

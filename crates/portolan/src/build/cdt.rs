@@ -75,7 +75,12 @@ pub fn triangulate(shapes: &Shapes) -> Result<Triangles, BuildError> {
         edges,
         |e| conflicts.push(e),
     )
-    .map_err(|e| BuildError::Triangulation(e.to_string()))?;
+    // Spade refuses coordinates beyond its range (|x| > 2²⁰¹, or non-zero below 2⁻¹⁴²).
+    .map_err(|_| {
+        let bbox = crate::geom::Aabb::from_points(points.iter().map(|p| Vec2::new(p.x, p.y)));
+        let (min, max) = bbox.map_or((Vec2::ZERO, Vec2::ZERO), |b| (b.min, b.max));
+        BuildError::CoordinateRange { min, max }
+    })?;
     // The points are distinct, so spade keeps their order: input index = vertex handle index.
     // A conflict (two constraints crossing or overlapping) cannot come from clean overlay output;
     // should rounding ever produce one, the constraint is still added, split where it crosses.

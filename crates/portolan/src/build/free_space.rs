@@ -13,8 +13,9 @@
 //!    drops collinear runs and zero-area slivers, and subtracts the holes. Afterwards every solid
 //!    ring has the solid on its left: outer rings counter-clockwise, holes clockwise.
 //! 2. **Walkable region.** `bounds`, or the boundary polygon (non-zero fill) clipped to `bounds`.
-//! 3. **Inflate.** With an agent radius, each solid ring and the region's outside contribute the
-//!    pieces of [`inflate::ring_pieces`]; see [`inflate`] for the error bound.
+//! 3. **Inflate.** With an agent radius, a convex obstacle becomes one convex polygon with rounded
+//!    corners ([`inflate::inflate_convex`]); other solid rings and the region's outside contribute
+//!    the pieces of [`inflate::ring_pieces`]; see [`inflate`] for the error bound.
 //! 4. **One overlay:** region minus (solid rings ∪ pieces), non-zero fill. Obstacles that overlap,
 //!    touch, or cross the border need no special case: that is what the union and the difference
 //!    do.
@@ -98,23 +99,38 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
         }
     }
     let mut solid: Vec<Vec<Vec2>> = Vec::with_capacity(scene.obstacles.len());
+    // Whether each ring of `solid` came through the convex fast path.
+    let mut convex: Vec<bool> = Vec::with_capacity(scene.obstacles.len());
     for (oi, ring) in scene.obstacles.iter().enumerate() {
         let mut ring = dedup_ring(ring);
         if holes_of[oi].is_empty() && convex_after_orienting(&mut ring) {
             solid.push(ring);
+            convex.push(true);
             continue;
         }
-        let Some(bbox) = Aabb::from_points(ring.iter().copied()) else {
+        // The holes may reach outside their obstacle: the grid must hold them too.
+        let Some(bbox) =
+            Aabb::from_points(ring.iter().chain(holes_of[oi].iter().flatten()).copied())
+        else {
             continue;
         };
         let shapes = run_overlay(bbox, &[ring], &holes_of[oi], OverlayRule::Difference)?;
-        solid.extend(oriented(shapes));
+        for r in oriented(shapes) {
+            solid.push(r);
+            convex.push(false);
+        }
     }
     // 3. Inflation pieces.
     let mut pieces: Vec<Vec<Vec2>> = Vec::new();
     if radius > 0.0 {
-        for ring in &solid {
-            inflate::ring_pieces(ring, radius, max_angle, &mut pieces);
+        for (ring, &is_convex) in solid.iter_mut().zip(&convex) {
+            if is_convex {
+                // One convex polygon with the corner arcs is the same region as the ring, its
+                // edge rectangles and corner fans, in one piece instead of 2n.
+                *ring = inflate::inflate_convex(ring, radius, max_angle);
+            } else {
+                inflate::ring_pieces(ring, radius, max_angle, &mut pieces);
+            }
         }
         // The outside of the region is solid: walk its rings backwards.
         for ring in &region {
@@ -209,7 +225,12 @@ fn exact_adapter(bbox: Aabb) -> Result<FloatPointAdapter<Vec2, i32>, BuildError>
         max: bbox.max,
     };
     let extent = (bbox.max.x - bbox.min.x).max(bbox.max.y - bbox.min.y);
-    if !(extent.is_finite() && extent > 0.0) {
+    // i_overlay's f64 contract: coordinates of magnitude at most 2⁵⁰⁰.
+    let limit = 2f64.powi(500);
+    let magnitude = [bbox.min.x, bbox.min.y, bbox.max.x, bbox.max.y]
+        .iter()
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    if !(extent.is_finite() && extent > 0.0 && magnitude <= limit) {
         return Err(out_of_range());
     }
     // p: a power of two with p ≥ extent, so the square [o − p, o + p]² holds the box with room
@@ -420,6 +441,30 @@ mod tests {
         assert!(!free_at(&f, Vec2::new(0.5, 5.0)));
         assert!(free_at(&f, Vec2::new(1.5, 5.0)));
         assert!(!free_at(&f, Vec2::new(3.5, 5.0)));
+    }
+
+    /// Found by the fuzzer: a vertex near `-f64::MAX` made the grid's power of two infinite and
+    /// the search for it never ended.
+    #[test]
+    fn regression_huge_coordinates_are_a_range_error_not_a_hang() {
+        let s = ten().with_obstacle([(-11.0, 0.0), (-1.200624573978435e308, 2.5), (0.0, 0.0)]);
+        assert!(matches!(
+            free_space(&s, 0.0, 1.0),
+            Err(BuildError::CoordinateRange { .. })
+        ));
+    }
+
+    /// Found by the fuzzer: a hole reaching outside its obstacle was converted outside the
+    /// overlay grid (a debug assertion in i_overlay; wrong integers in release).
+    #[test]
+    fn regression_hole_larger_than_its_obstacle() {
+        let s = ten()
+            .with_obstacle([(2.0, 2.0), (6.0, 2.0), (6.0, 6.0), (2.0, 6.0)])
+            .with_hole(0, [(0.0, -29.5), (4.0, 4.0), (-3.0, 4.0)]);
+        let f = free_space(&s, 0.0, 1.0).unwrap();
+        // The hole takes the triangle's part of the square out of the obstacle.
+        assert!(free_at(&f, Vec2::new(3.0, 3.8)));
+        assert!(!free_at(&f, Vec2::new(5.0, 3.0)));
     }
 
     #[test]

@@ -448,4 +448,34 @@ mod tests {
         m.check_invariants().unwrap();
         assert_eq!(m.area(), 96.0);
     }
+
+    /// Found by the fuzzer (`fuzz/`, target `build_mesh` before the targets were split): with
+    /// sub-normal coordinates a slab is so thin that a corner's computed height rounds onto
+    /// another trapezoid's edge, a T-junction `check_invariants` rejects. The CDT builder takes
+    /// the same scene (its overlay grid rounds such coordinates away).
+    #[test]
+    #[ignore = "trapezoid corners computed in f64 can land on a neighbour's edge; needs exact corner handling"]
+    fn regression_subnormal_slab_makes_a_t_junction() {
+        let s = Scene::new(Aabb::new(Vec2::new(-16.0, -16.0), Vec2::new(16.0, 16.0)))
+            .with_obstacle([
+                (0.75, 8.25),
+                (0.0, 2.4245107452363954e-25),
+                (3.16966314e-315, 0.0),
+            ]);
+        if let Ok(m) = build(&s) {
+            m.check_invariants().unwrap();
+        }
+    }
+
+    #[test]
+    fn the_same_subnormal_scene_builds_with_the_cdt() {
+        let s = Scene::new(Aabb::new(Vec2::new(-16.0, -16.0), Vec2::new(16.0, 16.0)))
+            .with_obstacle([
+                (0.75, 8.25),
+                (0.0, 2.4245107452363954e-25),
+                (3.16966314e-315, 0.0),
+            ]);
+        let m = crate::build::build(&s, &crate::build::BuildOptions::cdt()).unwrap();
+        m.check_invariants().unwrap();
+    }
 }

@@ -1,0 +1,255 @@
+//! `portolan-compare`: Portolan's exact search against the `polyanya` crate (vleue/polyanya, the
+//! existing Rust implementation of Polyanya), on the same meshes and the same queries, in one
+//! process.
+//!
+//! ```text
+//! cargo run --release -p portolan-compare -- [DATA_DIR] [--reps N]
+//! ```
+//!
+//! Meshes: `arena-merged` (160 queries with published optima), `scene_mp_2p_01` (2,000 queries
+//! with published optima), and a large trapezoid mesh built by Portolan from a generated scene
+//! (written as Polyanya v2 and read by both). Each query runs `--reps` times (default 5) on
+//! each side, alternating which side goes first; a query's time is the median of its runs.
+//! Lengths must agree (the `polyanya` crate computes in `f32`, so to a relative 1e-4).
+
+use anyhow::{bail, Context, Result};
+use portolan::geom::{orient, Aabb, Vec2};
+use portolan::io::polyanya_mesh;
+use portolan::{
+    build, BuildOptions, Location, NavMesh, PathFinder, Scene, SearchMethod, SearchOptions,
+};
+use std::time::Instant;
+
+/// A query: start, goal, and the published optimum where there is one.
+type Query = (Vec2, Vec2, Option<f64>);
+
+struct Case {
+    name: String,
+    /// The mesh as a Polyanya file, read by both sides.
+    bytes: Vec<u8>,
+    queries: Vec<Query>,
+}
+
+/// A tiny deterministic generator (SplitMix64), so the generated scene is the same every run.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A scene of `n × n` cells of 100 units, most holding a random convex obstacle.
+fn generated_scene(n: usize, rng: &mut Rng) -> Scene {
+    let size = 100.0 * n as f64;
+    let mut scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(size, size)));
+    for cy in 0..n {
+        for cx in 0..n {
+            if rng.next() < 0.25 {
+                continue;
+            }
+            let (ox, oy) = (cx as f64 * 100.0 + 50.0, cy as f64 * 100.0 + 50.0);
+            let k = 3 + (rng.next() * 5.0) as usize;
+            let mut angles: Vec<f64> = (0..k).map(|_| rng.next() * std::f64::consts::TAU).collect();
+            angles.sort_by(f64::total_cmp);
+            let (rx, ry) = (15.0 + rng.next() * 25.0, 15.0 + rng.next() * 25.0);
+            let mut ring: Vec<Vec2> = angles
+                .iter()
+                .map(|t| Vec2::new((ox + rx * t.cos()).round(), (oy + ry * t.sin()).round()))
+                .collect();
+            ring.dedup();
+            while ring.len() > 1 && ring.first() == ring.last() {
+                ring.pop();
+            }
+            let m = ring.len();
+            if m >= 3
+                && (0..m).all(|i| orient(ring[i], ring[(i + 1) % m], ring[(i + 2) % m]).is_ccw())
+            {
+                scene.obstacles.push(ring);
+            }
+        }
+    }
+    scene
+}
+
+fn load_cases(data: &std::path::Path) -> Result<Vec<Case>> {
+    let read = |rel: &str| {
+        std::fs::read(data.join(rel))
+            .with_context(|| format!("cannot read {}", data.join(rel).display()))
+    };
+    let mut cases = Vec::new();
+
+    let csv = String::from_utf8(read("polyanya/expected/arena-euclidean.csv")?)?;
+    let arena: Vec<Query> = csv
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("sx"))
+        .map(|l| {
+            let v: Vec<f64> = l
+                .split(',')
+                .map(|x| x.trim().parse().unwrap_or(f64::NAN))
+                .collect();
+            (Vec2::new(v[0], v[1]), Vec2::new(v[2], v[3]), Some(v[4]))
+        })
+        .collect();
+    cases.push(Case {
+        name: "arena-merged".into(),
+        bytes: read("polyanya/meshes/arena-merged.mesh")?,
+        queries: arena,
+    });
+
+    let scen =
+        portolan::io::scenario::read(&read("polyanya/meshes/scene_mp_2p_01.mesh.scen")?[..])?;
+    cases.push(Case {
+        name: "scene_mp_2p_01".into(),
+        bytes: read("polyanya/meshes/scene_mp_2p_01.mesh")?,
+        queries: scen.iter().map(|q| (q.start, q.goal, q.expected)).collect(),
+    });
+
+    let mut rng = Rng(2017);
+    let scene = generated_scene(40, &mut rng);
+    let mesh = build(&scene, &BuildOptions::trapezoid()).context("building the generated scene")?;
+    let mut bytes = Vec::new();
+    polyanya_mesh::write_v2(&mesh, &mut bytes)?;
+    let size = scene.bounds.size();
+    let mut queries = Vec::new();
+    while queries.len() < 2000 {
+        let p = |rng: &mut Rng| Vec2::new(rng.next() * size.x, rng.next() * size.y);
+        let (s, g) = (p(&mut rng), p(&mut rng));
+        if matches!(mesh.locate(s), Location::InPolygon(_))
+            && matches!(mesh.locate(g), Location::InPolygon(_))
+        {
+            queries.push((s, g, None));
+        }
+    }
+    cases.push(Case {
+        name: format!("generated-40x40 ({} obstacles)", scene.obstacles.len()),
+        bytes,
+        queries,
+    });
+    Ok(cases)
+}
+
+fn stats(xs: &mut [f64]) -> (f64, f64, f64) {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    let rank = |p: f64| xs[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
+    (mean, rank(0.5), rank(0.99))
+}
+
+fn median(xs: &mut [f64]) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+fn main() -> Result<()> {
+    let mut data =
+        std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"));
+    let mut reps = 5usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--reps" {
+            reps = args
+                .next()
+                .and_then(|r| r.parse().ok())
+                .context("--reps N")?;
+        } else {
+            data = a.into();
+        }
+    }
+    if reps == 0 {
+        bail!("--reps must be at least 1");
+    }
+    println!(
+        "| mesh | polygons | queries | portolan µs mean / median / p99 | polyanya µs mean / median / p99 | ratio mean | ratio median | lengths |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for case in load_cases(&data)? {
+        let ours: NavMesh =
+            polyanya_mesh::read(&case.bytes[..]).with_context(|| case.name.clone())?;
+        let theirs: polyanya::Mesh = polyanya::PolyanyaFile::from_bytes(&case.bytes)
+            .try_into()
+            .map_err(|e| anyhow::anyhow!("polyanya cannot load {}: {e:?}", case.name))?;
+        let opts = SearchOptions {
+            method: SearchMethod::Exact,
+            ..SearchOptions::default()
+        };
+        let mut finder = PathFinder::new();
+        let to_glam = |p: Vec2| glam::Vec2::new(p.x as f32, p.y as f32);
+        let (mut t_ours, mut t_theirs) = (Vec::new(), Vec::new());
+        let (mut disagree, mut worst, mut vs_expected) = (0usize, 0.0f64, 0usize);
+        for (i, &(s, g, want)) in case.queries.iter().enumerate() {
+            // Warm-up, and the answers to compare.
+            let a = finder.find_path(&ours, s, g, &opts).ok().map(|p| p.length);
+            let b = theirs
+                .path(to_glam(s), to_glam(g))
+                .map(|p| f64::from(p.length));
+            match (a, b) {
+                (Some(x), Some(y)) => {
+                    let rel = (x - y).abs() / y.max(1.0);
+                    worst = worst.max(rel);
+                    if rel > 1e-4 {
+                        disagree += 1;
+                        if disagree <= 5 {
+                            eprintln!("{} #{i}: {s} -> {g}: portolan {x}, polyanya {y}", case.name);
+                        }
+                    }
+                }
+                (None, None) => {}
+                _ => {
+                    disagree += 1;
+                    if disagree <= 5 {
+                        eprintln!(
+                            "{} #{i}: {s} -> {g}: portolan {a:?}, polyanya {b:?}",
+                            case.name
+                        );
+                    }
+                }
+            }
+            if let (Some(w), Some(x)) = (want, a) {
+                if (x - w).abs() > 1e-5 * w.max(1.0) {
+                    vs_expected += 1;
+                }
+            }
+            let (mut ro, mut rt) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
+            for r in 0..reps {
+                let mut run_ours = || {
+                    let t = Instant::now();
+                    std::hint::black_box(finder.find_path(&ours, s, g, &opts).ok());
+                    ro.push(t.elapsed().as_secs_f64() * 1e6);
+                };
+                let mut run_theirs = || {
+                    let t = Instant::now();
+                    std::hint::black_box(theirs.path(to_glam(s), to_glam(g)));
+                    rt.push(t.elapsed().as_secs_f64() * 1e6);
+                };
+                if (i + r) % 2 == 0 {
+                    run_ours();
+                    run_theirs();
+                } else {
+                    run_theirs();
+                    run_ours();
+                }
+            }
+            t_ours.push(median(&mut ro));
+            t_theirs.push(median(&mut rt));
+        }
+        let (om, omed, o99) = stats(&mut t_ours);
+        let (tm, tmed, t99) = stats(&mut t_theirs);
+        println!(
+            "| {} | {} | {} | {om:.1} / {omed:.1} / {o99:.1} | {tm:.1} / {tmed:.1} / {t99:.1} | {:.2}× | {:.2}× | {} disagree (max rel. diff {worst:.1e}); {} off the published optimum |",
+            case.name,
+            ours.polygon_count(),
+            case.queries.len(),
+            tm / om,
+            tmed / omed,
+            disagree,
+            vs_expected,
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,69 @@
+//! The exact search (Polyanya) on public meshes, beside the funnel search on the same queries.
+//!
+//! `cargo bench -p portolan --bench exact`
+//!
+//! Each iteration runs a fixed batch of published queries with one reused `PathFinder`; divide
+//! by the batch size for the time per query. The side-by-side run against the `polyanya` crate
+//! is `cargo run --release -p portolan-compare` (see BENCHMARKS.md).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use portolan::io::{polyanya_mesh, scenario};
+use portolan::{NavMesh, PathFinder, SearchMethod, SearchOptions, Vec2};
+use std::hint::black_box;
+use std::time::Duration;
+
+const DATA: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/data/polyanya/"
+);
+
+fn load(mesh: &str, scen: &str, n: usize) -> (NavMesh, Vec<(Vec2, Vec2)>) {
+    let m = polyanya_mesh::read(std::fs::File::open(format!("{DATA}{mesh}")).expect("mesh file"))
+        .expect("valid mesh");
+    let q = scenario::read(std::fs::File::open(format!("{DATA}{scen}")).expect("scen file"))
+        .expect("valid scenario");
+    (m, q.iter().take(n).map(|q| (q.start, q.goal)).collect())
+}
+
+fn bench(c: &mut Criterion) {
+    let cases = [
+        (
+            "scene_mp_2p_01",
+            load(
+                "meshes/scene_mp_2p_01.mesh",
+                "meshes/scene_mp_2p_01.mesh.scen",
+                200,
+            ),
+        ),
+        (
+            "arena-merged",
+            load("meshes/arena-merged.mesh", "scenarios/arena.scen", 160),
+        ),
+    ];
+    let mut g = c.benchmark_group("exact");
+    g.measurement_time(Duration::from_secs(8)).sample_size(20);
+    for (name, (mesh, queries)) in &cases {
+        g.throughput(Throughput::Elements(queries.len() as u64));
+        for (method, label) in [
+            (SearchMethod::Exact, "exact"),
+            (SearchMethod::Funnel, "funnel"),
+        ] {
+            let opts = SearchOptions {
+                method,
+                ..SearchOptions::default()
+            };
+            let mut finder = PathFinder::new();
+            g.bench_function(format!("{name}/{label}"), |b| {
+                b.iter(|| {
+                    for &(s, t) in queries {
+                        black_box(finder.find_path(mesh, s, t, &opts).ok());
+                    }
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
