@@ -52,9 +52,9 @@ describe('editing obstacles', () => {
 
     await click(page, '#toggle-edit');
     await click(page, '#btn-add');
-    assert.equal(await page.locator('polygon.obstacle').count(), n + 1);
+    assert.equal(await page.locator('path.obstacle').count(), n + 1);
     assert.ok(Number(await attr(page, '#map', 'data-revision')) > 1);
-    assert.equal(await page.locator('polygon.obstacle.bad').count(), 0);
+    assert.equal(await page.locator('path.obstacle.bad').count(), 0);
     assert.notEqual(await stat(page, 'polygons'), polygons0, 'the mesh was rebuilt');
     assert.equal(await page.locator('.mesh-poly').count(), await stat(page, 'polygons'));
     assert.equal((await serverObstacles(page)).length, n + 1);
@@ -65,7 +65,7 @@ describe('editing obstacles', () => {
     // (from somewhere along the drag) and the page shows that scene's mesh.
     const other = interiorObstacle(scene0).inside;
     await drag(page, centroid(square), other);
-    assert.equal(await page.locator('polygon.obstacle.bad').count(), 2);
+    assert.equal(await page.locator('path.obstacle.bad').count(), 2);
     assert.match(await page.locator('#message').textContent(), /Not rebuilt.*overlap/);
     const held = await sceneOf(page);
     const [hx, hy] = centroid(held.scene.obstacles[n]);
@@ -79,7 +79,7 @@ describe('editing obstacles', () => {
     // rebuilt, and the path goes around it.
     const across = roomOnPath(scene0, path0, h, 16);
     await drag(page, other, across);
-    assert.equal(await page.locator('polygon.obstacle.bad').count(), 0);
+    assert.equal(await page.locator('path.obstacle.bad').count(), 0);
     assert.ok(await page.locator('#message').isHidden());
     square = (await serverObstacles(page))[n];
     const [cx, cy] = centroid(square);
@@ -98,16 +98,16 @@ describe('editing obstacles', () => {
     // Pull a corner into the square: not convex, refused; pull it out again: accepted.
     const corner = square[2];
     await drag(page, corner, [cx - 10, cy - 10]);
-    assert.equal(await page.locator('polygon.obstacle.bad').count(), 1);
+    assert.equal(await page.locator('path.obstacle.bad').count(), 1);
     assert.match(await page.locator('#message').textContent(), /not convex/);
     await drag(page, [cx - 10, cy - 10], [corner[0] + 10, corner[1] + 10]);
-    assert.equal(await page.locator('polygon.obstacle.bad').count(), 0);
+    assert.equal(await page.locator('path.obstacle.bad').count(), 0);
     const reshaped = (await serverObstacles(page))[n][2];
     assert.ok(Math.abs(reshaped[0] - corner[0] - 10) < 2 && Math.abs(reshaped[1] - corner[1] - 10) < 2, `corner at ${reshaped}`);
 
     // Delete it from the keyboard: back to the original mesh.
     await press(page, 'Delete');
-    assert.equal(await page.locator('polygon.obstacle').count(), n);
+    assert.equal(await page.locator('path.obstacle').count(), n);
     assert.equal(await stat(page, 'polygons'), polygons0);
     assert.deepEqual(await jsonAttr(page, '#path', 'data-points'), path0);
     // The refused edits show up as failed resources in the console; nothing else may.
@@ -122,10 +122,10 @@ describe('editing obstacles', () => {
     await click(page, '#toggle-edit');
     await click(page, '#btn-add');
     await click(page, '#btn-add');
-    assert.equal(await page.locator('polygon.obstacle').count(), n + 2);
+    assert.equal(await page.locator('path.obstacle').count(), n + 2);
     await screenshot(page, 'editor-two-added');
     await click(page, '#btn-reset-map');
-    assert.equal(await page.locator('polygon.obstacle').count(), n);
+    assert.equal(await page.locator('path.obstacle').count(), n);
     assert.equal(await stat(page, 'polygons'), polygons0);
     assert.deepEqual(errors, []);
     await page.context().close();
@@ -144,7 +144,7 @@ describe('editing obstacles', () => {
     await b.page.waitForFunction((rev) => document.querySelector('#map').dataset.revision === rev, await attr(a.page, '#map', 'data-revision'));
     await idle(b.page);
     assert.equal(await stat(b.page, 'polygons'), polygons);
-    assert.equal(await b.page.locator('polygon.obstacle').count(), n + 1);
+    assert.equal(await b.page.locator('path.obstacle').count(), n + 1);
     await screenshot(b.page, 'editor-other-tab');
     await click(a.page, '#btn-reset-map');
     assert.deepEqual(a.errors, []);

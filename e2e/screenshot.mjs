@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { click, launchBrowser, openPage, ROOT, startServer } from './harness.mjs';
 
-const STEPS = Number(process.env.STEPS || 11);
+const STEPS = Number(process.env.STEPS || 7);
 const server = await startServer();
 const browser = await launchBrowser();
 try {

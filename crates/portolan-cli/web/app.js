@@ -9,7 +9,8 @@
 // flight or waiting; #map[data-view] holds the world→screen transform and #map[data-revision] the
 // scene revision; #path, #midpoint-path, #exact-path and #corners carry data-points / data-length
 // in world coordinates; #handle-start / #handle-goal carry data-x / data-y; #stats spans carry data-value;
-// #step-info carries data-step / data-steps; obstacles are polygon.obstacle[data-index].
+// #step-info carries data-step / data-steps; obstacles are path.obstacle[data-index] (with their
+// holes as subpaths); #map[data-editable] is "false" for a mesh served without a scene.
 'use strict';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -18,6 +19,7 @@ const $ = (sel) => document.querySelector(sel);
 const state = {
   scene: null, // last GET/POST /api/scene reply: the scene the server holds, with its mesh
   obstacles: [], // obstacles as drawn (may be ahead of the server while an edit is pending)
+  holes: [], // walkable holes in them, { obstacle, ring }, kept in step with `obstacles`
   badObstacles: new Set(), // obstacles the server refused, by index
   start: [0, 0],
   goal: [0, 0],
@@ -45,6 +47,9 @@ const ui = {
   exact: $('#toggle-exact'),
   cornerOffset: $('#corner-offset'),
   cornerOffsetValue: $('#corner-offset-value'),
+  decomposition: $('#decomposition'),
+  agentRadius: $('#agent-radius'),
+  agentRadiusValue: $('#agent-radius-value'),
   stepInfo: $('#step-info'),
 };
 
@@ -130,7 +135,7 @@ async function sendPath() {
     state.pathError = null;
   } else {
     state.result = null;
-    state.pathError = ok ? `No path: ${data.reason}` : describeError(data);
+    state.pathError = ok ? sentence(data.reason || 'no path') : describeError(data);
   }
   // Same scene revision as the funnel answer, or not shown; its failure is only news when the
   // funnel query succeeded (otherwise both fail for the same reason).
@@ -142,6 +147,8 @@ async function sendPath() {
   clampStep();
   scheduleDraw();
 }
+
+const sentence = (text) => `${text[0].toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
 
 function describeError(data) {
   switch (data.code) {
@@ -163,10 +170,12 @@ async function loadScene() {
   return true;
 }
 
-// Sends the obstacles as drawn; on success the server's mesh replaces ours.
+// Sends the obstacles as drawn and the build options as set; on success the server's mesh
+// replaces ours.
 async function sendScene() {
-  const scene = { bounds: state.scene.scene.bounds, obstacles: state.obstacles };
-  const { ok, data } = await api('POST', '/api/scene', { scene });
+  const scene = { ...state.scene.scene, obstacles: state.obstacles, holes: state.holes };
+  const build = { decomposition: ui.decomposition.value, agent_radius: Number(ui.agentRadius.value) };
+  const { ok, data } = await api('POST', '/api/scene', { scene, build });
   if (ok) {
     adoptScene(data, !sceneQueue.wanted);
     state.badObstacles = new Set();
@@ -179,14 +188,37 @@ async function sendScene() {
   scheduleDraw(true);
 }
 
+const DECOMPOSITIONS = { trapezoid: 'trapezoids (the chapter)', 'cdt-merged': 'CDT merged into convex polygons' };
+
 function adoptScene(data, takeObstacles) {
   const first = state.scene === null;
   state.scene = data;
-  if (takeObstacles) state.obstacles = data.scene.obstacles.map((o) => o.map((p) => p.slice()));
+  if (takeObstacles) {
+    state.obstacles = data.scene.obstacles.map((o) => o.map((p) => p.slice()));
+    state.holes = (data.scene.holes || []).map((h) => ({ obstacle: h.obstacle, ring: h.ring.map((p) => p.slice()) }));
+    if (data.build) {
+      ui.decomposition.value = data.build.decomposition;
+      ui.agentRadius.value = String(data.build.agent_radius);
+      ui.agentRadiusValue.textContent = fmtRadius(data.build.agent_radius);
+    }
+  }
   if (first) {
     state.start = data.defaults.start.slice();
     state.goal = data.defaults.goal.slice();
     $('#exact-row').hidden = !data.capabilities.methods.includes('exact');
+    // A mesh served without a scene has nothing to edit or rebuild.
+    $('#editor').hidden = !data.editable;
+    $('#build').hidden = !data.editable;
+    ui.svg.classList.toggle('no-scene', !data.editable);
+    ui.svg.dataset.editable = String(data.editable);
+    ui.decomposition.replaceChildren(...data.capabilities.decompositions.map((d) => new Option(DECOMPOSITIONS[d] || d, d)));
+    if (data.build) ui.decomposition.value = data.build.decomposition;
+    // Agent radii up to a tenth of the map's shorter side, in 100 steps.
+    const b = data.scene.bounds;
+    const most = Math.min(b.max[0] - b.min[0], b.max[1] - b.min[1]) / 10;
+    const step = 10 ** Math.floor(Math.log10(most / 100));
+    ui.agentRadius.max = String(Math.ceil(most / step / 10) * step * 10);
+    ui.agentRadius.step = String(step);
   }
   if (state.selected >= state.obstacles.length) state.selected = -1;
   ui.svg.dataset.revision = String(data.revision);
@@ -214,6 +246,7 @@ function clampToBounds(p) {
 }
 
 const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+const fmtRadius = (r) => String(+Number(r).toFixed(4));
 const fmt = (v) => (Math.round(v * 10) / 10).toFixed(1);
 const fmtPoint = (p) => `(${+p[0].toFixed(1)}, ${+p[1].toFixed(1)})`;
 
@@ -302,8 +335,14 @@ function drawStatic() {
   const b = bounds();
   layers.ground.replaceChildren();
   el('rect', { x: sx(b.minx), y: sy(b.maxy), width: (b.maxx - b.minx) * state.view.k, height: (b.maxy - b.miny) * state.view.k, class: 'ground' }, layers.ground);
+  // The ground inside the bounds is shaded as blocked; the mesh polygons are the walkable part
+  // (an agent radius leaves a band around the obstacles; a mesh file has no obstacles at all).
   layers.mesh.replaceChildren();
   const polys = state.scene.mesh.polygons;
+  for (let i = 0; i < polys.length; i++) {
+    el('polygon', { points: spts(polys[i]), class: 'walkable' }, layers.ground);
+  }
+  el('rect', { x: sx(b.minx), y: sy(b.maxy), width: (b.maxx - b.minx) * state.view.k, height: (b.maxy - b.miny) * state.view.k, class: 'border' }, layers.ground);
   for (let i = 0; i < polys.length; i++) {
     el('polygon', { points: spts(polys[i]), class: 'mesh-poly', 'data-index': i }, layers.mesh);
   }
@@ -324,11 +363,16 @@ function drawObstacles() {
       }
     });
   }
+  // Each obstacle is one path: its ring and its holes, filled even-odd.
+  const holes = state.obstacles.map(() => []);
+  for (const h of state.holes) if (holes[h.obstacle]) holes[h.obstacle].push(h.ring);
+  const ringPath = (ring) => `M${spts(ring)}Z`;
   state.obstacles.forEach((o, i) => {
     const cls = ['obstacle'];
     if (state.badObstacles.has(i)) cls.push('bad');
     if (ui.edit.checked && i === state.selected) cls.push('selected');
-    el('polygon', { points: spts(o), class: cls.join(' '), 'data-index': i }, layers.obstacles);
+    const d = [o, ...holes[i]].map(ringPath).join(' ');
+    el('path', { d, 'fill-rule': 'evenodd', class: cls.join(' '), 'data-index': i }, layers.obstacles);
   });
   if (ui.edit.checked && state.selected >= 0) {
     state.obstacles[state.selected].forEach((p, j) => {
@@ -570,7 +614,7 @@ function moveHandle(which, p) {
 }
 
 function obstacleAt(target) {
-  const poly = target.closest && target.closest('polygon.obstacle');
+  const poly = target.closest && target.closest('path.obstacle');
   return poly ? Number(poly.dataset.index) : -1;
 }
 
@@ -585,7 +629,8 @@ function onPointerDown(evt) {
   } else if (ui.edit.checked && obstacleAt(evt.target) >= 0) {
     const index = obstacleAt(evt.target);
     state.selected = index;
-    drag = { kind: 'obstacle', index, from: world, original: state.obstacles[index].map((p) => p.slice()) };
+    const holes = state.holes.flatMap((h, k) => (h.obstacle === index ? [{ k, ring: h.ring.map((p) => p.slice()) }] : []));
+    drag = { kind: 'obstacle', index, from: world, original: state.obstacles[index].map((p) => p.slice()), holes };
     updateEditButtons();
     scheduleDraw();
   } else if (ui.edit.checked) {
@@ -622,6 +667,7 @@ function onPointerMove(evt) {
     dx = Math.min(b.maxx - Math.max(...xs), Math.max(b.minx - Math.min(...xs), dx));
     dy = Math.min(b.maxy - Math.max(...ys), Math.max(b.miny - Math.min(...ys), dy));
     state.obstacles[drag.index] = drag.original.map((p) => [p[0] + dx, p[1] + dy]);
+    for (const h of drag.holes) state.holes[h.k].ring = h.ring.map((p) => [p[0] + dx, p[1] + dy]);
     editChanged();
   }
 }
@@ -681,7 +727,10 @@ function newObstacleHalfSize() {
 
 function deleteSelected() {
   if (!ui.edit.checked || state.selected < 0) return;
-  state.obstacles.splice(state.selected, 1);
+  const gone = state.selected;
+  state.obstacles.splice(gone, 1);
+  state.holes = state.holes.filter((h) => h.obstacle !== gone)
+    .map((h) => (h.obstacle > gone ? { obstacle: h.obstacle - 1, ring: h.ring } : h));
   state.selected = -1;
   state.badObstacles = new Set();
   updateEditButtons();
@@ -763,6 +812,11 @@ function init() {
     if (!ui.exact.checked) state.exact = null;
     scheduleDraw();
     pathQueue.request();
+  });
+  ui.decomposition.addEventListener('change', () => sceneQueue.request());
+  ui.agentRadius.addEventListener('input', () => {
+    ui.agentRadiusValue.textContent = fmtRadius(ui.agentRadius.value);
+    sceneQueue.request();
   });
   ui.cornerOffset.addEventListener('input', () => {
     ui.cornerOffsetValue.textContent = ui.cornerOffset.value;

@@ -28,6 +28,9 @@ struct Case {
     /// The mesh as a Polyanya file, read by both sides.
     bytes: Vec<u8>,
     queries: Vec<Query>,
+    /// The scene the mesh was built from, when known: disagreements are settled by the
+    /// visibility-graph oracle on it.
+    scene: Option<Scene>,
 }
 
 /// A tiny deterministic generator (SplitMix64), so the generated scene is the same every run.
@@ -99,6 +102,7 @@ fn load_cases(data: &std::path::Path) -> Result<Vec<Case>> {
         name: "arena-merged".into(),
         bytes: read("polyanya/meshes/arena-merged.mesh")?,
         queries: arena,
+        scene: None,
     });
 
     let scen =
@@ -107,6 +111,7 @@ fn load_cases(data: &std::path::Path) -> Result<Vec<Case>> {
         name: "scene_mp_2p_01".into(),
         bytes: read("polyanya/meshes/scene_mp_2p_01.mesh")?,
         queries: scen.iter().map(|q| (q.start, q.goal, q.expected)).collect(),
+        scene: None,
     });
 
     let mut rng = Rng(2017);
@@ -129,6 +134,7 @@ fn load_cases(data: &std::path::Path) -> Result<Vec<Case>> {
         name: format!("generated-40x40 ({} obstacles)", scene.obstacles.len()),
         bytes,
         queries,
+        scene: Some(scene),
     });
     Ok(cases)
 }
@@ -182,6 +188,19 @@ fn main() -> Result<()> {
         let to_glam = |p: Vec2| glam::Vec2::new(p.x as f32, p.y as f32);
         let (mut t_ours, mut t_theirs) = (Vec::new(), Vec::new());
         let (mut disagree, mut worst, mut vs_expected) = (0usize, 0.0f64, 0usize);
+        let oracle = case
+            .scene
+            .as_ref()
+            .map(portolan::search::visibility::VisibilityGraph::new)
+            .transpose()?;
+        let settle = |s: Vec2, g: Vec2| {
+            oracle
+                .as_ref()
+                .and_then(|o| o.shortest_path(s, g).ok())
+                .map_or(String::new(), |p| {
+                    format!(", visibility-graph oracle {}", p.length)
+                })
+        };
         for (i, &(s, g, want)) in case.queries.iter().enumerate() {
             // Warm-up, and the answers to compare.
             let a = finder.find_path(&ours, s, g, &opts).ok().map(|p| p.length);
@@ -195,7 +214,11 @@ fn main() -> Result<()> {
                     if rel > 1e-4 {
                         disagree += 1;
                         if disagree <= 5 {
-                            eprintln!("{} #{i}: {s} -> {g}: portolan {x}, polyanya {y}", case.name);
+                            eprintln!(
+                                "{} #{i}: {s} -> {g}: portolan {x}, polyanya {y}{}",
+                                case.name,
+                                settle(s, g)
+                            );
                         }
                     }
                 }

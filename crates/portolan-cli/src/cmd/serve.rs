@@ -11,11 +11,11 @@ pub mod http;
 #[cfg(test)]
 mod tests;
 
-use crate::input::load_scene;
+use crate::cmd::build::DecompositionArg;
+use crate::input::{load_map, load_mesh, load_scene};
 use anyhow::{bail, Context, Result};
-use api::App;
+use api::{App, BuildSettings};
 use http::{Event, RunningServer};
-use portolan::{Decomposition, Scene};
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -26,11 +26,34 @@ use std::sync::Arc;
 #[command(after_help = "Examples:
   portolan serve                       # the default map on http://127.0.0.1:8080/
   portolan serve --port 0              # any free port; the URL is printed
-  portolan serve --scene my-scene.json --port 9000")]
+  portolan serve --scene my-scene.json --port 9000
+  portolan serve --map arena.map --radius 0.5
+  portolan serve --mesh arena.mesh     # a ready-made mesh: paths only, no obstacle editing")]
+#[command(group = clap::ArgGroup::new("input").args(["scene", "map", "mesh"]))]
 pub struct Args {
-    /// Scene JSON file (see README); the built-in default map when omitted.
+    /// Scene JSON file (see README); the built-in default map when no input is given.
     #[arg(long)]
     pub scene: Option<PathBuf>,
+    /// MovingAI grid map (.map): blocked cells become obstacle outlines (y grows south in the
+    /// file, so the page shows the map upside down).
+    #[arg(long)]
+    pub map: Option<PathBuf>,
+    /// Polyanya mesh file (.mesh, version 1–3), served as it is: no scene, so the page hides the
+    /// obstacle editor and the build options.
+    #[arg(long)]
+    pub mesh: Option<PathBuf>,
+    /// How free space is cut into convex polygons: the chapter's trapezoids by default, CDT for
+    /// --map (grid outlines are not convex). The page can switch.
+    #[arg(long, value_enum, conflicts_with = "mesh")]
+    pub decomposition: Option<DecompositionArg>,
+    /// Agent radius: obstacles grow and the border shrinks by it. The page can change it.
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        allow_hyphen_values = true,
+        conflicts_with = "mesh"
+    )]
+    pub radius: f64,
     /// Address to listen on. The default serves this machine only; anything else exposes the
     /// scene-editing API to the network.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
@@ -44,6 +67,10 @@ impl Default for Args {
     fn default() -> Args {
         Args {
             scene: None,
+            map: None,
+            mesh: None,
+            decomposition: None,
+            radius: 0.0,
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
         }
@@ -62,11 +89,35 @@ fn worker_count() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4))
 }
 
-/// Starts a server for `scene` on `addr` in this process and returns at once.
-pub fn start(scene: Scene, addr: SocketAddr) -> Result<RunningServer> {
-    let app = App::new(scene, Decomposition::default())
-        .context("cannot build the navigation mesh of the scene")?;
-    RunningServer::start(Arc::new(app), addr, worker_count())
+/// Starts a server for `app` on `addr` in this process and returns at once.
+pub fn start(app: Arc<App>, addr: SocketAddr) -> Result<RunningServer> {
+    RunningServer::start(app, addr, worker_count())
+}
+
+/// The server state the arguments ask for: a mesh file as it is, or a scene (file, grid map or
+/// the default map) and the mesh built from it.
+fn app(args: &Args) -> Result<App> {
+    if let Some(path) = &args.mesh {
+        return Ok(App::from_mesh(load_mesh(path)?));
+    }
+    let (scene, default_decomposition) = match &args.map {
+        Some(path) => (load_map(path)?, DecompositionArg::Cdt),
+        None => (
+            load_scene(args.scene.as_deref())?,
+            DecompositionArg::Trapezoid,
+        ),
+    };
+    if !(args.radius.is_finite() && args.radius >= 0.0) {
+        bail!(
+            "--radius must be a finite distance ≥ 0, got {}",
+            args.radius
+        );
+    }
+    let settings = BuildSettings {
+        decomposition: args.decomposition.unwrap_or(default_decomposition).into(),
+        agent_radius: args.radius,
+    };
+    App::new(scene, settings).context("cannot build the navigation mesh of the scene")
 }
 
 /// Runs `portolan serve` until Ctrl-C.
@@ -81,13 +132,12 @@ pub fn run_default() -> Result<()> {
 }
 
 fn serve(args: Args, any_port_if_busy: bool) -> Result<()> {
-    // Hook for other inputs (`--mesh`, `--map`): anything that yields a `Scene` fits here.
-    let scene = load_scene(args.scene.as_deref())?;
+    let app = Arc::new(app(&args)?);
     let addr = SocketAddr::new(args.host, args.port);
-    let server = match start(scene.clone(), addr) {
+    let server = match start(Arc::clone(&app), addr) {
         Err(e) if any_port_if_busy && is_addr_in_use(&e) => {
             eprintln!("portolan: port {} is taken; using a free one", args.port);
-            start(scene, SocketAddr::new(args.host, 0))?
+            start(app, SocketAddr::new(args.host, 0))?
         }
         result => result?,
     };

@@ -162,6 +162,12 @@ pub enum BuildError {
     /// Nothing walkable is left.
     #[error("no walkable space is left after removing the obstacles")]
     NoWalkableSpace,
+    /// The trapezoid decomposition computes slab corners in `f64`; on near-degenerate input
+    /// (slabs thinner than rounding, sub-normal coordinates) a corner can round onto a
+    /// neighbour's edge. Its output is checked, and refused rather than returned broken; the CDT
+    /// decomposition handles such input.
+    #[error("the trapezoid decomposition is numerically degenerate on this scene ({0}); use the CDT decomposition")]
+    Degenerate(crate::mesh::InvariantError),
     /// The polygons produced do not form a valid mesh (a bug: please report it with the scene).
     #[error("internal error, the decomposition produced an invalid mesh: {0}")]
     Mesh(#[from] MeshError),

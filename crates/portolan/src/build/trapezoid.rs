@@ -36,7 +36,7 @@
 
 use super::BuildError;
 use crate::geom::{orient, Orientation, Vec2};
-use crate::mesh::NavMesh;
+use crate::mesh::{InvariantError, NavMesh, PolyId, VertexId};
 use crate::scene::Scene;
 use std::collections::HashMap;
 
@@ -160,8 +160,32 @@ fn strictly_separated(a: &[Vec2], b: &[Vec2]) -> bool {
 
 /// Builds the trapezoid mesh of a scene (checked with [`check_obstacles`]).
 pub fn build(scene: &Scene) -> Result<NavMesh, BuildError> {
+    check_range(scene)?;
     let rings = check_obstacles(scene)?;
     build_rings(&rings, scene.bounds.min, scene.bounds.max)
+}
+
+/// Shewchuk's predicates are exact only while no product of coordinate differences underflows or
+/// overflows. Non-zero coordinates between 2^-300 and 2^300 in magnitude keep every product and
+/// error term of `orient2d` far inside `f64`'s normal range; anything else (sub-normal or huge
+/// values, which the fuzzer tries) is refused rather than decided wrongly.
+fn check_range(scene: &Scene) -> Result<(), BuildError> {
+    const LO: f64 = 4.909093465297727e-91; // 2^-300
+    const HI: f64 = 2.037035976334486e90; // 2^300
+    let ok = |v: f64| v == 0.0 || (LO..=HI).contains(&v.abs());
+    let points = scene
+        .obstacles
+        .iter()
+        .flatten()
+        .chain([&scene.bounds.min, &scene.bounds.max]);
+    if points.clone().all(|p| ok(p.x) && ok(p.y)) {
+        return Ok(());
+    }
+    let b = crate::geom::Aabb::from_points(points.copied()).expect("the bounds are points");
+    Err(BuildError::CoordinateRange {
+        min: b.min,
+        max: b.max,
+    })
 }
 
 /// Builds the trapezoid mesh for an agent of radius `r`: obstacles grown by `r` with corner arcs of
@@ -307,9 +331,25 @@ fn build_rings(rings: &[Vec<Vec2>], min: Vec2, max: Vec2) -> Result<NavMesh, Bui
             })
     };
     let mut polygons = Vec::with_capacity(traps.len());
-    for t in &traps {
+    for (ti, t) in traps.iter().enumerate() {
         let (eb, et) = (&edges[t.bottom], &edges[t.top]);
         let (yb0, yb1, yt0, yt1) = (eb.y_at(t.x0), eb.y_at(t.x1), et.y_at(t.x0), et.y_at(t.x1));
+        // Corners are rounded: where slabs are thinner than rounding, a corner on a slab line
+        // inside this (merged) trapezoid can land exactly on its top or bottom side, a T-junction.
+        // Refuse the scene with a typed error rather than return a broken mesh.
+        let sides = [
+            (Vec2::new(t.x0, yb0), Vec2::new(t.x1, yb1)),
+            (Vec2::new(t.x1, yt1), Vec2::new(t.x0, yt0)),
+        ];
+        if let Some((side, x)) = corner_on_side(&xs, &line_ys, t.x0, t.x1, &sides) {
+            let vertex = VertexId(id(x, &mut vertices));
+            let edge = if side == 0 { 0 } else { 2 };
+            return Err(BuildError::Degenerate(InvariantError::TJunction {
+                polygon: PolyId(ti as u32),
+                edge,
+                vertex,
+            }));
+        }
         let mut ring: Vec<Vec2> = Vec::with_capacity(8);
         ring.push(Vec2::new(t.x0, yb0));
         ring.push(Vec2::new(t.x1, yb1));
@@ -336,6 +376,37 @@ fn build_rings(rings: &[Vec<Vec2>], min: Vec2, max: Vec2) -> Result<NavMesh, Bui
         polygons.push(ring.into_iter().map(|p| id(p, &mut vertices)).collect());
     }
     Ok(NavMesh::from_polygons(vertices, polygons)?)
+}
+
+/// The first corner that lies exactly on one of a trapezoid's slanted `sides`, on a slab line
+/// strictly between `x0` and `x1`: `(side index, point)`. Such a corner can only be a rounding
+/// error away from the side's line, so only the few corners nearest the line's height are tested
+/// (exactly, with [`orient`]).
+fn corner_on_side(
+    xs: &[f64],
+    line_ys: &HashMap<u64, Vec<f64>>,
+    x0: f64,
+    x1: f64,
+    sides: &[(Vec2, Vec2); 2],
+) -> Option<(usize, Vec2)> {
+    let lo = xs.partition_point(|&x| x <= x0);
+    let hi = xs.partition_point(|&x| x < x1);
+    for &x in &xs[lo..hi.max(lo)] {
+        let Some(ys) = line_ys.get(&x.to_bits()) else {
+            continue;
+        };
+        for (k, &(p, q)) in sides.iter().enumerate() {
+            let y_est = p.y + (q.y - p.y) * ((x - p.x) / (q.x - p.x));
+            let j = ys.partition_point(|&y| y < y_est);
+            for &y in &ys[j.saturating_sub(2)..(j + 2).min(ys.len())] {
+                let c = Vec2::new(x, y);
+                if orient(p, q, c) == Orientation::Collinear {
+                    return Some((k, c));
+                }
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -451,10 +522,11 @@ mod tests {
 
     /// Found by the fuzzer (`fuzz/`, target `build_mesh` before the targets were split): with
     /// sub-normal coordinates a slab is so thin that a corner's computed height rounds onto
-    /// another trapezoid's edge, a T-junction `check_invariants` rejects. The CDT builder takes
-    /// the same scene (its overlay grid rounds such coordinates away).
+    /// another trapezoid's edge, a T-junction `check_invariants` rejects (there `orient2d`
+    /// itself underflows). The builder now refuses such coordinates with
+    /// `BuildError::CoordinateRange`; the CDT builder takes the same scene (its overlay grid
+    /// rounds such coordinates away).
     #[test]
-    #[ignore = "trapezoid corners computed in f64 can land on a neighbour's edge; needs exact corner handling"]
     fn regression_subnormal_slab_makes_a_t_junction() {
         let s = Scene::new(Aabb::new(Vec2::new(-16.0, -16.0), Vec2::new(16.0, 16.0)))
             .with_obstacle([
@@ -462,9 +534,8 @@ mod tests {
                 (0.0, 2.4245107452363954e-25),
                 (3.16966314e-315, 0.0),
             ]);
-        if let Ok(m) = build(&s) {
-            m.check_invariants().unwrap();
-        }
+        // Sub-normal coordinates make products underflow, where no predicate is exact: refused.
+        assert!(matches!(build(&s), Err(BuildError::CoordinateRange { .. })));
     }
 
     #[test]

@@ -137,11 +137,12 @@ pub fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
 /// `true` when `p` lies on the closed segment `a b` (decided exactly).
 #[inline]
 pub fn on_segment(p: Vec2, a: Vec2, b: Vec2) -> bool {
-    orient(a, b, p).is_collinear()
-        && p.x >= a.x.min(b.x)
+    // The box test first: it is cheap and rejects almost every call.
+    p.x >= a.x.min(b.x)
         && p.x <= a.x.max(b.x)
         && p.y >= a.y.min(b.y)
         && p.y <= a.y.max(b.y)
+        && orient(a, b, p).is_collinear()
 }
 
 #[cfg(test)]

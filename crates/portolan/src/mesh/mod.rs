@@ -615,12 +615,15 @@ impl NavMesh {
         }
         for p in self.polygons() {
             let bp = self.poly_bounds[p.index()];
-            let mut seen = Vec::new();
-            for q in self.locator.overlapping(bp) {
-                if q == p || seen.contains(&q) {
-                    continue;
-                }
-                seen.push(q);
+            // Polygons whose boxes meet p's: the only ones that can overlap it or touch its edges.
+            let mut seen: Vec<PolyId> = self
+                .locator
+                .overlapping(bp)
+                .filter(|&q| q != p && boxes_meet(bp, self.poly_bounds[q.index()]))
+                .collect();
+            seen.sort_unstable();
+            seen.dedup();
+            for &q in &seen {
                 if q > p && self.interiors_overlap(p, q) {
                     return Err(InvariantError::Overlap {
                         first: p,
@@ -662,6 +665,11 @@ impl NavMesh {
         };
         !(separated_by_edge_of(p, q) || separated_by_edge_of(q, p))
     }
+}
+
+/// `true` when two closed boxes share at least a point.
+fn boxes_meet(a: Aabb, b: Aabb) -> bool {
+    a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y
 }
 
 /// Structural checks of one polygon: vertex range, no zero-length edges, convex and CCW.

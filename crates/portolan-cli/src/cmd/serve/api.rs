@@ -7,13 +7,16 @@
 //! The server keeps a single scene shared by every client. Each rebuild bumps
 //! [`World::revision`]; path replies carry the revision they were computed on, so a page can
 //! notice that another tab changed the scene and fetch it again.
+//!
+//! A server started on a mesh file ([`App::from_mesh`]) has no scene to edit: it answers scene
+//! edits with `409 read-only`, and [`SceneReply::editable`] tells the page so.
 
 use portolan::search::channel::resolve_endpoint;
 use portolan::search::funnel::{channel_portals, Funnel, FunnelStep, Portal};
 use portolan::search::Snap;
 use portolan::{
-    build, BuildError, Decomposition, NavMesh, Path, PathError, PathFinder, PortalPoint, Scene,
-    SceneError, SearchMethod, SearchOptions, Vec2,
+    build, BuildError, BuildOptions, Decomposition, NavMesh, Path, PathError, PathFinder,
+    PortalPoint, Scene, SceneError, SearchMethod, SearchOptions, Vec2,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, RwLock};
@@ -123,20 +126,47 @@ pub struct ErrorBody {
     pub obstacles: Vec<usize>,
 }
 
+/// How the server builds meshes from scenes: the build options a client may change.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BuildSettings {
+    /// How free space is cut into convex polygons.
+    pub decomposition: Decomposition,
+    /// Agent radius ([`BuildOptions::agent_radius`]): finite and ≥ 0.
+    pub agent_radius: f64,
+}
+
+impl BuildSettings {
+    /// The chapter's trapezoid decomposition for a point agent: the figure the demo shows.
+    pub fn trapezoid() -> BuildSettings {
+        BuildSettings {
+            decomposition: Decomposition::Trapezoid,
+            agent_radius: 0.0,
+        }
+    }
+
+    fn options(self) -> BuildOptions {
+        BuildOptions {
+            decomposition: self.decomposition,
+            agent_radius: self.agent_radius,
+            ..BuildOptions::default()
+        }
+    }
+}
+
 /// The current scene, its mesh and what the page needs to draw them.
 #[derive(Debug)]
 pub struct World {
     /// Bumped on every rebuild.
     pub revision: u64,
-    /// The obstacles.
+    /// The obstacles; for a mesh read from a file, only its bounds.
     pub scene: Scene,
-    /// How the mesh was built.
-    pub decomposition: Decomposition,
+    /// How the mesh was built from the scene; `None` for a mesh read from a file.
+    pub build: Option<BuildSettings>,
     /// The mesh.
     pub mesh: NavMesh,
     /// A sensible start and goal for this scene.
     pub defaults: Defaults,
-    /// How long the build took, in milliseconds.
+    /// How long the build took, in milliseconds (0 for a mesh read from a file).
     pub build_ms: f64,
 }
 
@@ -153,44 +183,64 @@ impl World {
     /// Builds the mesh of `scene`.
     pub fn build(
         scene: Scene,
-        decomposition: Decomposition,
+        settings: BuildSettings,
         revision: u64,
     ) -> Result<World, BuildError> {
         let t = Instant::now();
-        // Other build options (agent radius, ...) keep their defaults until the API exposes them.
-        #[allow(clippy::needless_update)]
-        let options = portolan::BuildOptions {
-            decomposition,
-            ..portolan::BuildOptions::default()
-        };
-        let mesh = build(&scene, &options)?;
+        let mesh = build(&scene, &settings.options())?;
         let build_ms = t.elapsed().as_secs_f64() * 1e3;
         let defaults = default_query(&scene, &mesh);
         Ok(World {
             revision,
             scene,
-            decomposition,
+            build: Some(settings),
             mesh,
             defaults,
             build_ms,
         })
     }
+
+    /// A world around a ready-made mesh: nothing to edit, only its bounds to draw.
+    pub fn from_mesh(mesh: NavMesh) -> World {
+        let scene = Scene::new(mesh.bounds());
+        let defaults = default_query(&scene, &mesh);
+        World {
+            revision: 1,
+            scene,
+            build: None,
+            mesh,
+            defaults,
+            build_ms: 0.0,
+        }
+    }
 }
 
-/// The default query of the default map; elsewhere the centres of the polygons nearest the
-/// lower-left and upper-right corners of the bounds.
+/// The default query of the default map when it is on the mesh and connected; elsewhere the
+/// centres of the polygons nearest the lower-left and upper-right corners of the bounds, among
+/// those of the largest (by area) connected part of the mesh, so that a path exists.
 fn default_query(scene: &Scene, mesh: &NavMesh) -> Defaults {
+    let part = connected_parts(mesh);
+    let part_of = |p: Vec2| mesh.locate(p).polygon().map(|id| part[id.index()]);
     let (s, g) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
-    let on_mesh = |p| mesh.locate(p) != portolan::Location::Outside;
-    if *scene == Scene::default_map() && on_mesh(s) && on_mesh(g) {
+    if *scene == Scene::default_map() && part_of(s).is_some() && part_of(s) == part_of(g) {
         return Defaults { start: s, goal: g };
     }
+    let mut area = vec![0.0; mesh.polygon_count()];
+    for p in mesh.polygons() {
+        let ring: Vec<Vec2> = mesh.polygon_points(p).collect();
+        area[part[p.index()]] += portolan::geom::signed_area(&ring).abs();
+    }
+    let largest = (0..area.len())
+        .max_by(|&a, &b| area[a].total_cmp(&area[b]))
+        .unwrap_or(0);
     let b = mesh.bounds();
     let nearest = |corner: Vec2| {
         mesh.polygons()
+            .filter(|p| part[p.index()] == largest)
             .map(|p| mesh.centroid(p))
             .min_by(|a, c| a.distance(corner).total_cmp(&c.distance(corner)))
-            // A built mesh has at least one polygon (BuildError::NoWalkableSpace otherwise).
+            // A mesh has at least one polygon (BuildError::NoWalkableSpace, ReadError
+            // otherwise), and the largest part holds one.
             .unwrap_or(corner)
     };
     Defaults {
@@ -199,15 +249,43 @@ fn default_query(scene: &Scene, mesh: &NavMesh) -> Defaults {
     }
 }
 
+/// A label per polygon: polygons share a label when a path can lead from one to the other
+/// across shared edges. Labels are `0..number of parts`.
+fn connected_parts(mesh: &NavMesh) -> Vec<usize> {
+    let mut part = vec![usize::MAX; mesh.polygon_count()];
+    let mut parts = 0;
+    let mut stack = Vec::new();
+    for seed in mesh.polygons() {
+        if part[seed.index()] != usize::MAX {
+            continue;
+        }
+        part[seed.index()] = parts;
+        stack.push(seed);
+        while let Some(p) = stack.pop() {
+            for &q in mesh.neighbours(p).iter().flatten() {
+                if part[q.index()] == usize::MAX {
+                    part[q.index()] = parts;
+                    stack.push(q);
+                }
+            }
+        }
+        parts += 1;
+    }
+    part
+}
+
 /// `GET /api/scene` (and the answer to scene edits).
 #[derive(Serialize)]
 pub struct SceneReply<'a> {
     /// Revision of this scene.
     pub revision: u64,
-    /// The scene in the scene-file format (`bounds`, `obstacles`).
+    /// The scene in the scene-file format (`bounds`, `obstacles`, and `boundary` and `holes` when
+    /// it has them); for a mesh read from a file, only its bounds.
     pub scene: &'a Scene,
-    /// How the mesh was built.
-    pub build: BuildSpec,
+    /// Whether `POST /api/scene` may change the scene (`false` for a mesh read from a file).
+    pub editable: bool,
+    /// How the mesh was built (`null` for a mesh read from a file).
+    pub build: Option<BuildSpec>,
     /// The mesh.
     pub mesh: MeshReply,
     /// A sensible start and goal.
@@ -242,21 +320,34 @@ pub struct Capabilities {
     pub max_body_bytes: usize,
 }
 
-/// Build options of a scene edit; omitted fields keep their current value.
+/// Build options of a scene edit; omitted fields keep their current value. Answers carry both.
 #[derive(Deserialize, Serialize, Debug, Clone, Copy, Default)]
 #[serde(deny_unknown_fields)]
 pub struct BuildSpec {
-    /// Trapezoid (and, as the library grows, others).
+    /// `"trapezoid"` (the chapter's) or `"cdt-merged"` (any obstacles).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decomposition: Option<Decomposition>,
+    /// Agent radius: obstacles grow and the border shrinks by it. Finite and ≥ 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_radius: Option<f64>,
+}
+
+impl From<BuildSettings> for BuildSpec {
+    fn from(b: BuildSettings) -> BuildSpec {
+        BuildSpec {
+            decomposition: Some(b.decomposition),
+            agent_radius: Some(b.agent_radius),
+        }
+    }
 }
 
 /// `POST /api/scene` request.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct SceneRequest {
-    /// The new scene.
-    pub scene: Scene,
+    /// The new scene; absent keeps the current one (to change only the build options).
+    #[serde(default)]
+    pub scene: Option<Scene>,
     /// Build options.
     #[serde(default)]
     pub build: BuildSpec,
@@ -344,10 +435,11 @@ pub struct Polyline {
     pub length: f64,
 }
 
-/// The server's state: the current world and the one it started with.
+/// The server's state: the current world and the scene it started with (`None` when serving a
+/// mesh file, which cannot be edited).
 #[derive(Debug)]
 pub struct App {
-    initial: (Scene, Decomposition),
+    initial: Option<(Scene, BuildSettings)>,
     world: RwLock<Arc<World>>,
 }
 
@@ -431,13 +523,22 @@ fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Reply> {
 }
 
 impl App {
-    /// A server state starting from `scene` built with `decomposition`.
-    pub fn new(scene: Scene, decomposition: Decomposition) -> Result<App, BuildError> {
-        let world = World::build(scene.clone(), decomposition, 1)?;
+    /// A server state starting from `scene` built with `settings`.
+    pub fn new(scene: Scene, settings: BuildSettings) -> Result<App, BuildError> {
+        let world = World::build(scene.clone(), settings, 1)?;
         Ok(App {
-            initial: (scene, decomposition),
+            initial: Some((scene, settings)),
             world: RwLock::new(Arc::new(world)),
         })
+    }
+
+    /// A server state serving a ready-made mesh (a Polyanya `.mesh` file, say): paths only, no
+    /// scene edits.
+    pub fn from_mesh(mesh: NavMesh) -> App {
+        App {
+            initial: None,
+            world: RwLock::new(Arc::new(World::from_mesh(mesh))),
+        }
     }
 
     /// The current world.
@@ -450,8 +551,8 @@ impl App {
         }
     }
 
-    fn replace(&self, scene: Scene, decomposition: Decomposition) -> Result<Arc<World>, Reply> {
-        let mut world = World::build(scene, decomposition, 0)
+    fn replace(&self, scene: Scene, settings: BuildSettings) -> Result<Arc<World>, Reply> {
+        let mut world = World::build(scene, settings, 0)
             .map_err(|e| Reply::error_with(422, build_error_body(&e)))?;
         let mut slot = match self.world.write() {
             Ok(w) => w,
@@ -469,21 +570,49 @@ impl App {
         let result = match route {
             Route::Asset(content_type, text) => Ok(Reply::asset(content_type, text)),
             Route::GetScene => Ok(scene_reply(&self.world())),
-            Route::SetScene => parse::<SceneRequest>(body).and_then(|req| {
-                let decomposition = req
-                    .build
-                    .decomposition
-                    .unwrap_or(self.world().decomposition);
-                self.replace(req.scene, decomposition)
-                    .map(|w| scene_reply(&w))
+            Route::SetScene => self.read_only().and_then(|()| {
+                let req = parse::<SceneRequest>(body)?;
+                let current = self.world();
+                // Editable, so the current world was built from a scene.
+                let settings = current.build.unwrap_or_else(BuildSettings::trapezoid);
+                let settings = BuildSettings {
+                    decomposition: req.build.decomposition.unwrap_or(settings.decomposition),
+                    agent_radius: match req.build.agent_radius {
+                        None => settings.agent_radius,
+                        Some(r) if r.is_finite() && r >= 0.0 => r,
+                        Some(r) => {
+                            return Err(Reply::error(
+                                400,
+                                "bad-agent-radius",
+                                &format!("agent_radius must be a finite distance ≥ 0, got {r}"),
+                            ))
+                        }
+                    },
+                };
+                let scene = req.scene.unwrap_or_else(|| current.scene.clone());
+                self.replace(scene, settings).map(|w| scene_reply(&w))
             }),
-            Route::ResetScene => {
-                let (scene, d) = self.initial.clone();
-                self.replace(scene, d).map(|w| scene_reply(&w))
-            }
+            Route::ResetScene => self.read_only().and_then(|()| match &self.initial {
+                Some((scene, settings)) => self
+                    .replace(scene.clone(), *settings)
+                    .map(|w| scene_reply(&w)),
+                None => Ok(scene_reply(&self.world())),
+            }),
             Route::Path => parse::<PathRequest>(body).and_then(|req| self.path(finder, &req)),
         };
         result.unwrap_or_else(|e| e)
+    }
+
+    /// `409 read-only` when the server serves a mesh file.
+    fn read_only(&self) -> Result<(), Reply> {
+        match self.initial {
+            Some(_) => Ok(()),
+            None => Err(Reply::error(
+                409,
+                "read-only",
+                "this server serves a mesh file: there is no scene to edit or rebuild",
+            )),
+        }
     }
 
     fn path(&self, finder: &mut PathFinder, req: &PathRequest) -> Result<Reply, Reply> {
@@ -618,8 +747,14 @@ fn build_error_body(e: &BuildError) -> ErrorBody {
         ) => ("bad-obstacle", vec![*obstacle]),
         BuildError::NotConvex { obstacle, .. } => ("not-convex", vec![*obstacle]),
         BuildError::Overlap { first, second } => ("overlap", vec![*first, *second]),
+        BuildError::Scene(SceneError::Boundary(_)) => ("bad-boundary", vec![]),
+        BuildError::Scene(SceneError::Hole { obstacle, .. }) => ("bad-hole", vec![*obstacle]),
+        BuildError::Scene(SceneError::HoleWithoutObstacle { .. }) => ("bad-hole", vec![]),
+        BuildError::Unsupported(_) => ("unsupported", vec![]),
+        BuildError::BadOption { .. } => ("bad-option", vec![]),
         BuildError::NoWalkableSpace => ("no-walkable-space", vec![]),
-        // An internal mesh error, or variants added as the builders grow: no obstacle to name.
+        // An internal mesh error, coordinates the triangulation cannot take, or variants added as
+        // the builders grow: no obstacle to name.
         _ => ("build-failed", vec![]),
     };
     ErrorBody {
@@ -630,14 +765,15 @@ fn build_error_body(e: &BuildError) -> ErrorBody {
 }
 
 fn scene_reply(w: &World) -> Reply {
-    debug_assert!(decomposition_is_listed(w.decomposition));
+    debug_assert!(w
+        .build
+        .is_none_or(|b| decomposition_is_listed(b.decomposition)));
     let mesh = &w.mesh;
     Reply::json(&SceneReply {
         revision: w.revision,
         scene: &w.scene,
-        build: BuildSpec {
-            decomposition: Some(w.decomposition),
-        },
+        editable: w.build.is_some(),
+        build: w.build.map(BuildSpec::from),
         mesh: MeshReply {
             polygons: mesh
                 .polygons()

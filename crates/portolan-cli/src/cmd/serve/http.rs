@@ -240,7 +240,10 @@ fn serve_one(app: &App, finder: &mut PathFinder, mut request: Request) {
 }
 
 fn respond(request: Request, reply: Reply) {
+    // Every body is in memory, so its length is known: always a Content-Length, never the
+    // chunked encoding tiny_http would switch to above 32 KiB (app.js, big meshes).
     let mut response = Response::from_data(reply.body)
+        .with_chunked_threshold(usize::MAX)
         .with_status_code(reply.status)
         .with_header(header("Content-Type", reply.content_type))
         .with_header(header("Cache-Control", "no-store"))

@@ -1,7 +1,7 @@
 //! API tests: a real server on port 0 in this process, spoken to over raw TCP so that malformed
 //! and oversized requests can be sent exactly as written.
 
-use super::api::MAX_BODY_BYTES;
+use super::api::{App, BuildSettings, MAX_BODY_BYTES};
 use super::http::RunningServer;
 use super::start;
 use portolan::search::funnel::simplify_collinear;
@@ -13,12 +13,22 @@ use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::Duration;
 
+/// A server for the default map as `portolan serve` starts it: the chapter's trapezoids.
 fn server() -> RunningServer {
+    serve_app(App::new(Scene::default_map(), BuildSettings::trapezoid()).unwrap())
+}
+
+fn serve_app(app: App) -> RunningServer {
     start(
-        Scene::default_map(),
+        std::sync::Arc::new(app),
         SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
     )
     .unwrap()
+}
+
+/// The mesh the server starts with.
+fn default_mesh() -> portolan::NavMesh {
+    build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap()
 }
 
 /// One answer: status, headers (lower-case names), body.
@@ -124,12 +134,12 @@ fn post(addr: SocketAddr, path: &str, body: &Value) -> Answer {
     send(addr, "POST", path, body.to_string().as_bytes())
 }
 
+fn pt(v: &Value) -> Vec2 {
+    Vec2::new(v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
+}
+
 fn pts(v: &Value) -> Vec<Vec2> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| Vec2::new(p[0].as_f64().unwrap(), p[1].as_f64().unwrap()))
-        .collect()
+    v.as_array().unwrap().iter().map(pt).collect()
 }
 
 /// Numbers cross JSON unchanged both ways (serde_json's `float_roundtrip`), so points compare
@@ -172,7 +182,7 @@ fn interior_obstacle() -> (usize, Vec2) {
 
 /// The library's path for the default query on the default map.
 fn default_path() -> portolan::Path {
-    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    let mesh = default_mesh();
     PathFinder::new()
         .find_path(
             &mesh,
@@ -199,7 +209,7 @@ fn block_across_default_path(h: f64) -> Vec<Vec2> {
         scene.obstacles.push(square(c));
         far(Scene::DEFAULT_START)
             && far(Scene::DEFAULT_GOAL)
-            && build(&scene, &BuildOptions::default()).is_ok()
+            && build(&scene, &BuildOptions::trapezoid()).is_ok()
     };
     path.points
         .windows(2)
@@ -226,7 +236,7 @@ fn scene_describes_the_default_map_and_its_mesh() {
     assert_eq!(a.header("content-type"), Some("application/json"));
     let v = a.json();
     let scene = Scene::default_map();
-    let mesh = build(&scene, &BuildOptions::default()).unwrap();
+    let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
     assert_eq!(v["revision"], 1);
     assert_eq!(
         v["scene"]["bounds"],
@@ -248,7 +258,15 @@ fn scene_describes_the_default_map_and_its_mesh() {
         v["defaults"],
         json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL})
     );
-    assert_eq!(v["build"], json!({"decomposition": "trapezoid"}));
+    assert_eq!(v["editable"], true);
+    assert_eq!(
+        v["build"],
+        json!({"decomposition": "trapezoid", "agent_radius": 0.0})
+    );
+    assert_eq!(
+        v["capabilities"]["decompositions"],
+        json!(["trapezoid", "cdt-merged"])
+    );
     assert_eq!(v["capabilities"]["methods"], json!(["funnel", "exact"]));
     assert_eq!(
         v["capabilities"]["portal_points"],
@@ -261,7 +279,7 @@ fn scene_describes_the_default_map_and_its_mesh() {
 #[test]
 fn path_matches_the_library_and_the_funnel_steps_rebuild_it() {
     let srv = server();
-    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    let mesh = default_mesh();
     for (portal, pp) in [
         ("toward-goal", PortalPoint::TowardGoal),
         ("midpoint", PortalPoint::Midpoint),
@@ -331,7 +349,7 @@ fn path_matches_the_library_and_the_funnel_steps_rebuild_it() {
 #[test]
 fn exact_path_matches_the_library_and_is_never_longer_than_the_funnel() {
     let srv = server();
-    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    let mesh = default_mesh();
     // The default query and one from each polygon centroid to the default goal.
     let queries: Vec<(Vec2, Vec2)> = std::iter::once((Scene::DEFAULT_START, Scene::DEFAULT_GOAL))
         .chain(
@@ -385,7 +403,7 @@ fn exact_path_matches_the_library_and_is_never_longer_than_the_funnel() {
 fn corner_offset_moves_the_corners_and_is_validated() {
     let srv = server();
     let addr = srv.addr();
-    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    let mesh = default_mesh();
     let plain = default_path();
     assert!(plain.points.len() > 2, "the default query turns corners");
     for method in [SearchMethod::Funnel, SearchMethod::Exact] {
@@ -455,7 +473,7 @@ fn corner_offset_moves_the_corners_and_is_validated() {
 fn same_polygon_is_one_segment_and_one_step() {
     let srv = server();
     // Two points inside the same polygon: its centroid and a point halfway to its first corner.
-    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    let mesh = default_mesh();
     let poly = portolan::PolyId(0);
     let start = mesh.centroid(poly);
     let goal = start.lerp(mesh.polygon_points(poly).next().unwrap(), 0.5);
@@ -491,7 +509,7 @@ fn snapping_moves_an_off_mesh_start_to_the_nearest_wall() {
     );
     assert_eq!(a.status, 200);
     let v = a.json();
-    let start = pts(&json!([v["start"]]))[0];
+    let start = pt(&v["start"]);
     assert!(
         start.distance(wall) < 1e-9,
         "snapped to {start}, the wall is at {wall}"
@@ -760,7 +778,7 @@ fn scene_edits_rebuild_the_mesh_and_reset_restores_it() {
     );
     let mut edited = Scene::default_map();
     edited.obstacles.push(block.clone());
-    let mesh = build(&edited, &BuildOptions::default()).unwrap();
+    let mesh = build(&edited, &BuildOptions::trapezoid()).unwrap();
     assert_eq!(after["mesh"]["polygon_count"], mesh.polygon_count());
     assert_eq!(get(addr, "/api/scene").json()["revision"], 2);
     let p = post(addr, "/api/path", &default_query()).json();
@@ -801,7 +819,7 @@ fn concurrent_queries_all_get_their_own_answer() {
     let srv = server();
     let addr = srv.addr();
     // Starts at the polygon centroids, each query different; all reach the default goal.
-    let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    let mesh = default_mesh();
     let starts: Vec<Vec2> = mesh.polygons().map(|p| mesh.centroid(p)).collect();
     let threads: Vec<_> = (0..8)
         .map(|i| {
@@ -842,4 +860,232 @@ fn shutdown_closes_the_port() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Distance between the closed segments `a b` and `c d`.
+fn segment_distance(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f64 {
+    use portolan::geom::{distance_to_segment, segments_cross};
+    if segments_cross(a, b, c, d) {
+        return 0.0;
+    }
+    [
+        distance_to_segment(a, c, d),
+        distance_to_segment(b, c, d),
+        distance_to_segment(c, a, b),
+        distance_to_segment(d, a, b),
+    ]
+    .into_iter()
+    .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn build_options_rebuild_the_mesh_and_reset_restores_them() {
+    let srv = server();
+    let addr = srv.addr();
+    let before = get(addr, "/api/scene").json();
+
+    // The CDT decomposition, same scene (no `scene` field: only the build options change).
+    let a = post(
+        addr,
+        "/api/scene",
+        &json!({"build": {"decomposition": "cdt-merged"}}),
+    );
+    assert_eq!(a.status, 200);
+    let v = a.json();
+    let cdt = build(&Scene::default_map(), &BuildOptions::cdt()).unwrap();
+    assert_eq!(v["revision"], 2);
+    assert_eq!(v["scene"], before["scene"]);
+    assert_eq!(
+        v["build"],
+        json!({"decomposition": "cdt-merged", "agent_radius": 0.0})
+    );
+    assert_eq!(v["mesh"]["polygon_count"], cdt.polygon_count());
+    assert_ne!(v["mesh"]["polygon_count"], before["mesh"]["polygon_count"]);
+
+    // CDT takes overlapping obstacles, which the trapezoids refuse.
+    let overlapping = json!({"bounds": {"min": [0, 0], "max": [100, 100]},
+        "obstacles": [[[10, 10], [50, 10], [30, 40]], [[20, 20], [60, 20], [40, 50]]]});
+    assert_eq!(
+        post(addr, "/api/scene", &json!({"scene": overlapping})).status,
+        200
+    );
+    post(
+        addr,
+        "/api/scene",
+        &json!({"scene": overlapping, "build": {"decomposition": "trapezoid"}}),
+    )
+    .assert_error(422, "overlap");
+
+    // An agent radius: the mesh is the library's, and the path keeps the agent's centre at
+    // least the radius (less the arc error) from every obstacle.
+    let r = 12.0;
+    let a = post(
+        addr,
+        "/api/scene",
+        &json!({"scene": Scene::default_map(), "build": {"agent_radius": r}}),
+    );
+    assert_eq!(a.status, 200);
+    let v = a.json();
+    assert_eq!(
+        v["build"],
+        json!({"decomposition": "cdt-merged", "agent_radius": r})
+    );
+    let options = BuildOptions::cdt().with_agent_radius(r);
+    let mesh = build(&Scene::default_map(), &options).unwrap();
+    assert_eq!(v["mesh"]["polygon_count"], mesh.polygon_count());
+    let (start, goal) = (pt(&v["defaults"]["start"]), pt(&v["defaults"]["goal"]));
+    let p = post(addr, "/api/path", &json!({"start": start, "goal": goal})).json();
+    let want = PathFinder::new()
+        .find_path(&mesh, start, goal, &SearchOptions::default())
+        .unwrap();
+    assert_points(&p["points"], &want.points);
+    let path = pts(&p["points"]);
+    for ring in &Scene::default_map().obstacles {
+        for w in path.windows(2) {
+            for k in 0..ring.len() {
+                let d = segment_distance(w[0], w[1], ring[k], ring[(k + 1) % ring.len()]);
+                assert!(
+                    d >= r * (1.0 - options.arc_error) - 1e-9,
+                    "{d} from an obstacle"
+                );
+            }
+        }
+    }
+    // A start on the ground the radius took away is off the mesh now.
+    let (_, inside) = interior_obstacle();
+    let ring = &Scene::default_map().obstacles[interior_obstacle().0];
+    let near_wall = ring[0] + (ring[0] - inside).normalized().unwrap() * (r / 2.0);
+    post(
+        addr,
+        "/api/path",
+        &json!({"start": near_wall, "goal": goal}),
+    )
+    .assert_error(422, "start-off-mesh");
+
+    // Bad radii change nothing.
+    let revision = get(addr, "/api/scene").json()["revision"].clone();
+    for bad in ["-1", "-0.001"] {
+        send(
+            addr,
+            "POST",
+            "/api/scene",
+            format!(r#"{{"build": {{"agent_radius": {bad}}}}}"#).as_bytes(),
+        )
+        .assert_error(400, "bad-agent-radius");
+    }
+    for bad in ["1e999", "\"wide\"", "[1]"] {
+        send(
+            addr,
+            "POST",
+            "/api/scene",
+            format!(r#"{{"build": {{"agent_radius": {bad}}}}}"#).as_bytes(),
+        )
+        .assert_error(400, "bad-json");
+    }
+    // So big that nothing is walkable: refused, the scene kept.
+    post(
+        addr,
+        "/api/scene",
+        &json!({"build": {"agent_radius": 1000}}),
+    )
+    .assert_error(422, "no-walkable-space");
+    assert_eq!(get(addr, "/api/scene").json()["revision"], revision);
+
+    // Reset restores the scene and the build options the server started with.
+    let r = send(addr, "POST", "/api/scene/reset", b"").json();
+    assert_eq!(r["build"], before["build"]);
+    assert_eq!(r["scene"], before["scene"]);
+    assert_eq!(r["mesh"], before["mesh"]);
+    srv.shutdown();
+}
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data");
+
+#[test]
+fn a_served_mesh_file_answers_paths_and_refuses_edits() {
+    let path = format!("{DATA}/polyanya/meshes/arena-merged.mesh");
+    let mesh = crate::input::load_mesh(std::path::Path::new(&path)).unwrap();
+    let srv = serve_app(App::from_mesh(mesh.clone()));
+    let addr = srv.addr();
+    let v = get(addr, "/api/scene").json();
+    assert_eq!(v["editable"], false);
+    assert_eq!(v["build"], Value::Null);
+    assert_eq!(v["scene"]["obstacles"], json!([]));
+    let b = mesh.bounds();
+    assert_eq!(v["scene"]["bounds"], json!({"min": b.min, "max": b.max}));
+    assert_eq!(v["mesh"]["polygon_count"], mesh.polygon_count());
+    assert_eq!(v["mesh"]["vertex_count"], mesh.vertex_count());
+    for (i, p) in v["mesh"]["polygons"].as_array().unwrap().iter().enumerate() {
+        let want: Vec<Vec2> = mesh.polygon_points(portolan::PolyId(i as u32)).collect();
+        assert_eq!(pts(p), want, "polygon {i}");
+    }
+
+    // The default query lies on the mesh and is answered as the library answers it.
+    let (start, goal) = (pt(&v["defaults"]["start"]), pt(&v["defaults"]["goal"]));
+    assert_ne!(mesh.locate(start), portolan::Location::Outside);
+    assert_ne!(mesh.locate(goal), portolan::Location::Outside);
+    let funnel = post(addr, "/api/path", &json!({"start": start, "goal": goal})).json();
+    let want = PathFinder::new()
+        .find_path(&mesh, start, goal, &SearchOptions::default())
+        .unwrap();
+    assert_eq!(funnel["found"], true);
+    assert_points(&funnel["points"], &want.points);
+    let exact = post(
+        addr,
+        "/api/path",
+        &json!({"start": start, "goal": goal, "method": "exact"}),
+    )
+    .json();
+    assert!(exact["length"].as_f64().unwrap() <= funnel["length"].as_f64().unwrap());
+
+    // Nothing to edit.
+    let e = post(addr, "/api/scene", &json!({"build": {"agent_radius": 1}}))
+        .assert_error(409, "read-only");
+    assert!(e["error"].as_str().unwrap().contains("mesh"), "{e}");
+    post(addr, "/api/scene", &json!({"scene": Scene::default_map()}))
+        .assert_error(409, "read-only");
+    send(addr, "POST", "/api/scene/reset", b"").assert_error(409, "read-only");
+    assert_eq!(get(addr, "/api/scene").json()["revision"], 1);
+    srv.shutdown();
+}
+
+#[test]
+fn a_grid_map_is_served_as_an_editable_scene_built_with_cdt() {
+    let args = super::Args {
+        map: Some(format!("{DATA}/movingai/tiny/hard.map").into()),
+        radius: 0.25,
+        ..super::Args::default()
+    };
+    let app = super::app(&args).unwrap();
+    let world = app.world();
+    let settings = world.build.unwrap();
+    assert_eq!(settings.decomposition, portolan::Decomposition::CdtMerged);
+    assert_eq!(settings.agent_radius, 0.25);
+    let srv = serve_app(app);
+    let v = get(srv.addr(), "/api/scene").json();
+    assert_eq!(v["editable"], true);
+    let scene = crate::input::load_map(args.map.as_deref().unwrap()).unwrap();
+    assert_eq!(scene_of(&v["scene"]), scene);
+    let mesh = build(&scene, &BuildOptions::cdt().with_agent_radius(0.25)).unwrap();
+    assert_eq!(v["mesh"]["polygon_count"], mesh.polygon_count());
+    let (start, goal) = (
+        v["defaults"]["start"].clone(),
+        v["defaults"]["goal"].clone(),
+    );
+    let p = post(
+        srv.addr(),
+        "/api/path",
+        &json!({"start": start, "goal": goal}),
+    )
+    .json();
+    assert_eq!(p["found"], true);
+    srv.shutdown();
+
+    // Bad combinations are clear errors.
+    let bad = super::Args {
+        radius: -1.0,
+        ..super::Args::default()
+    };
+    let e = super::app(&bad).unwrap_err();
+    assert!(e.to_string().contains("--radius"), "{e}");
 }
