@@ -255,7 +255,7 @@ fn dedup_ring(ring: &[Vec2]) -> Vec<Vec2> {
 
 /// Turns the ring counter-clockwise if it is a convex polygon (collinear vertices allowed) and
 /// says whether it is one. Exact: every turn is decided by [`orient`].
-fn convex_after_orienting(ring: &mut [Vec2]) -> bool {
+pub(crate) fn convex_after_orienting(ring: &mut [Vec2]) -> bool {
     let n = ring.len();
     if n < 3 {
         return false;

@@ -121,8 +121,12 @@ pub fn inflate_convex(ring: &[Vec2], r: f64, max_angle: f64) -> Vec<Vec2> {
             (None, None) => {}
         }
     }
-    out.dedup();
-    while out.len() > 1 && out.first() == out.last() {
+    // Arc points of corners closer than a billionth of the radius stand for one corner: merging
+    // them moves the outline by less than that, far inside the arc error, and spares the
+    // decompositions slivers whose width is a rounding error.
+    let close = r * 1e-9;
+    out.dedup_by(|b, a| a.distance(*b) <= close);
+    while out.len() > 1 && out[0].distance(out[out.len() - 1]) <= close {
         out.pop();
     }
     // Drop vertices that rounding left on a straight line or turned slightly back.

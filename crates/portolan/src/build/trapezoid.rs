@@ -210,10 +210,20 @@ pub fn build_inflated(scene: &Scene, r: f64, max_angle: f64) -> Result<NavMesh, 
             min,
             max,
         );
-        if !g.is_empty() {
-            grown.push(g);
-            ids.push(i);
+        if g.is_empty() {
+            continue;
         }
+        // Growing is exact only as far as the turns of the input are: where a turn underflows to
+        // "straight" the grown ring can fold. The sweep needs convex rings, so say so.
+        let mut g = g;
+        if !super::free_space::convex_after_orienting(&mut g) {
+            return Err(BuildError::NotConvex {
+                obstacle: i,
+                vertex: 0,
+            });
+        }
+        grown.push(g);
+        ids.push(i);
     }
     check_disjoint(&grown, &ids)?;
     build_rings(&grown, min, max)
@@ -521,11 +531,8 @@ mod tests {
     }
 
     /// Found by the fuzzer (`fuzz/`, target `build_mesh` before the targets were split): with
-    /// sub-normal coordinates a slab is so thin that a corner's computed height rounds onto
-    /// another trapezoid's edge, a T-junction `check_invariants` rejects (there `orient2d`
-    /// itself underflows). The builder now refuses such coordinates with
-    /// `BuildError::CoordinateRange`; the CDT builder takes the same scene (its overlay grid
-    /// rounds such coordinates away).
+    /// sub-normal coordinates a slab was so thin that a corner's computed height rounded onto
+    /// another trapezoid's edge, a T-junction. Now either a valid mesh or a typed error.
     #[test]
     fn regression_subnormal_slab_makes_a_t_junction() {
         let s = Scene::new(Aabb::new(Vec2::new(-16.0, -16.0), Vec2::new(16.0, 16.0)))
@@ -548,5 +555,28 @@ mod tests {
             ]);
         let m = crate::build::build(&s, &crate::build::BuildOptions::cdt()).unwrap();
         m.check_invariants().unwrap();
+    }
+
+    /// Found by the fuzzer (`fuzz`, target `build_trapezoid`) after the sub-normal fix above: an
+    /// obstacle with tiny coordinates next to sub-normal ones passes the convexity check because
+    /// one of its turns underflows to "straight" (the product 1.6e-180 × 3.2e-312 is below the
+    /// smallest f64), is grown by an agent radius of 4.8125 into a folded ring, and two trapezoids
+    /// then claimed the same edge (`BuildError::Mesh`, an internal error). Grown rings are now
+    /// checked, so this is a typed error.
+    #[test]
+    fn regression_tiny_coordinates_make_a_non_manifold_edge() {
+        let s = Scene::new(Aabb::new(Vec2::new(-16.0, -16.0), Vec2::new(16.0, 16.0)))
+            .with_obstacle([
+                (0.0, 0.0),
+                (3.246654855335e-312, 0.0),
+                (-2.353437368264535e-185, 9.25),
+                (-0.25, 15.25),
+                (0.0, -1.6028329769468593e-180),
+            ]);
+        let max_angle = crate::build::inflate::chord_angle(0.01);
+        match build_inflated(&s, 4.8125, max_angle) {
+            Ok(m) => m.check_invariants().unwrap(),
+            Err(e) => assert!(!matches!(e, BuildError::Mesh(_)), "{e}"),
+        }
     }
 }
