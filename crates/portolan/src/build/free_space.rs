@@ -95,8 +95,21 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
     // 1. Solid rings, solid on the left.
     let mut holes_of: Vec<Vec<Vec<Vec2>>> = vec![Vec::new(); scene.obstacles.len()];
     for h in &scene.holes {
-        if let Some(list) = holes_of.get_mut(h.obstacle) {
-            list.push(dedup_ring(&h.ring));
+        let Some(list) = holes_of.get_mut(h.obstacle) else {
+            continue;
+        };
+        // Each hole is filled on its own (non-zero) before the holes of an obstacle are united:
+        // overlapping holes of opposite orientation must not cancel out.
+        let mut ring = dedup_ring(&h.ring);
+        if convex_after_orienting(&mut ring) {
+            list.push(ring);
+        } else if let Some(bbox) = Aabb::from_points(ring.iter().copied()) {
+            list.extend(oriented(run_overlay(
+                bbox,
+                &[ring],
+                &[],
+                OverlayRule::Subject,
+            )?));
         }
     }
     let mut solid: Vec<Vec<Vec2>> = Vec::with_capacity(scene.obstacles.len());
@@ -579,6 +592,21 @@ mod tests {
             .with_obstacle([(2.0, 1.5), (5.0, 1.5), (5.0, 4.0)]);
         let h = free_space(&o, 0.0, 1.0).unwrap();
         assert_eq!(h[0].len(), 2);
+    }
+
+    /// Found by the coverage property test: two holes of one obstacle that overlap with opposite
+    /// orientations summed to winding 0 in the shared overlay, so their overlap stayed solid.
+    #[test]
+    fn regression_overlapping_holes_of_opposite_orientation() {
+        let s = ten()
+            .with_obstacle([(1.0, 1.0), (9.0, 1.0), (9.0, 9.0), (1.0, 9.0)])
+            .with_hole(0, [(2.0, 2.0), (6.0, 2.0), (6.0, 6.0), (2.0, 6.0)])
+            .with_hole(0, [(4.0, 4.0), (4.0, 8.0), (8.0, 8.0), (8.0, 4.0)]);
+        let f = free_space(&s, 0.0, 1.0).unwrap();
+        assert!(free_at(&f, Vec2::new(5.0, 5.0)));
+        assert!(free_at(&f, Vec2::new(3.0, 3.0)));
+        assert!(free_at(&f, Vec2::new(7.0, 7.0)));
+        assert_eq!(area(&f), 100.0 - 64.0 + 16.0 + 16.0 - 4.0);
     }
 
     #[test]
