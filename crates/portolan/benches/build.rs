@@ -7,6 +7,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use portolan::geom::{Aabb, Vec2};
 use portolan::io::movingai::read_map;
+use portolan::random::quad_grid_scene;
 use portolan::{build, BuildOptions, Scene};
 use std::hint::black_box;
 use std::time::Duration;
@@ -20,27 +21,6 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
     }
-}
-
-/// `n` disjoint convex quadrilaterals, one per cell of a square grid (as in `benches/core.rs`).
-fn disjoint_scene(n: usize, seed: u64) -> Scene {
-    let k = (n as f64).sqrt().ceil() as usize;
-    let size = 100.0 * k as f64;
-    let mut rng = Rng(seed | 1);
-    let mut scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(size, size)));
-    for i in 0..n {
-        let (cx, cy) = (100.0 * (i % k) as f64 + 50.0, 100.0 * (i / k) as f64 + 50.0);
-        let a0 = rng.next() * std::f64::consts::TAU;
-        let ring: Vec<Vec2> = (0..4)
-            .map(|j| {
-                let a = a0 + j as f64 * std::f64::consts::FRAC_PI_2 + (rng.next() - 0.5) * 0.8;
-                let r = 15.0 + 25.0 * rng.next();
-                Vec2::new(cx + r * a.cos(), cy + r * a.sin())
-            })
-            .collect();
-        scene.obstacles.push(ring);
-    }
-    scene
 }
 
 /// `n` concave 6-pointed stars at random positions: they overlap and cross the border.
@@ -70,7 +50,7 @@ fn random_scenes(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
     for n in [10, 100, 1_000, 10_000] {
-        let s = disjoint_scene(n, 7);
+        let s = quad_grid_scene(n, 7);
         g.bench_with_input(BenchmarkId::new("cdt_merged", n), &s, |b, s| {
             b.iter(|| build(black_box(s), &BuildOptions::cdt()).unwrap())
         });

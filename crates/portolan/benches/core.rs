@@ -4,7 +4,8 @@
 //! `cargo bench -p portolan --bench core`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use portolan::geom::{Aabb, Vec2};
+use portolan::geom::Vec2;
+use portolan::random::quad_grid_scene;
 use portolan::{build, BuildOptions, NavMesh, PathFinder, PortalPoint, Scene, SearchOptions};
 use std::hint::black_box;
 use std::time::Duration;
@@ -37,27 +38,6 @@ fn grid_mesh(k: usize) -> NavMesh {
         }
     }
     NavMesh::from_polygons(vertices, polys).expect("a grid triangulation is a valid mesh")
-}
-
-/// `n` disjoint convex obstacles (random quadrilaterals in the cells of a square grid).
-fn random_scene(n: usize, seed: u64) -> Scene {
-    let k = (n as f64).sqrt().ceil() as usize;
-    let size = 100.0 * k as f64;
-    let mut rng = Rng(seed | 1);
-    let mut scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(size, size)));
-    for i in 0..n {
-        let (cx, cy) = (100.0 * (i % k) as f64 + 50.0, 100.0 * (i / k) as f64 + 50.0);
-        let a0 = rng.next() * std::f64::consts::TAU;
-        let ring: Vec<Vec2> = (0..4)
-            .map(|j| {
-                let a = a0 + j as f64 * std::f64::consts::FRAC_PI_2 + (rng.next() - 0.5) * 0.8;
-                let r = 15.0 + 25.0 * rng.next();
-                Vec2::new(cx + r * a.cos(), cy + r * a.sin())
-            })
-            .collect();
-        scene.obstacles.push(ring);
-    }
-    scene
 }
 
 fn locate(c: &mut Criterion) {
@@ -134,7 +114,7 @@ fn build_trapezoid(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(3));
     for n in [10usize, 100, 1000] {
-        let scene = random_scene(n, 7);
+        let scene = quad_grid_scene(n, 7);
         group.bench_with_input(BenchmarkId::from_parameter(n), &scene, |b, s| {
             b.iter(|| {
                 build(s, &BuildOptions::trapezoid()).expect("disjoint convex obstacles build")

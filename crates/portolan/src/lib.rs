@@ -47,3 +47,8 @@ pub use mesh::{Location, NavMesh, PolyId, VertexId};
 pub use scene::{Scene, SceneError};
 pub use search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchOptions};
 pub use search::{PathStatus, PolygonFilter};
+
+/// The Rust examples of the project's README, compiled and run as doc tests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -405,6 +405,47 @@ pub fn random_free_point(rng: &mut Rng, scene: &Scene, attempts: usize) -> Optio
     })
 }
 
+/// `n` disjoint convex quadrilaterals, one per cell of a square grid of 100 × 100 cells (each
+/// centred in its cell, randomly rotated, corners 15–40 from the centre): the scenes of the
+/// benchmarks (`benches/core.rs`, `benches/build.rs`), the `mesh_stats` example and the
+/// `build_compare` comparison, so their figures describe the same inputs.
+///
+/// Unlike [`random_scene`] this uses the platform's `cos`/`sin` (it predates the portable
+/// generator and keeps the recorded benchmark inputs): the same on common platforms, but not
+/// guaranteed bit for bit everywhere.
+///
+/// ```
+/// let s = portolan::random::quad_grid_scene(10, 7);
+/// assert_eq!(s.obstacles.len(), 10);
+/// assert!(s.validate().is_ok());
+/// ```
+pub fn quad_grid_scene(n: usize, seed: u64) -> Scene {
+    // xorshift64*.
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let k = (n as f64).sqrt().ceil() as usize;
+    let size = 100.0 * k as f64;
+    let mut scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(size, size)));
+    for i in 0..n {
+        let (cx, cy) = (100.0 * (i % k) as f64 + 50.0, 100.0 * (i / k) as f64 + 50.0);
+        let a0 = next() * std::f64::consts::TAU;
+        let ring: Vec<Vec2> = (0..4)
+            .map(|j| {
+                let a = a0 + j as f64 * std::f64::consts::FRAC_PI_2 + (next() - 0.5) * 0.8;
+                let r = 15.0 + 25.0 * next();
+                Vec2::new(cx + r * a.cos(), cy + r * a.sin())
+            })
+            .collect();
+        scene.obstacles.push(ring);
+    }
+    scene
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,40 +14,9 @@
 //! reported. Times are the median of `--reps` runs (default 5), the two sides alternating.
 
 use anyhow::{bail, Result};
-use portolan::geom::{Aabb, Vec2};
+use portolan::random::quad_grid_scene;
 use portolan::{build, BuildOptions, Scene};
 use std::time::Instant;
-
-/// xorshift64* (the generator of `benches/build.rs`).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-fn disjoint_scene(n: usize, seed: u64) -> Scene {
-    let k = (n as f64).sqrt().ceil() as usize;
-    let size = 100.0 * k as f64;
-    let mut rng = Rng(seed | 1);
-    let mut scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(size, size)));
-    for i in 0..n {
-        let (cx, cy) = (100.0 * (i % k) as f64 + 50.0, 100.0 * (i / k) as f64 + 50.0);
-        let a0 = rng.next() * std::f64::consts::TAU;
-        let ring: Vec<Vec2> = (0..4)
-            .map(|j| {
-                let a = a0 + j as f64 * std::f64::consts::FRAC_PI_2 + (rng.next() - 0.5) * 0.8;
-                let r = 15.0 + 25.0 * rng.next();
-                Vec2::new(cx + r * a.cos(), cy + r * a.sin())
-            })
-            .collect();
-        scene.obstacles.push(ring);
-    }
-    scene
-}
 
 /// The polyanya crate's pipeline: Triangulation → mesh → merge (once, then until nothing merges).
 /// Returns (triangles, polygons after one merge, polygons at the fixpoint, time to one merge).
@@ -108,7 +77,7 @@ fn main() -> Result<()> {
     };
     let mut scenes = vec![("default map".to_string(), Scene::default_map())];
     for n in [10, 100, 1_000, 10_000] {
-        scenes.push((format!("{n} quads"), disjoint_scene(n, 7)));
+        scenes.push((format!("{n} quads"), quad_grid_scene(n, 7)));
     }
     println!("| scene | radius | portolan polygons | polyanya triangles | polyanya, 1 merge | polyanya, merged to the end | portolan build | polyanya build (1 merge) | speed-up |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");

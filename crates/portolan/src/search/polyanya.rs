@@ -478,20 +478,30 @@ impl ExactSearch {
                 cone = ([root, root], [root, root]);
             }
         }
+        // One pass over `next`: its neighbour count (cul-de-sac pruning) and the slot of the
+        // shared edge, which runs eb → ea in `next` (a convex polygon lists a vertex once, so
+        // the slot starting at eb is that edge).
+        let nv = mesh.polygon_vertices(next);
+        let nb = mesh.neighbours(next);
+        let (mut entry, mut open_edges) = (usize::MAX, 0usize);
+        for (i, (&v, n)) in nv.iter().zip(nb).enumerate() {
+            if v == eb {
+                entry = i;
+            }
+            open_edges += usize::from(n.is_some());
+        }
+        if entry == usize::MAX {
+            return; // not a manifold edge; NavMesh guarantees this does not happen
+        }
+        debug_assert_eq!(nv[wrap(entry + 1, nv.len())], ea);
         // Cul-de-sac pruning.
         let goal_here = self.goal_stamp[next.index()] == self.generation;
-        if !goal_here && mesh.neighbours(next).iter().flatten().nth(1).is_none() {
+        if !goal_here && open_edges < 2 {
             return;
         }
         if root != self.nodes[parent as usize].root && !self.root_ok(root, g) {
             return;
         }
-        let nv = mesh.polygon_vertices(next);
-        let m = nv.len();
-        // The shared edge runs eb → ea in `next`.
-        let Some(entry) = (0..m).find(|&i| nv[i] == eb && nv[wrap(i + 1, m)] == ea) else {
-            return; // not a manifold edge; NavMesh guarantees this does not happen
-        };
         if root != original_root {
             // Keep the corner walked from, for the path: a pseudo node that is never expanded.
             let via = self.nodes.len() as u32;
@@ -647,7 +657,9 @@ impl ExactSearch {
         }
         // Non-observable successors: turn at a corner that ends the interval. The side facing
         // the old cone is the old cone's side, which passes through the corner.
-        if right_turn {
+        // (The turn's `g` costs a square root, so it is computed only when the turn has a
+        // successor.)
+        if right_turn && (er > 0 || (er < m && matches!(pr, End::Cut(_)))) {
             let g = n.g + dist(r, a);
             for j in 0..er.min(m) {
                 let (from, to) = (End::Vertex(id(j)), End::Vertex(id(j + 1)));
@@ -658,7 +670,7 @@ impl ExactSearch {
                 self.successor(mesh, q, idx, poly, slot(er), a_id.0, g, from, End::Cut(rl));
             }
         }
-        if left_turn {
+        if left_turn && (el1 < m || (el1 >= 1 && matches!(pl, End::Cut(_)))) {
             let g = n.g + dist(r, b);
             if el1 >= 1 && matches!(pl, End::Cut(_)) {
                 let to = End::Vertex(id(el1));
