@@ -156,7 +156,8 @@ pub enum BuildError {
         /// Upper corner.
         max: Vec2,
     },
-    /// The triangulation failed (coordinates too large or too small for it).
+    /// The triangulation cannot be used: more triangles than 32-bit ids hold. (Coordinates out of
+    /// the triangulation's range are [`BuildError::CoordinateRange`].)
     #[error("triangulation failed: {0}")]
     Triangulation(String),
     /// Nothing walkable is left.
