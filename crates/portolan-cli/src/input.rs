@@ -14,8 +14,8 @@ pub fn load_mesh(path: &Path) -> Result<NavMesh> {
         .with_context(|| format!("mesh {}", path.display()))
 }
 
-/// The mesh to search: a Polyanya mesh file when given, else the scene built with the trapezoid
-/// decomposition; with the scene to draw (for a mesh file, its bounds and no obstacles).
+/// The mesh to search: a Polyanya mesh file when given, else the scene built with the default
+/// decomposition (merged CDT); with the scene to draw (for a mesh file, its bounds and no obstacles).
 pub fn load_mesh_or_scene(mesh: Option<&Path>, scene: Option<&Path>) -> Result<(Scene, NavMesh)> {
     match mesh {
         Some(m) => {

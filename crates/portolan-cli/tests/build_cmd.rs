@@ -144,3 +144,33 @@ fn bad_input_fails_in_one_line() {
     ]);
     assert!(stderr(&o).contains("agent_radius"), "{}", stderr(&o));
 }
+
+#[test]
+fn scen_on_a_grid_map_builds_the_mesh_first_and_matches_the_gppc_optima() {
+    let o = portolan(&[
+        "scen",
+        "--map",
+        &data("gppc/AcrosstheCape.map"),
+        "--scen",
+        &data("gppc/AcrosstheCape.map.scen"),
+        "--search",
+        "exact",
+        "--expect",
+        "euclidean",
+        "--tolerance",
+        "1e-9",
+        "--csv",
+        temp("cape.csv").to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("queries:    201"), "{err}");
+    assert!(err.contains("mismatches: 0"), "{err}");
+    let csv = std::fs::read_to_string(temp("cape.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 202, "header + one row per query");
+    // --map goes with neither --mesh nor --scene.
+    let o = portolan(&[
+        "scen", "--map", "a.map", "--mesh", "b.mesh", "--scen", "c.scen",
+    ]);
+    assert!(!o.status.success() && !stderr(&o).contains("panicked"));
+}

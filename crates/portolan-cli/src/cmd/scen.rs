@@ -1,8 +1,8 @@
 //! `portolan scen`: run every query of a scenario file and time it.
 
-use crate::input::{load_mesh_or_scene, SearchArg};
+use crate::input::{build_mesh, load_map, load_mesh_or_scene, SearchArg};
 use anyhow::{bail, Context, Result};
-use portolan::{PathError, PathFinder};
+use portolan::{BuildOptions, PathError, PathFinder};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -15,15 +15,20 @@ expanded; -1 for no path) to --csv or stdout, then a summary on stderr.
 
 Examples:
   portolan scen --mesh scene_mp_2p_01.mesh --scen scene_mp_2p_01.mesh.scen --search exact --expect euclidean
-  portolan scen --mesh arena.mesh --scen arena.scen --search funnel --csv arena-funnel.csv"
+  portolan scen --mesh arena.mesh --scen arena.scen --search funnel --csv arena-funnel.csv
+  portolan scen --map AcrosstheCape.map --scen AcrosstheCape.map.scen --expect euclidean --tolerance 1e-9"
 )]
 pub struct Args {
     /// Polyanya mesh file (.mesh, version 1, 2 or 3).
-    #[arg(long, required_unless_present = "scene", conflicts_with = "scene")]
+    #[arg(long, required_unless_present_any = ["scene", "map"], conflicts_with_all = ["scene", "map"])]
     pub mesh: Option<PathBuf>,
-    /// Scene JSON file, built with the trapezoid decomposition.
-    #[arg(long)]
+    /// Scene JSON file, built with the default decomposition (merged CDT).
+    #[arg(long, conflicts_with = "map")]
     pub scene: Option<PathBuf>,
+    /// MovingAI grid map (.map): blocked cells traced into obstacles, then meshed (merged CDT).
+    /// Query points are cell corners, y down, as in GPPC scenarios.
+    #[arg(long)]
+    pub map: Option<PathBuf>,
     /// MovingAI-style scenario file (.scen / .mesh.scen), in the mesh's coordinates.
     #[arg(long)]
     pub scen: PathBuf,
@@ -55,7 +60,10 @@ pub fn run(args: Args) -> Result<()> {
     if args.tolerance.is_nan() || args.tolerance < 0.0 {
         bail!("--tolerance must be a non-negative number");
     }
-    let (_, mesh) = load_mesh_or_scene(args.mesh.as_deref(), args.scene.as_deref())?;
+    let mesh = match &args.map {
+        Some(map) => build_mesh(&load_map(map)?, &BuildOptions::default())?,
+        None => load_mesh_or_scene(args.mesh.as_deref(), args.scene.as_deref())?.1,
+    };
     let f = std::fs::File::open(&args.scen)
         .with_context(|| format!("cannot open {}", args.scen.display()))?;
     let queries = portolan::io::scenario::read(std::io::BufReader::new(f))
