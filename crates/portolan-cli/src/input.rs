@@ -14,9 +14,13 @@ pub fn load_mesh(path: &Path) -> Result<NavMesh> {
         .with_context(|| format!("mesh {}", path.display()))
 }
 
-/// The mesh to search: a Polyanya mesh file when given, else the scene built with the default
-/// decomposition (merged CDT); with the scene to draw (for a mesh file, its bounds and no obstacles).
-pub fn load_mesh_or_scene(mesh: Option<&Path>, scene: Option<&Path>) -> Result<(Scene, NavMesh)> {
+/// The mesh to search: a Polyanya mesh file when given, else the scene built with `options`; with
+/// the scene to draw (for a mesh file, its bounds and no obstacles).
+pub fn load_mesh_or_scene(
+    mesh: Option<&Path>,
+    scene: Option<&Path>,
+    options: &BuildOptions,
+) -> Result<(Scene, NavMesh)> {
     match mesh {
         Some(m) => {
             let mesh = load_mesh(m)?;
@@ -24,7 +28,7 @@ pub fn load_mesh_or_scene(mesh: Option<&Path>, scene: Option<&Path>) -> Result<(
         }
         None => {
             let scene = load_scene(scene)?;
-            let mesh = build_mesh(&scene, &BuildOptions::default())?;
+            let mesh = build_mesh(&scene, options)?;
             Ok((scene, mesh))
         }
     }

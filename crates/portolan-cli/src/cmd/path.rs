@@ -1,5 +1,6 @@
 //! `portolan path`: one query, printed as text or JSON.
 
+use crate::cmd::build::DecompositionArg;
 use crate::input::{build_mesh, load_mesh_or_scene, parse_point, SearchArg};
 use anyhow::Result;
 use portolan::search::funnel::channel_portals;
@@ -19,6 +20,9 @@ pub struct Args {
     /// Polyanya mesh file (.mesh, version 1, 2 or 3) to search instead of building one.
     #[arg(long)]
     pub mesh: Option<PathBuf>,
+    /// How a scene is cut into convex polygons (ignored with --mesh).
+    #[arg(long, value_enum, default_value_t = DecompositionArg::Cdt)]
+    pub decomposition: DecompositionArg,
     /// Which search: `funnel` (channel A* + funnel), `midpoint` (the same crossing portals at
     /// their midpoints), `exact` (Polyanya, a shortest path). Default: funnel with --portal.
     #[arg(long, value_enum)]
@@ -66,7 +70,14 @@ struct Output<'a> {
 
 /// Runs `portolan path`.
 pub fn run(args: Args) -> Result<()> {
-    let (_, mesh) = load_mesh_or_scene(args.mesh.as_deref(), args.scene.as_deref())?;
+    let (_, mesh) = load_mesh_or_scene(
+        args.mesh.as_deref(),
+        args.scene.as_deref(),
+        &BuildOptions {
+            decomposition: args.decomposition.into(),
+            ..BuildOptions::default()
+        },
+    )?;
     let opts = match args.search {
         Some(s) => s.options(),
         None => SearchOptions::with_portal_point(args.portal.into()),

@@ -1,14 +1,16 @@
 //! `portolan render`: an SVG picture of a scene, its mesh and a query.
 
+use crate::cmd::build::DecompositionArg;
 use crate::input::{load_mesh_or_scene, parse_point, SearchArg};
 use anyhow::{bail, Context, Result};
-use portolan::{PathFinder, Vec2};
+use portolan::{BuildOptions, PathFinder, Vec2};
 use std::path::PathBuf;
 
 /// Arguments of `portolan render`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Example:
-  portolan render --from 40,60 --to 760,390 -o default.svg")]
+  portolan render --from 40,60 --to 760,390 -o default.svg
+  portolan render --decomposition trapezoid --from 40,60 --to 760,390 -o chapter.svg")]
 pub struct Args {
     /// Scene JSON file; the built-in default map when omitted.
     #[arg(long, conflicts_with = "mesh")]
@@ -16,6 +18,9 @@ pub struct Args {
     /// Polyanya mesh file (.mesh, version 1, 2 or 3) to draw instead of building one.
     #[arg(long)]
     pub mesh: Option<PathBuf>,
+    /// How a scene is cut into convex polygons (ignored with --mesh).
+    #[arg(long, value_enum, default_value_t = DecompositionArg::Cdt)]
+    pub decomposition: DecompositionArg,
     /// Which search draws the query's path.
     #[arg(long, value_enum, default_value_t = SearchArg::Funnel)]
     pub search: SearchArg,
@@ -32,7 +37,14 @@ pub struct Args {
 
 /// Runs `portolan render`.
 pub fn run(args: Args) -> Result<()> {
-    let (scene, mesh) = load_mesh_or_scene(args.mesh.as_deref(), args.scene.as_deref())?;
+    let (scene, mesh) = load_mesh_or_scene(
+        args.mesh.as_deref(),
+        args.scene.as_deref(),
+        &BuildOptions {
+            decomposition: args.decomposition.into(),
+            ..BuildOptions::default()
+        },
+    )?;
     let query = match (args.from, args.to) {
         (Some(s), Some(g)) => Some((
             s,

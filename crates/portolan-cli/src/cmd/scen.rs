@@ -62,7 +62,14 @@ pub fn run(args: Args) -> Result<()> {
     }
     let mesh = match &args.map {
         Some(map) => build_mesh(&load_map(map)?, &BuildOptions::default())?,
-        None => load_mesh_or_scene(args.mesh.as_deref(), args.scene.as_deref())?.1,
+        None => {
+            load_mesh_or_scene(
+                args.mesh.as_deref(),
+                args.scene.as_deref(),
+                &BuildOptions::default(),
+            )?
+            .1
+        }
     };
     let f = std::fs::File::open(&args.scen)
         .with_context(|| format!("cannot open {}", args.scen.display()))?;
