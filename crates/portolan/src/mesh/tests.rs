@@ -258,3 +258,26 @@ fn snapped_points_are_always_on_the_mesh() {
         assert!(m.locate(q).polygon().is_some());
     }
 }
+
+#[test]
+fn an_edge_shared_by_three_polygons_is_named() {
+    let v = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::new(0.5, 1.0),
+        Vec2::new(0.5, -1.0),
+        Vec2::new(0.5, 2.0),
+    ];
+    // Triangles 0 and 1 share edge 0–1 (opposite ways); triangle 2 claims it a third time.
+    let err =
+        NavMesh::from_polygons(v, vec![vec![0, 1, 2], vec![1, 0, 3], vec![0, 1, 4]]).unwrap_err();
+    assert_eq!(
+        err,
+        MeshError::NonManifoldEdge {
+            a: 0,
+            b: 1,
+            first: 0,
+            second: 2
+        }
+    );
+}
