@@ -24,13 +24,13 @@
 //! its result and the two short lists of polygons holding the start and the goal.
 
 use super::funnel::{channel_portals_into, simplify_collinear, Funnel, Portal};
+use super::open::Open;
 use super::{
     LinkTraversal, PartialReason, Path, PathError, PathStatus, PortalPoint, SearchMethod,
     SearchOptions, Snap,
 };
 use crate::geom::Vec2;
 use crate::mesh::{LinkEdge, Location, NavMesh, PolyId};
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// The chapter's `portalPoint`: where the line `from → goal` crosses the portal `a b`, clamped to
@@ -54,32 +54,6 @@ pub fn portal_point(a: Vec2, b: Vec2, from: Vec2, goal: Vec2) -> Vec2 {
         t = d.cross(from - a) / denom;
     }
     a + ab * t.clamp(0.02, 0.98)
-}
-
-#[derive(Copy, Clone, Debug)]
-struct Open {
-    f: f64,
-    g: f64,
-    poly: u32,
-}
-impl PartialEq for Open {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-impl Eq for Open {}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Open {
-    fn cmp(&self, o: &Self) -> Ordering {
-        // Min-heap on f, ties broken toward larger g (deeper nodes), then id for determinism.
-        o.f.total_cmp(&self.f)
-            .then(self.g.total_cmp(&o.g))
-            .then(o.poly.cmp(&self.poly))
-    }
 }
 
 /// A reusable query context: keeps the search arrays between queries (Detour's
@@ -355,7 +329,7 @@ impl PathFinder {
             self.heap.push(Open {
                 f: sp.distance(gp),
                 g: 0.0,
-                poly: p.0,
+                id: p.0,
             });
         }
         let portal = options.portal_point;
@@ -364,7 +338,10 @@ impl PathFinder {
         let mut limited = false;
         // The expanded polygon closest to the goal, for partial paths: (distance, polygon, point).
         let mut closest: Option<(f64, usize, Vec2)> = None;
-        while let Some(Open { poly, g: g_cur, .. }) = self.heap.pop() {
+        while let Some(Open {
+            id: poly, g: g_cur, ..
+        }) = self.heap.pop()
+        {
             let cur = poly as usize;
             if self.closed[cur] == gen || g_cur > self.g[cur] {
                 continue;
@@ -477,7 +454,7 @@ impl PathFinder {
             self.heap.push(Open {
                 f: ng + entry.distance(gp),
                 g: ng,
-                poly: j as u32,
+                id: j as u32,
             });
         }
     }

@@ -23,6 +23,7 @@ pub mod channel;
 pub mod corner;
 pub mod filter;
 pub mod funnel;
+mod open;
 pub mod polyanya;
 pub mod raycast;
 #[cfg(test)]

@@ -75,10 +75,10 @@
 //! between queries (cleared lazily with a generation counter), so a query allocates only its
 //! result once the buffers have grown.
 
+use super::open::Open;
 use super::{Path, PathError, PathStatus, SearchOptions, Snap};
 use crate::geom::{line_intersection_t, on_segment, orient, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// Relative slack of root-level pruning: a node rooted at a corner is dropped when its `g`
@@ -120,32 +120,6 @@ struct Node {
     right_line: [u32; 2],
     /// The cone's left side.
     left_line: [u32; 2],
-}
-
-#[derive(Copy, Clone, Debug)]
-struct Open {
-    f: f64,
-    g: f64,
-    node: u32,
-}
-impl PartialEq for Open {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-impl Eq for Open {}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Open {
-    fn cmp(&self, o: &Self) -> Ordering {
-        // Min-heap on f; ties toward larger g (closer to the goal), then the older node.
-        o.f.total_cmp(&self.f)
-            .then(self.g.total_cmp(&o.g))
-            .then(o.node.cmp(&self.node))
-    }
 }
 
 /// A reusable context for exact queries (used by [`PathFinder`](super::PathFinder) for
@@ -289,11 +263,11 @@ impl ExactSearch {
             self.heap.push(Open {
                 f,
                 g: n.g,
-                node: first,
+                id: first,
             });
         }
         let mut expanded = 0usize;
-        while let Some(Open { node, .. }) = self.heap.pop() {
+        while let Some(Open { id: node, .. }) = self.heap.pop() {
             let n = self.nodes[node as usize];
             if n.entry == FINAL {
                 return Ok(self.path_to(mesh, node, &q, expanded));
@@ -341,11 +315,7 @@ impl ExactSearch {
             if f > self.best_final {
                 continue;
             }
-            let open = Open {
-                f,
-                g: n.g,
-                node: idx,
-            };
+            let open = Open { f, g: n.g, id: idx };
             if n.entry != FINAL && best.is_none_or(|b| f < b.f) {
                 if let Some(b) = best.replace(open) {
                     self.heap.push(b);
@@ -360,7 +330,7 @@ impl ExactSearch {
             return None;
         }
         if self.heap.peek().is_none_or(|top| b.f < top.f) {
-            return Some(b.node);
+            return Some(b.id);
         }
         self.heap.push(b);
         None

@@ -53,7 +53,7 @@
 
 use crate::geom::{on_segment, orient, point_in_polygon, Aabb, Orientation, PointInPolygon, Vec2};
 use crate::scene::{Scene, SceneError};
-use std::cmp::Ordering;
+use crate::search::open::Open;
 use std::collections::BinaryHeap;
 
 /// Why [`VisibilityGraph::shortest_path`] has no answer; bad input and "no path" are distinct.
@@ -271,29 +271,6 @@ fn enters_or_blocks(ring: &[Vec2], p: Vec2, q: Vec2, along: Along, out: &mut Vec
             let (a, b) = (ring[i], ring[(i + 1) % n]);
             on_segment(p, a, b) && orient(a, b, q).is_ccw()
         }),
-    }
-}
-
-#[derive(Copy, Clone, Debug)]
-struct Open {
-    f: f64,
-    node: u32,
-}
-impl PartialEq for Open {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-impl Eq for Open {}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Open {
-    fn cmp(&self, o: &Self) -> Ordering {
-        // Min-heap on f, ties by node id for determinism.
-        o.f.total_cmp(&self.f).then(o.node.cmp(&self.node))
     }
 }
 
@@ -580,7 +557,8 @@ impl Search {
         self.dist[n] = 0.0;
         self.heap.push(Open {
             f: h,
-            node: n as u32,
+            g: 0.0,
+            id: n as u32,
         });
     }
 
@@ -595,14 +573,15 @@ impl Search {
             self.parent[to] = from as u32;
             self.heap.push(Open {
                 f: d + h,
-                node: to as u32,
+                g: d,
+                id: to as u32,
             });
         }
     }
 
     /// The open node with the least f, closed; `None` when none is left.
     fn pop(&mut self) -> Option<usize> {
-        while let Some(Open { node, .. }) = self.heap.pop() {
+        while let Some(Open { id: node, .. }) = self.heap.pop() {
             let n = node as usize;
             if !self.closed[n] {
                 self.closed[n] = true;
