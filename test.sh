@@ -30,6 +30,9 @@ cargo fmt --all -- --check
 step "clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 
+step "docs (broken intra-doc links fail)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+
 step "tests (workspace, release: the data-driven tests run real searches)"
 cargo test --workspace --release
 
