@@ -47,9 +47,7 @@
 //! assert!(mesh.locate(p).polygon().is_some());
 //! ```
 
-use crate::geom::{
-    distance_to_segment, orient, point_in_polygon, Aabb, Orientation, PointInPolygon, Vec2,
-};
+use crate::geom::{distance_to_segment, orient, point_in_polygon, Aabb, PointInPolygon, Vec2};
 use crate::scene::Scene;
 
 /// A small, fast, seedable pseudo-random generator: SplitMix64.
@@ -312,19 +310,6 @@ fn strictly_convex_ccw(ring: &[Vec2]) -> bool {
     (0..n).all(|i| orient(ring[i], ring[(i + 1) % n], ring[(i + 2) % n]).is_ccw())
 }
 
-/// Two convex counter-clockwise polygons are strictly apart iff one has an edge with the whole
-/// other polygon strictly on its outer (right) side (exact).
-fn strictly_separated(a: &[Vec2], b: &[Vec2]) -> bool {
-    let sep = |p: &[Vec2], q: &[Vec2]| {
-        (0..p.len()).any(|i| {
-            let (e0, e1) = (p[i], p[(i + 1) % p.len()]);
-            q.iter()
-                .all(|&x| orient(e0, e1, x) == Orientation::Clockwise)
-        })
-    };
-    sep(a, b) || sep(b, a)
-}
-
 /// The distance between two disjoint convex polygons: their closest pair always involves a
 /// vertex of one and an edge of the other.
 fn polygon_distance(a: &[Vec2], b: &[Vec2]) -> f64 {
@@ -375,7 +360,7 @@ pub fn random_scene(seed: u64, options: &RandomSceneOptions) -> Result<Scene, Ra
                     || rb.min.y - ob.max.y >= o.min_gap
                     || ob.min.y - rb.max.y >= o.min_gap;
                 apart_boxes
-                    || (strictly_separated(&ring, other)
+                    || (crate::geom::convex_strictly_apart(&ring, other)
                         && polygon_distance(&ring, other) >= o.min_gap)
             });
             if clear {

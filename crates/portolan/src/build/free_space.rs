@@ -205,28 +205,14 @@ fn disjoint_fast_path(
     {
         return None;
     }
-    let mut boxes = Vec::with_capacity(solid.len());
     for ring in solid {
         let bb = Aabb::from_points(ring.iter().copied())?;
         if !(bb.min.x > min.x && bb.min.y > min.y && bb.max.x < max.x && bb.max.y < max.y) {
             return None;
         }
-        boxes.push(bb);
     }
-    let mut order: Vec<usize> = (0..solid.len()).collect();
-    order.sort_by(|&a, &b| boxes[a].min.x.total_cmp(&boxes[b].min.x));
-    for (k, &a) in order.iter().enumerate() {
-        for &b in &order[k + 1..] {
-            if boxes[b].min.x > boxes[a].max.x {
-                break;
-            }
-            if boxes[b].min.y > boxes[a].max.y || boxes[b].max.y < boxes[a].min.y {
-                continue;
-            }
-            if !strictly_apart(&solid[a], &solid[b]) {
-                return None;
-            }
-        }
+    if crate::geom::first_touching_pair(solid).is_some() {
+        return None;
     }
     let mut shape = Vec::with_capacity(solid.len() + 1);
     shape.push(vec![
@@ -241,19 +227,6 @@ fn disjoint_fast_path(
             .map(|ring| ring.iter().rev().copied().collect()),
     );
     Some(vec![shape])
-}
-
-/// Two convex counter-clockwise polygons are strictly apart iff an edge of one has the other
-/// entirely strictly on its outer (right) side (exact).
-fn strictly_apart(a: &[Vec2], b: &[Vec2]) -> bool {
-    let separates = |p: &[Vec2], q: &[Vec2]| {
-        (0..p.len()).any(|i| {
-            let (e0, e1) = (p[i], p[(i + 1) % p.len()]);
-            q.iter()
-                .all(|&x| orient(e0, e1, x) == Orientation::Clockwise)
-        })
-    };
-    separates(a, b) || separates(b, a)
 }
 
 /// The ring without repeated consecutive vertices (nor a repeated first vertex at the end).

@@ -118,44 +118,13 @@ fn convex_rings(scene: &Scene) -> Result<Vec<Vec<Vec2>>, BuildError> {
 /// Pairwise disjointness, with a sort on min x to skip far-apart pairs; `ids[i]` is the obstacle
 /// index that ring `i` stands for (named in the error).
 fn check_disjoint(rings: &[Vec<Vec2>], ids: &[usize]) -> Result<(), BuildError> {
-    let boxes: Vec<_> = rings
-        .iter()
-        .map(|r| {
-            crate::geom::Aabb::from_points(r.iter().copied()).expect("validated: ≥ 3 vertices")
-        })
-        .collect();
-    let mut order: Vec<usize> = (0..rings.len()).collect();
-    order.sort_by(|&a, &b| boxes[a].min.x.total_cmp(&boxes[b].min.x));
-    for (k, &a) in order.iter().enumerate() {
-        for &b in &order[k + 1..] {
-            if boxes[b].min.x > boxes[a].max.x {
-                break;
-            }
-            if boxes[b].min.y > boxes[a].max.y || boxes[b].max.y < boxes[a].min.y {
-                continue;
-            }
-            if !strictly_separated(&rings[a], &rings[b]) {
-                return Err(BuildError::Overlap {
-                    first: ids[a].min(ids[b]),
-                    second: ids[a].max(ids[b]),
-                });
-            }
-        }
+    match crate::geom::first_touching_pair(rings) {
+        Some((a, b)) => Err(BuildError::Overlap {
+            first: ids[a].min(ids[b]),
+            second: ids[a].max(ids[b]),
+        }),
+        None => Ok(()),
     }
-    Ok(())
-}
-
-/// Two convex CCW polygons are strictly apart iff an edge of one has the other entirely strictly on
-/// its outer (right) side.
-fn strictly_separated(a: &[Vec2], b: &[Vec2]) -> bool {
-    let sep = |p: &[Vec2], q: &[Vec2]| {
-        (0..p.len()).any(|i| {
-            let (e0, e1) = (p[i], p[(i + 1) % p.len()]);
-            q.iter()
-                .all(|&x| orient(e0, e1, x) == Orientation::Clockwise)
-        })
-    };
-    sep(a, b) || sep(b, a)
 }
 
 /// Builds the trapezoid mesh of a scene (checked with [`check_obstacles`]).

@@ -16,8 +16,8 @@ mod polygon;
 mod vec2;
 
 pub use polygon::{
-    point_in_polygon, point_in_polygon_strict, polygon_is_simple, segments_cross, signed_area,
-    PointInPolygon, SimplicityError,
+    convex_strictly_apart, first_touching_pair, point_in_polygon, point_in_polygon_strict,
+    polygon_is_simple, segments_cross, signed_area, PointInPolygon, SimplicityError,
 };
 pub use vec2::{Aabb, Vec2};
 

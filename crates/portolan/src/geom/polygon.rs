@@ -75,6 +75,48 @@ pub fn segments_cross(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
         || (o4.is_collinear() && super::on_segment(b, c, d))
 }
 
+/// Two convex counter-clockwise polygons are strictly apart (no common point) iff one has an edge
+/// with the whole other polygon strictly on its outer (right) side. Exact.
+pub fn convex_strictly_apart(a: &[Vec2], b: &[Vec2]) -> bool {
+    let separates = |p: &[Vec2], q: &[Vec2]| {
+        (0..p.len()).any(|i| {
+            let (e0, e1) = (p[i], p[(i + 1) % p.len()]);
+            q.iter()
+                .all(|&x| orient(e0, e1, x) == Orientation::Clockwise)
+        })
+    };
+    separates(a, b) || separates(b, a)
+}
+
+/// The first pair `(i, j)`, `i < j` in sweep order, of convex counter-clockwise polygons that are
+/// not strictly apart, or `None` when all are pairwise disjoint. A sweep on the bounding boxes'
+/// min x skips pairs whose boxes cannot meet.
+pub fn first_touching_pair(rings: &[Vec<Vec2>]) -> Option<(usize, usize)> {
+    let boxes: Vec<Option<super::Aabb>> = rings
+        .iter()
+        .map(|r| super::Aabb::from_points(r.iter().copied()))
+        .collect();
+    let min_x = |i: usize| boxes[i].map_or(f64::INFINITY, |b| b.min.x);
+    let mut order: Vec<usize> = (0..rings.len()).filter(|&i| boxes[i].is_some()).collect();
+    order.sort_by(|&a, &b| min_x(a).total_cmp(&min_x(b)));
+    for (k, &a) in order.iter().enumerate() {
+        let ba = boxes[a].expect("filtered to rings with points");
+        for &b in &order[k + 1..] {
+            let bb = boxes[b].expect("filtered to rings with points");
+            if bb.min.x > ba.max.x {
+                break;
+            }
+            if bb.min.y > ba.max.y || bb.max.y < ba.min.y {
+                continue;
+            }
+            if !convex_strictly_apart(&rings[a], &rings[b]) {
+                return Some((a, b));
+            }
+        }
+    }
+    None
+}
+
 /// Why a ring of points is not a simple polygon.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SimplicityError {
