@@ -316,18 +316,8 @@ mod tests {
     use crate::build::{build, BuildOptions};
     use crate::geom::Aabb;
     use crate::scene::Scene;
-    use crate::search::test_scenes::{grid_point, mesh_of, random_scene};
+    use crate::search::test_scenes::{grid_point, mesh_of, random_scene, split_map};
     use crate::search::{LinkTraversal, Path, PathError, PathFinder, SearchOptions};
-
-    fn split_map() -> NavMesh {
-        let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0))).with_obstacle([
-            (4.0, 0.0),
-            (6.0, 0.0),
-            (6.0, 10.0),
-            (4.0, 10.0),
-        ]);
-        build(&s, &BuildOptions::trapezoid()).unwrap()
-    }
 
     #[test]
     fn links_are_grouped_by_departure_polygon() {

@@ -511,20 +511,10 @@ fn check_options(options: &SearchOptions) -> Result<(), PathError> {
 mod partial_tests {
     use super::*;
     use crate::build::{build, BuildOptions};
-    use crate::geom::Aabb;
     use crate::scene::Scene;
     use crate::search::raycast::raycast;
+    use crate::search::test_scenes::split_map;
     use crate::search::PartialReason;
-
-    fn split_map() -> NavMesh {
-        let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0))).with_obstacle([
-            (4.0, 0.0),
-            (6.0, 0.0),
-            (6.0, 10.0),
-            (4.0, 10.0),
-        ]);
-        build(&s, &BuildOptions::trapezoid()).unwrap()
-    }
 
     fn partial() -> SearchOptions {
         SearchOptions {

@@ -8,6 +8,18 @@ use crate::mesh::NavMesh;
 use crate::scene::Scene;
 use proptest::prelude::*;
 
+/// A 10 × 10 map cut in two by a wall over its full height (x from 4 to 6): the left and right
+/// halves are not connected.
+pub(crate) fn split_map() -> NavMesh {
+    let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0))).with_obstacle([
+        (4.0, 0.0),
+        (6.0, 0.0),
+        (6.0, 10.0),
+        (4.0, 10.0),
+    ]);
+    build(&s, &BuildOptions::trapezoid()).unwrap()
+}
+
 /// Side of the square map of [`random_scene`].
 pub(crate) const SIZE: f64 = 24.0;
 const CELLS: usize = 3;
