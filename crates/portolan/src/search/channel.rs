@@ -109,13 +109,14 @@ pub struct Endpoint {
     pub polygons: Vec<PolyId>,
 }
 
-/// Finds the polygons holding `p`, snapping it first if allowed.
-pub fn resolve_endpoint(
+/// Where a query point lies on the mesh, snapping it first if allowed: the point used and its
+/// [`Location`] (never `Outside`). Shared by the channel and the exact search.
+pub(crate) fn locate_endpoint(
     mesh: &NavMesh,
     p: Vec2,
     snap: Snap,
     which: &'static str,
-) -> Result<Endpoint, PathError> {
+) -> Result<(Vec2, Location), PathError> {
     if !p.is_finite() {
         return Err(PathError::NonFinite { which, point: p });
     }
@@ -126,26 +127,36 @@ pub fn resolve_endpoint(
             PathError::GoalOffMesh(p)
         }
     };
-    let (point, loc) = match mesh.locate(p) {
+    match mesh.locate(p) {
         Location::Outside => match snap {
-            Snap::Reject => return Err(off()),
+            Snap::Reject => Err(off()),
             Snap::Within(d) => {
                 let (poly, q) = mesh.nearest_point(p, d).ok_or_else(off)?;
                 // `nearest_point` guarantees that `poly` holds `q` (nudged inside where the
                 // projection onto a slanted edge rounded outward).
                 let loc = mesh.locate_in(poly, q).ok_or_else(off)?;
-                (q, loc)
+                Ok((q, loc))
             }
         },
-        loc => (p, loc),
-    };
+        loc => Ok((p, loc)),
+    }
+}
+
+/// Finds the polygons holding `p`, snapping it first if allowed.
+pub fn resolve_endpoint(
+    mesh: &NavMesh,
+    p: Vec2,
+    snap: Snap,
+    which: &'static str,
+) -> Result<Endpoint, PathError> {
+    let (point, loc) = locate_endpoint(mesh, p, snap, which)?;
     let polygons = match loc {
         Location::InPolygon(poly) => vec![poly],
         Location::OnEdge {
             polygon, neighbour, ..
         } => std::iter::once(polygon).chain(neighbour).collect(),
         Location::OnVertex { vertex, .. } => mesh.vertex_polygons(vertex).to_vec(),
-        Location::Outside => unreachable!("handled above"),
+        Location::Outside => unreachable!("locate_endpoint never returns Outside"),
     };
     Ok(Endpoint { point, polygons })
 }

@@ -75,8 +75,9 @@
 //! between queries (cleared lazily with a generation counter), so a query allocates only its
 //! result once the buffers have grown.
 
+use super::channel::locate_endpoint;
 use super::open::Open;
-use super::{Path, PathError, PathStatus, SearchOptions, Snap};
+use super::{Path, PathError, PathStatus, SearchOptions};
 use crate::geom::{line_intersection_t, on_segment, orient, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use std::collections::BinaryHeap;
@@ -204,8 +205,8 @@ impl ExactSearch {
         goal: Vec2,
         options: &SearchOptions,
     ) -> Result<Path, PathError> {
-        let (s, sloc) = resolve(mesh, start, options.snap, "start")?;
-        let (t, tloc) = resolve(mesh, goal, options.snap, "goal")?;
+        let (s, sloc) = locate_endpoint(mesh, start, options.snap, "start")?;
+        let (t, tloc) = locate_endpoint(mesh, goal, options.snap, "goal")?;
         if is_pinch(mesh, sloc) || is_pinch(mesh, tloc) {
             return Err(PathError::NoPath);
         }
@@ -772,38 +773,6 @@ fn interval_h(r: Vec2, right: Vec2, left: Vec2, t: Vec2) -> f64 {
     }
 }
 
-/// Locates a query point, snapping it if allowed.
-fn resolve(
-    mesh: &NavMesh,
-    p: Vec2,
-    snap: Snap,
-    which: &'static str,
-) -> Result<(Vec2, Location), PathError> {
-    if !p.is_finite() {
-        return Err(PathError::NonFinite { which, point: p });
-    }
-    let off = || {
-        if which == "start" {
-            PathError::StartOffMesh(p)
-        } else {
-            PathError::GoalOffMesh(p)
-        }
-    };
-    match mesh.locate(p) {
-        Location::Outside => match snap {
-            Snap::Reject => Err(off()),
-            Snap::Within(d) => {
-                let (_, q) = mesh.nearest_point(p, d).ok_or_else(off)?;
-                match mesh.locate(q) {
-                    Location::Outside => Err(off()),
-                    loc => Ok((q, loc)),
-                }
-            }
-        },
-        loc => Ok((p, loc)),
-    }
-}
-
 /// Calls `f` for every polygon holding a located point.
 fn for_each_polygon(mesh: &NavMesh, loc: Location, mut f: impl FnMut(PolyId)) {
     match loc {
@@ -850,6 +819,7 @@ fn walls_at(mesh: &NavMesh, v: VertexId) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Snap;
 
     /// A U-shaped corridor around the block [1, 2] × [0, 2] (left arm A, top B, right arm C), and
     /// a separate square D at x ∈ [10, 11].
