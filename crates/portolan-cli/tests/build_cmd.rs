@@ -174,3 +174,49 @@ fn scen_on_a_grid_map_builds_the_mesh_first_and_matches_the_gppc_optima() {
     ]);
     assert!(!o.status.success() && !stderr(&o).contains("panicked"));
 }
+
+#[test]
+fn scen_with_landmarks_matches_the_published_optima() {
+    let mesh = data("polyanya/meshes/scene_mp_2p_01.mesh");
+    let scen = data("polyanya/meshes/scene_mp_2p_01.mesh.scen");
+    let csv = temp("mp-landmarks.csv");
+    let o = portolan(&[
+        "scen",
+        "--mesh",
+        &mesh,
+        "--scen",
+        &scen,
+        "--landmarks",
+        "8",
+        "--expect",
+        "euclidean",
+        "--tolerance",
+        "1e-9",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("landmarks:  8 built in"), "{err}");
+    assert!(err.contains("queries:    2000"), "{err}");
+    assert!(err.contains("mismatches: 0"), "{err}");
+    // Landmarks are for the exact search only.
+    let o = portolan(&[
+        "scen",
+        "--mesh",
+        &mesh,
+        "--scen",
+        &scen,
+        "--search",
+        "funnel",
+        "--landmarks",
+        "8",
+    ]);
+    let err = stderr(&o);
+    assert!(!o.status.success());
+    assert!(err.contains("--landmarks needs --search exact"), "{err}");
+    assert!(
+        !err.contains("panicked") && err.lines().count() == 1,
+        "{err}"
+    );
+}

@@ -11,10 +11,16 @@
 //! (written as Polyanya v2 and read by both). Each query runs `--reps` times (default 5) on
 //! each side, alternating which side goes first; a query's time is the median of its runs.
 //! Lengths must agree (the `polyanya` crate computes in `f32`, so to a relative 1e-4).
+//!
+//! Portolan runs twice: plain Polyanya (no preprocessing, like the crate), and with
+//! `--landmarks K` (default 8) precomputed landmark distances
+//! ([`portolan::search::landmarks`]), whose lengths must equal the plain run's exactly. The
+//! landmarks' build time and memory are printed with them.
 
 use anyhow::{bail, Context, Result};
 use portolan::geom::{orient, Aabb, Vec2};
 use portolan::io::polyanya_mesh;
+use portolan::search::landmarks::Landmarks;
 use portolan::{
     build, BuildOptions, Location, NavMesh, PathFinder, Scene, SearchMethod, SearchOptions,
 };
@@ -156,6 +162,7 @@ fn main() -> Result<()> {
     let mut data =
         std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"));
     let mut reps = 5usize;
+    let mut landmark_count = 8usize;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--reps" {
@@ -163,6 +170,11 @@ fn main() -> Result<()> {
                 .next()
                 .and_then(|r| r.parse().ok())
                 .context("--reps N")?;
+        } else if a == "--landmarks" {
+            landmark_count = args
+                .next()
+                .and_then(|r| r.parse().ok())
+                .context("--landmarks K")?;
         } else {
             data = a.into();
         }
@@ -171,9 +183,9 @@ fn main() -> Result<()> {
         bail!("--reps must be at least 1");
     }
     println!(
-        "| mesh | polygons | queries | portolan µs mean / median / p99 | polyanya µs mean / median / p99 | ratio mean | ratio median | lengths |"
+        "| mesh | polygons | queries | portolan µs mean / median / p99 | portolan + {landmark_count} landmarks µs mean / median / p99 | polyanya µs mean / median / p99 | ratio mean / median | with landmarks: ratio mean / median | landmarks: build, memory | lengths |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for case in load_cases(&data)? {
         let ours: NavMesh =
             polyanya_mesh::read(&case.bytes[..]).with_context(|| case.name.clone())?;
@@ -184,10 +196,19 @@ fn main() -> Result<()> {
             method: SearchMethod::Exact,
             ..SearchOptions::default()
         };
+        let t = Instant::now();
+        let landmarks = std::sync::Arc::new(Landmarks::build(&ours, landmark_count));
+        let landmark_ms = t.elapsed().as_secs_f64() * 1e3;
+        let landmark_kib = landmarks.memory_bytes() as f64 / 1024.0;
+        let opts_lm = SearchOptions {
+            landmarks: Some(landmarks),
+            ..opts.clone()
+        };
         let mut finder = PathFinder::new();
         let to_glam = |p: Vec2| glam::Vec2::new(p.x as f32, p.y as f32);
-        let (mut t_ours, mut t_theirs) = (Vec::new(), Vec::new());
+        let (mut t_ours, mut t_lm, mut t_theirs) = (Vec::new(), Vec::new(), Vec::new());
         let (mut disagree, mut worst, mut vs_expected) = (0usize, 0.0f64, 0usize);
+        let mut lm_differs = 0usize;
         let oracle = case
             .scene
             .as_ref()
@@ -233,43 +254,64 @@ fn main() -> Result<()> {
                     }
                 }
             }
+            let c = finder
+                .find_path(&ours, s, g, &opts_lm)
+                .ok()
+                .map(|p| p.length);
+            if c != a {
+                lm_differs += 1;
+                if lm_differs <= 5 {
+                    eprintln!(
+                        "{} #{i}: {s} -> {g}: portolan {a:?}, with landmarks {c:?}",
+                        case.name
+                    );
+                }
+            }
             if let (Some(w), Some(x)) = (want, a) {
                 if (x - w).abs() > 1e-5 * w.max(1.0) {
                     vs_expected += 1;
                 }
             }
-            let (mut ro, mut rt) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
+            // Each repetition runs the three in a rotated order, so none is always first.
+            let mut runs = [
+                Vec::with_capacity(reps),
+                Vec::with_capacity(reps),
+                Vec::with_capacity(reps),
+            ];
             for r in 0..reps {
-                let mut run_ours = || {
+                for k in 0..3 {
+                    let which = (i + r + k) % 3;
                     let t = Instant::now();
-                    std::hint::black_box(finder.find_path(&ours, s, g, &opts).ok());
-                    ro.push(t.elapsed().as_secs_f64() * 1e6);
-                };
-                let mut run_theirs = || {
-                    let t = Instant::now();
-                    std::hint::black_box(theirs.path(to_glam(s), to_glam(g)));
-                    rt.push(t.elapsed().as_secs_f64() * 1e6);
-                };
-                if (i + r) % 2 == 0 {
-                    run_ours();
-                    run_theirs();
-                } else {
-                    run_theirs();
-                    run_ours();
+                    match which {
+                        0 => {
+                            std::hint::black_box(finder.find_path(&ours, s, g, &opts).ok());
+                        }
+                        1 => {
+                            std::hint::black_box(finder.find_path(&ours, s, g, &opts_lm).ok());
+                        }
+                        _ => {
+                            std::hint::black_box(theirs.path(to_glam(s), to_glam(g)));
+                        }
+                    }
+                    runs[which].push(t.elapsed().as_secs_f64() * 1e6);
                 }
             }
-            t_ours.push(median(&mut ro));
-            t_theirs.push(median(&mut rt));
+            t_ours.push(median(&mut runs[0]));
+            t_lm.push(median(&mut runs[1]));
+            t_theirs.push(median(&mut runs[2]));
         }
         let (om, omed, o99) = stats(&mut t_ours);
+        let (lm, lmed, l99) = stats(&mut t_lm);
         let (tm, tmed, t99) = stats(&mut t_theirs);
         println!(
-            "| {} | {} | {} | {om:.1} / {omed:.1} / {o99:.1} | {tm:.1} / {tmed:.1} / {t99:.1} | {:.2}× | {:.2}× | {} disagree (max rel. diff {worst:.1e}); {} off the published optimum |",
+            "| {} | {} | {} | {om:.1} / {omed:.1} / {o99:.1} | {lm:.1} / {lmed:.1} / {l99:.1} | {tm:.1} / {tmed:.1} / {t99:.1} | {:.2}× / {:.2}× | {:.2}× / {:.2}× | {landmark_ms:.1} ms, {landmark_kib:.0} KiB | {} disagree (max rel. diff {worst:.1e}); {} off the published optimum; {lm_differs} differ with landmarks |",
             case.name,
             ours.polygon_count(),
             case.queries.len(),
             tm / om,
             tmed / omed,
+            tm / lm,
+            tmed / lmed,
             disagree,
             vs_expected,
         );

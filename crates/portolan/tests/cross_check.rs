@@ -1,9 +1,11 @@
 //! Two independent exact answers must agree: the exact search (Polyanya) on a built mesh and the
 //! visibility-graph oracle on the scene itself, on seeded random scenes, with both decompositions
 //! and with overlapping obstacles (which only the CDT builder accepts: it unions them first).
-//! The funnel, a heuristic, is never shorter than either.
+//! The funnel, a heuristic, is never shorter than either. The exact search with landmarks (a
+//! stronger heuristic from precomputed distances) gives the same lengths as without.
 
 use portolan::random::{random_free_point, random_scene, RandomSceneOptions, Rng};
+use portolan::search::landmarks::Landmarks;
 use portolan::search::visibility::{VisibilityError, VisibilityGraph};
 use portolan::{
     build, BuildOptions, Decomposition, PathError, PathFinder, Scene, SearchMethod, SearchOptions,
@@ -38,6 +40,10 @@ fn check(scene: &Scene, decomposition: Decomposition, seed: u64, queries: usize)
     };
     let mesh = build(scene, &options).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let oracle = VisibilityGraph::new(scene).unwrap();
+    let with_landmarks = SearchOptions {
+        landmarks: Some(std::sync::Arc::new(Landmarks::build(&mesh, 4))),
+        ..exact()
+    };
     let mut finder = PathFinder::new();
     let mut rng = Rng::new(Rng::derive(seed, 99));
     let mut compared = 0;
@@ -58,6 +64,13 @@ fn check(scene: &Scene, decomposition: Decomposition, seed: u64, queries: usize)
                     e.length,
                     t.length
                 );
+                let l = finder.find_path(&mesh, s, g, &with_landmarks).unwrap();
+                assert!(
+                    (l.length - e.length).abs() <= 1e-12 * e.length.max(1.0),
+                    "seed {seed} {decomposition:?} query {q} {s} → {g}: with landmarks {} vs {}",
+                    l.length,
+                    e.length
+                );
                 let f = finder
                     .find_path(&mesh, s, g, &SearchOptions::default())
                     .unwrap();
@@ -67,7 +80,14 @@ fn check(scene: &Scene, decomposition: Decomposition, seed: u64, queries: usize)
                 );
                 compared += 1;
             }
-            (Err(VisibilityError::NoPath), Err(PathError::NoPath)) => {}
+            (Err(VisibilityError::NoPath), Err(PathError::NoPath)) => {
+                let l = finder.find_path(&mesh, s, g, &with_landmarks);
+                assert_eq!(
+                    l,
+                    Err(PathError::NoPath),
+                    "seed {seed} query {q}: with landmarks"
+                );
+            }
             _ => panic!(
                 "seed {seed} {decomposition:?} query {q} {s} → {g}: oracle {truth:?}, exact {ex:?}"
             ),

@@ -83,12 +83,22 @@ fn every_public_scenario_reads() {
     }
 }
 
+use portolan::search::landmarks::Landmarks;
 use portolan::{PathError, PathFinder, SearchMethod, SearchOptions, Vec2};
+use std::sync::Arc;
 
 fn exact() -> SearchOptions {
     SearchOptions {
         method: SearchMethod::Exact,
         ..SearchOptions::default()
+    }
+}
+
+/// The exact search with `count` landmarks built for `mesh`: the same answers, faster.
+fn with_landmarks(mesh: &NavMesh, count: usize) -> SearchOptions {
+    SearchOptions {
+        landmarks: Some(Arc::new(Landmarks::build(mesh, count))),
+        ..exact()
     }
 }
 
@@ -98,11 +108,12 @@ fn check(
     mesh: &NavMesh,
     queries: &[(Vec2, Vec2, Option<f64>)],
     rel_tol: f64,
+    options: &SearchOptions,
 ) -> Vec<String> {
     let mut finder = PathFinder::new();
     let mut bad = Vec::new();
     for (i, &(s, g, want)) in queries.iter().enumerate() {
-        let got = finder.find_path(mesh, s, g, &exact());
+        let got = finder.find_path(mesh, s, g, options);
         let ok = match (&got, want) {
             (Ok(p), Some(w)) => (p.length - w).abs() <= rel_tol * w.max(1.0),
             (Err(PathError::NoPath), None) => true,
@@ -138,13 +149,15 @@ fn arena_matches_published_optima() {
         "polyanya/meshes/arena-merged.mesh",
     ] {
         let (m, _) = mesh(rel);
-        let bad = check(rel, &m, &queries, 1e-5);
-        assert!(
-            bad.is_empty(),
-            "{} of 160 wrong:\n{}",
-            bad.len(),
-            bad.join("\n")
-        );
+        for options in [exact(), with_landmarks(&m, 4)] {
+            let bad = check(rel, &m, &queries, 1e-5, &options);
+            assert!(
+                bad.is_empty(),
+                "{} of 160 wrong:\n{}",
+                bad.len(),
+                bad.join("\n")
+            );
+        }
     }
 }
 
@@ -156,13 +169,18 @@ fn scene_mp_2p_01_matches_its_2000_optima() {
         .map(|q| (q.start, q.goal, q.expected))
         .collect();
     assert_eq!(queries.len(), 2000);
-    let bad = check("scene_mp_2p_01", &m, &queries, 1e-9);
-    assert!(
-        bad.is_empty(),
-        "{} of 2000 wrong:\n{}",
-        bad.len(),
-        bad.iter().take(30).cloned().collect::<Vec<_>>().join("\n")
-    );
+    // Plain, and with landmarks: this map has islands and pinch corners, where a careless
+    // landmark bound would overestimate.
+    for options in [exact(), with_landmarks(&m, 8)] {
+        let bad = check("scene_mp_2p_01", &m, &queries, 1e-9, &options);
+        assert!(
+            bad.is_empty(),
+            "{} of 2000 wrong (landmarks: {}):\n{}",
+            bad.len(),
+            options.landmarks.is_some(),
+            bad.iter().take(30).cloned().collect::<Vec<_>>().join("\n")
+        );
+    }
 }
 
 /// The Polyanya test suite. Two queries start and end a little off a pinch corner (0.01 and 0.001
@@ -184,9 +202,14 @@ fn polyanya_test_suite_cases() {
     ] {
         let (m, _) = mesh(&format!("polyanya/tests/{name}.mesh"));
         let mut finder = PathFinder::new();
+        let landmarks = with_landmarks(&m, 4);
         for q in scen(&format!("polyanya/tests/{name}.scen")) {
             n += 1;
             let got = finder.find_path(&m, q.start, q.goal, &exact());
+            let again = finder.find_path(&m, q.start, q.goal, &landmarks);
+            if again.as_ref().map(|p| p.length) != got.as_ref().map(|p| p.length) {
+                bad.push(format!("{name} line {}: with landmarks {again:?}", q.line));
+            }
             let ok = match (&got, q.expected) {
                 (Ok(p), Some(w)) => {
                     (p.length - w).abs() <= offset(q.start) + offset(q.goal) + 1e-9 * w

@@ -208,7 +208,12 @@ pub struct NavMesh {
     locator: Locator,
     /// Off-mesh links ([`NavMesh::with_links`]); empty by default.
     links: links::LinkTable,
+    /// [`NavMesh::instance_id`].
+    instance: u64,
 }
+
+/// Source of [`NavMesh::instance_id`]s.
+static NEXT_INSTANCE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 fn to_u32(n: usize) -> Result<u32, MeshError> {
     u32::try_from(n).map_err(|_| MeshError::TooLarge(n))
@@ -341,9 +346,19 @@ impl NavMesh {
             area,
             locator,
             links: links::LinkTable::default(),
+            instance: NEXT_INSTANCE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
+    /// A number distinct for every mesh built in this process (clones share it, as they share
+    /// the geometry). Data prepared for one mesh, such as
+    /// [`Landmarks`](crate::search::landmarks::Landmarks), records it, so a search can refuse
+    /// it on another mesh. Off-mesh links ([`NavMesh::with_links`]) keep the id: they do not
+    /// change the polygons.
+    #[inline]
+    pub fn instance_id(&self) -> u64 {
+        self.instance
+    }
     /// Number of polygons.
     #[inline]
     pub fn polygon_count(&self) -> usize {

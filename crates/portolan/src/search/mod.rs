@@ -9,6 +9,7 @@
 //! - [`raycast`]: walks a straight segment over the mesh and reports the first wall it hits.
 //! - [`corner`]: pushes a path's turning points away from the corners
 //!   ([`SearchOptions::corner_offset`]).
+//! - [`landmarks`]: precomputed distances that give the exact search a stronger heuristic.
 //! - [`filter`]: per-query disabled polygons, e.g. under a temporary obstacle
 //!   ([`SearchOptions::filter`]).
 //! - `batch` (cargo feature `parallel`, on by default): many queries on one mesh in parallel.
@@ -23,6 +24,7 @@ pub mod channel;
 pub mod corner;
 pub mod filter;
 pub mod funnel;
+pub mod landmarks;
 mod open;
 pub mod polyanya;
 pub mod raycast;
@@ -99,6 +101,11 @@ pub struct SearchOptions {
     pub max_expanded: Option<usize>,
     /// Polygons the search must not enter for this query (Detour's query filter). Default `None`.
     pub filter: Option<Arc<PolygonFilter>>,
+    /// Precomputed landmark distances that speed up the exact search without changing its
+    /// answers ([`landmarks`]); they must have been built for the mesh searched
+    /// ([`PathError::ForeignData`] otherwise). The funnel search does not use them. Default
+    /// `None`.
+    pub landmarks: Option<Arc<landmarks::Landmarks>>,
 }
 
 impl SearchOptions {
@@ -204,6 +211,13 @@ pub enum PathError {
     Unsupported {
         /// The search method.
         method: &'static str,
+        /// The option's field name.
+        option: &'static str,
+    },
+    /// Data given in an option was prepared for another mesh (see
+    /// [`NavMesh::instance_id`](crate::NavMesh::instance_id)).
+    #[error("the {option} were built for another mesh")]
+    ForeignData {
         /// The option's field name.
         option: &'static str,
     },

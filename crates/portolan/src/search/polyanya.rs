@@ -76,6 +76,7 @@
 //! result once the buffers have grown.
 
 use super::channel::locate_endpoint;
+use super::landmarks::Landmarks;
 use super::open::Open;
 use super::{Path, PathError, PathStatus, SearchOptions};
 use crate::geom::{line_intersection_t, on_segment, orient, Orientation, Vec2};
@@ -86,6 +87,11 @@ use std::collections::BinaryHeap;
 /// exceeds the best `g` known for that corner by more than this fraction. Pruning less only costs
 /// time, never optimality; the slack keeps two routes of equal length that round differently.
 pub const ROOT_PRUNE_SLACK: f64 = 1e-12;
+
+/// Relative amount by which a landmark bound is lowered before use: its distances are sums of
+/// rounded square roots, so the bound could otherwise exceed the true distance by a rounding
+/// error and make the search return a path longer than the optimum by that much.
+pub const LANDMARK_SLACK: f64 = 1e-10;
 
 const NONE: u32 = u32::MAX;
 /// Root id of the start point (roots are otherwise vertex ids).
@@ -163,6 +169,16 @@ pub struct ExactSearch {
     goal_stamp: Vec<u32>,
     /// Length of the best path found so far in this query (a queued final node).
     best_final: f64,
+    /// One-to-all mode ([`ExactSearch::distances_from`]): no goal, no cul-de-sac pruning, and
+    /// every vertex an interval ends at gets its distance recorded in `reach`.
+    one_to_all: bool,
+    reach: Vec<f64>,
+    /// Per landmark, lower and upper bounds on its distance to the goal (queries with
+    /// [`SearchOptions::landmarks`]), and the landmark bound of the start as a root.
+    alt_goal: Vec<(f64, f64)>,
+    alt_start: f64,
+    /// Per vertex: its landmark bound in this query, NaN until computed (valid with `root_stamp`).
+    alt_h: Vec<f64>,
 }
 
 impl ExactSearch {
@@ -176,6 +192,7 @@ impl ExactSearch {
         if self.root_stamp.len() < nv {
             self.root_stamp.resize(nv, 0);
             self.root_g.resize(nv, 0.0);
+            self.alt_h.resize(nv, f64::NAN);
         }
         if self.goal_stamp.len() < np {
             self.goal_stamp.resize(np, 0);
@@ -205,6 +222,15 @@ impl ExactSearch {
         goal: Vec2,
         options: &SearchOptions,
     ) -> Result<Path, PathError> {
+        let landmarks = match &options.landmarks {
+            Some(lm) if lm.mesh_id() != mesh.instance_id() => {
+                return Err(PathError::ForeignData {
+                    option: "landmarks",
+                })
+            }
+            Some(lm) => Some(&**lm),
+            None => None,
+        };
         let (s, sloc) = locate_endpoint(mesh, start, options.snap, "start")?;
         let (t, tloc) = locate_endpoint(mesh, goal, options.snap, "goal")?;
         if is_pinch(mesh, sloc) || is_pinch(mesh, tloc) {
@@ -231,10 +257,128 @@ impl ExactSearch {
                 links: Vec::new(),
             });
         }
-        let q = Query { start: s, goal: t };
-        // Start nodes: every edge of every start polygon that does not hold the start (those
-        // lead to polygons that are start polygons too). An edge whose line only passes through
-        // the start is reached by walking along that line (see `successor`).
+        let q = Query {
+            start: s,
+            goal: t,
+            landmarks,
+        };
+        if let Some(lm) = landmarks {
+            self.prepare_landmarks(mesh, lm, sloc, tloc, s, t);
+        }
+        self.push_start_nodes(mesh, &q, sloc);
+        let mut expanded = 0usize;
+        match self.run(mesh, &q, &mut expanded) {
+            Some(node) => Ok(self.path_to(mesh, node, &q, expanded)),
+            None => Err(PathError::NoPath),
+        }
+    }
+
+    /// Exact distances from vertex `source` to every vertex of the mesh (`f64::INFINITY` for
+    /// vertices it cannot reach): Polyanya without a goal, run until its open list is empty.
+    ///
+    /// Every interval end that is a vertex `v`, seen from root `r`, records `g(r) + |r v|`, the
+    /// length of a real path; the search reaches every vertex along a shortest path to it
+    /// (Polyanya is complete for any target point), so the minimum recorded is the distance.
+    /// Cul-de-sac pruning is off (dead ends have vertices too) and `f = g`. Cost: one search
+    /// over the whole mesh, each corner a root once or a few times.
+    ///
+    /// A source on a pinch vertex (where two walls meet only at that point) is ambiguous, as for
+    /// [`ExactSearch::find_path`]: it gets distance 0 to itself and infinity elsewhere.
+    pub fn distances_from(&mut self, mesh: &NavMesh, source: VertexId) -> Vec<f64> {
+        self.reset(mesh);
+        let mut reach = std::mem::take(&mut self.reach);
+        reach.clear();
+        reach.resize(mesh.vertex_count(), f64::INFINITY);
+        reach[source.index()] = 0.0;
+        let Some(&polygon) = mesh.vertex_polygons(source).first() else {
+            return reach; // a vertex no polygon uses
+        };
+        if walls_at(mesh, source) > 2 {
+            return reach;
+        }
+        self.reach = reach;
+        self.one_to_all = true;
+        let loc = Location::OnVertex {
+            vertex: source,
+            polygon,
+        };
+        let q = Query {
+            start: mesh.vertex(source),
+            goal: mesh.vertex(source),
+            landmarks: None,
+        };
+        self.push_start_nodes(mesh, &q, loc);
+        let mut expanded = 0;
+        self.run(mesh, &q, &mut expanded);
+        self.one_to_all = false;
+        std::mem::take(&mut self.reach)
+    }
+
+    /// Per landmark, bounds on its distance to the goal from the goal polygons' vertices, each
+    /// of which sees the goal: `d(L, v) - |v t| <= d(L, t) <= d(L, v) + |v t|`; and the bound
+    /// for the start as a root.
+    fn prepare_landmarks(
+        &mut self,
+        mesh: &NavMesh,
+        lm: &Landmarks,
+        sloc: Location,
+        tloc: Location,
+        s: Vec2,
+        t: Vec2,
+    ) {
+        let bounds = |loc: Location, p: Vec2, out: &mut Vec<(f64, f64)>| {
+            out.clear();
+            out.resize(lm.count(), (f64::NEG_INFINITY, f64::INFINITY));
+            for_each_polygon(mesh, loc, |poly| {
+                for &v in mesh.polygon_vertices(poly) {
+                    let dv = dist(mesh.vertex(v), p);
+                    for (b, &d) in out.iter_mut().zip(lm.row(v)) {
+                        b.0 = b.0.max(d - dv);
+                        b.1 = b.1.min(d + dv);
+                    }
+                }
+            });
+        };
+        let mut start = Vec::new();
+        bounds(sloc, s, &mut start);
+        let mut goal = std::mem::take(&mut self.alt_goal);
+        bounds(tloc, t, &mut goal);
+        self.alt_start = start
+            .iter()
+            .zip(&goal)
+            .map(|(&(sl, su), &(gl, gu))| (sl - gu).max(gl - su))
+            .fold(0.0, f64::max);
+        self.alt_goal = goal;
+    }
+
+    /// The landmark lower bound on the distance from `root` to the goal (triangle inequality
+    /// through each landmark), shrunk by [`LANDMARK_SLACK`] against rounding.
+    #[inline]
+    fn landmark_h(&mut self, lm: &Landmarks, root: u32) -> f64 {
+        let h = if root == START {
+            self.alt_start
+        } else if self.root_stamp[root as usize] == self.generation
+            && !self.alt_h[root as usize].is_nan()
+        {
+            return self.alt_h[root as usize];
+        } else {
+            let mut h = 0.0f64;
+            for (&d, &(lb, ub)) in lm.row(VertexId(root)).iter().zip(&self.alt_goal) {
+                // Unreachable pairs give infinities (a valid bound) or NaN, which `max` skips.
+                h = h.max(d - ub).max(lb - d);
+            }
+            let h = h * (1.0 - LANDMARK_SLACK);
+            self.alt_h[root as usize] = h;
+            return h;
+        };
+        h * (1.0 - LANDMARK_SLACK)
+    }
+
+    /// Start nodes: every edge of every start polygon that does not hold the start (those lead
+    /// to polygons that are start polygons too). An edge whose line only passes through the
+    /// start is reached by walking along that line (see `successor`). Queues them.
+    fn push_start_nodes(&mut self, mesh: &NavMesh, q: &Query, sloc: Location) {
+        let s = q.start;
         for_each_polygon(mesh, sloc, |p| {
             let origin = self.nodes.len() as u32;
             self.nodes.push(Node {
@@ -255,31 +399,34 @@ impl ExactSearch {
                     continue;
                 }
                 let (from, to) = (End::Vertex(ia.0), End::Vertex(ib.0));
-                self.successor(mesh, &q, origin, p, i, START, 0.0, from, to);
+                self.successor(mesh, q, origin, p, i, START, 0.0, from, to);
             }
         });
-        if let Some(first) = self.queue_successors(mesh, &q) {
+        if let Some(first) = self.queue_successors(mesh, q) {
             let n = self.nodes[first as usize];
-            let f = n.g + self.node_h(mesh, &q, &n);
+            let f = n.g + self.node_h(mesh, q, &n);
             self.heap.push(Open {
                 f,
                 g: n.g,
                 id: first,
             });
         }
-        let mut expanded = 0usize;
+    }
+
+    /// The A* loop: pops nodes until a final node comes out (returned) or the list is empty.
+    fn run(&mut self, mesh: &NavMesh, q: &Query, expanded: &mut usize) -> Option<u32> {
         while let Some(Open { id: node, .. }) = self.heap.pop() {
             let n = self.nodes[node as usize];
             if n.entry == FINAL {
-                return Ok(self.path_to(mesh, node, &q, expanded));
+                return Some(node);
             }
             if n.root != START && n.g > self.root_g[n.root as usize] * (1.0 + ROOT_PRUNE_SLACK) {
                 continue;
             }
             let mut cur = node;
             loop {
-                expanded += 1;
-                self.expand(mesh, &q, cur);
+                *expanded += 1;
+                self.expand(mesh, q, cur);
                 // Intermediate pruning: a lone successor is expanded at once.
                 if self.succ.len() == 1 && self.nodes[self.succ[0] as usize].entry != FINAL {
                     cur = self.succ[0];
@@ -287,13 +434,13 @@ impl ExactSearch {
                     continue;
                 }
                 // The best successor, if it would be the next node popped anyway, skips the heap.
-                match self.queue_successors(mesh, &q) {
+                match self.queue_successors(mesh, q) {
                     Some(next) => cur = next,
                     None => break,
                 }
             }
         }
-        Err(PathError::NoPath)
+        None
     }
 
     /// Queues the successors of the last expansion, computing their `f` (only queued nodes
@@ -337,15 +484,35 @@ impl ExactSearch {
         None
     }
 
-    /// The paper's heuristic for a node, from its cone and entry edge.
-    fn node_h(&self, mesh: &NavMesh, q: &Query, n: &Node) -> f64 {
+    /// The heuristic of a queued node: the paper's interval heuristic, raised to the landmark
+    /// bound of its root when the query has [`SearchOptions::landmarks`]. 0 in one-to-all mode,
+    /// which expands in order of `g` (ordering by the distance to the interval instead measured
+    /// slower: fewer roots are settled before their nodes spread).
+    fn node_h(&mut self, mesh: &NavMesh, q: &Query, n: &Node) -> f64 {
+        if self.one_to_all {
+            return 0.0;
+        }
+        let h = match self.interval(mesh, q, n) {
+            None => dist(Self::root_point(mesh, q, n.root), q.goal),
+            Some((r, right, left)) => interval_h(r, right, left, q.goal),
+        };
+        match q.landmarks {
+            Some(lm) => h.max(self.landmark_h(lm, n.root)),
+            None => h,
+        }
+    }
+
+    /// A node's root and its interval's (rounded) right and left ends; `None` when the root is
+    /// an end of the entry edge (it sees the whole polygon).
+    #[inline]
+    fn interval(&self, mesh: &NavMesh, q: &Query, n: &Node) -> Option<(Vec2, Vec2, Vec2)> {
         let vs = mesh.polygon_vertices(PolyId(n.poly));
         let k = n.entry as usize;
         let (b_id, a_id) = (vs[k], vs[wrap(k + 1, vs.len())]);
-        let r = Self::root_point(mesh, q, n.root);
         if n.root == a_id.0 || n.root == b_id.0 {
-            return dist(r, q.goal);
+            return None;
         }
+        let r = Self::root_point(mesh, q, n.root);
         let (a, b) = (mesh.vertex(a_id), mesh.vertex(b_id));
         let (rp, rq) = (
             Self::point(mesh, q, n.right_line[0]),
@@ -365,7 +532,7 @@ impl ExactSearch {
         } else {
             b
         };
-        interval_h(r, right, left, q.goal)
+        Some((r, right, left))
     }
 
     #[inline]
@@ -399,6 +566,7 @@ impl ExactSearch {
         } else {
             self.root_stamp[i] = self.generation;
             self.root_g[i] = g;
+            self.alt_h[i] = f64::NAN;
         }
         true
     }
@@ -420,6 +588,10 @@ impl ExactSearch {
         right: End,
         left: End,
     ) {
+        if self.one_to_all {
+            self.record(mesh, q, root, g, right);
+            self.record(mesh, q, root, g, left);
+        }
         let Some(next) = mesh.neighbours(poly)[slot] else {
             return;
         };
@@ -467,7 +639,7 @@ impl ExactSearch {
         debug_assert_eq!(nv[wrap(entry + 1, nv.len())], ea);
         // Cul-de-sac pruning.
         let goal_here = self.goal_stamp[next.index()] == self.generation;
-        if !goal_here && open_edges < 2 {
+        if !goal_here && open_edges < 2 && !self.one_to_all {
             return;
         }
         if root != self.nodes[parent as usize].root && !self.root_ok(root, g) {
@@ -498,6 +670,18 @@ impl ExactSearch {
             left_line: cone.1,
         });
         self.succ.push(idx);
+    }
+
+    /// One-to-all mode: an interval end that is a vertex is reached from `root` in a straight line.
+    #[inline]
+    fn record(&mut self, mesh: &NavMesh, q: &Query, root: u32, g: f64, end: End) {
+        if let End::Vertex(v) = end {
+            let d = g + dist(Self::root_point(mesh, q, root), mesh.vertices()[v as usize]);
+            let r = &mut self.reach[v as usize];
+            if d < *r {
+                *r = d;
+            }
+        }
     }
 
     /// A final node: the goal reached straight from `root` (at distance `g` from the start).
@@ -717,9 +901,10 @@ impl End {
 }
 
 /// The start and goal as the search sees them.
-struct Query {
+struct Query<'a> {
     start: Vec2,
     goal: Vec2,
+    landmarks: Option<&'a Landmarks>,
 }
 
 /// `i mod n` for `i < 2n` without a division (a fifth of an expansion's time with `%`).
@@ -803,7 +988,7 @@ fn is_pinch(mesh: &NavMesh, loc: Location) -> bool {
     walls_at(mesh, vertex) > 2
 }
 
-fn walls_at(mesh: &NavMesh, v: VertexId) -> usize {
+pub(crate) fn walls_at(mesh: &NavMesh, v: VertexId) -> usize {
     let mut walls = 0;
     for &p in mesh.vertex_polygons(v) {
         let vs = mesh.polygon_vertices(p);

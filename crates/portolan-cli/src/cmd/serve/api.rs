@@ -730,6 +730,7 @@ fn path_error_code(e: &PathError) -> &'static str {
         PathError::SearchLimit { .. } => "search-limit",
         PathError::Unsupported { .. } => "unsupported",
         PathError::InvalidOption { .. } => "invalid-option",
+        PathError::ForeignData { .. } => "foreign-data",
     }
 }
 
