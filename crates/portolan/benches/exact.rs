@@ -2,14 +2,17 @@
 //!
 //! `cargo bench -p portolan --bench exact`
 //!
+//! The exact search runs plain and with 8 landmarks (built once, outside the timing).
 //! Each iteration runs a fixed batch of published queries with one reused `PathFinder`; divide
 //! by the batch size for the time per query. The side-by-side run against the `polyanya` crate
 //! is `cargo run --release -p portolan-compare` (see BENCHMARKS.md).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use portolan::io::{polyanya_mesh, scenario};
+use portolan::search::landmarks::Landmarks;
 use portolan::{NavMesh, PathFinder, SearchMethod, SearchOptions, Vec2};
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Duration;
 
 const DATA: &str = concat!(
@@ -44,12 +47,15 @@ fn bench(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(8)).sample_size(20);
     for (name, (mesh, queries)) in &cases {
         g.throughput(Throughput::Elements(queries.len() as u64));
-        for (method, label) in [
-            (SearchMethod::Exact, "exact"),
-            (SearchMethod::Funnel, "funnel"),
+        let landmarks = Some(Arc::new(Landmarks::build(mesh, 8)));
+        for (method, landmarks, label) in [
+            (SearchMethod::Exact, None, "exact"),
+            (SearchMethod::Exact, landmarks, "exact+8-landmarks"),
+            (SearchMethod::Funnel, None, "funnel"),
         ] {
             let opts = SearchOptions {
                 method,
+                landmarks,
                 ..SearchOptions::default()
             };
             let mut finder = PathFinder::new();

@@ -23,14 +23,18 @@
 //! not depend on the heuristic, so it is unaffected.
 //!
 //! # Building
-//! Each landmark's distances come from one run of Polyanya without a goal over the whole mesh
-//! ([`ExactSearch::distances_from`]). Landmarks are chosen farthest first: the first is the
-//! vertex farthest from an arbitrary corner, each next one the vertex farthest from all chosen so
-//! far (a vertex no landmark reaches, in another connected part of the mesh, counts as farthest,
-//! so each part gets one). Landmarks on the rim of the map bound best, and this picks the rim.
+//! Landmarks are chosen farthest first: the first is the corner farthest from an arbitrary
+//! corner, each next one the corner farthest from all chosen so far, where "far" is measured
+//! cheaply along the mesh's edges. Landmarks on the rim of the map bound best, and this picks
+//! the rim. A mesh in several unconnected parts gives each part landmarks in proportion to its
+//! polygons (small islands get none: their queries run with the plain heuristic). Pinch vertices,
+//! where walls meet at a single point, are never landmarks and never used in a bound: their
+//! distance depends on the side. Each landmark's exact distances then come from one run of
+//! Polyanya without a goal over the whole mesh ([`ExactSearch::distances_from`]), the runs in
+//! parallel with the `parallel` feature.
 //!
-//! Cost: `count + 1` whole-mesh searches to build, `8 · count` bytes per vertex to keep, and
-//! per queued search node one pass over the root's `count` distances.
+//! Cost: `count` whole-mesh searches to build, `8 · count` bytes per vertex to keep, and per
+//! queued search node one pass over the root's `count` distances (once per root and query).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -73,56 +77,9 @@ impl Landmarks {
     /// 8 to 16 landmarks is the usual range: each more tightens the bound a little and costs
     /// one more whole-mesh search to build and `8` bytes per vertex.
     pub fn build(mesh: &NavMesh, count: usize) -> Landmarks {
-        let nv = mesh.vertex_count();
-        let parts = components(mesh);
-        let mut search = ExactSearch::new();
-        let mut sites = Vec::new();
-        let mut columns: Vec<Vec<f64>> = Vec::new();
-        for (part, share) in shares(&parts, count) {
-            // Candidates: corners (shortest paths turn only there) of this part where the free
-            // space is not pinched, so the landmark's side is unambiguous.
-            let usable: Vec<VertexId> = (0..nv as u32)
-                .map(VertexId)
-                .filter(|&v| {
-                    mesh.is_corner(v)
-                        && mesh
-                            .vertex_polygons(v)
-                            .first()
-                            .is_some_and(|p| parts.of[p.index()] == part)
-                        && !is_pinch(mesh, v)
-                })
-                .collect();
-            let Some(&seed) = usable.first() else {
-                continue;
-            };
-            // `nearest[v]`: distance from v to the nearest landmark of this part so far (the
-            // seed's at first).
-            let mut nearest = search.distances_from(mesh, seed);
-            let first = sites.len();
-            while sites.len() - first < share.min(usable.len()) {
-                let far = usable
-                    .iter()
-                    .copied()
-                    .filter(|v| !sites[first..].contains(v))
-                    .max_by(|&a, &b| {
-                        nearest[a.index()]
-                            .total_cmp(&nearest[b.index()])
-                            .then(b.0.cmp(&a.0))
-                    });
-                let Some(far) = far else { break };
-                let d = search.distances_from(mesh, far);
-                if sites.len() == first {
-                    nearest.clone_from(&d);
-                } else {
-                    for (n, &x) in nearest.iter_mut().zip(&d) {
-                        *n = n.min(x);
-                    }
-                }
-                sites.push(far);
-                columns.push(d);
-            }
-        }
-        let k = sites.len();
+        let sites = choose_sites(mesh, count);
+        let columns = exact_columns(mesh, &sites);
+        let (nv, k) = (mesh.vertex_count(), sites.len());
         let mut dist = vec![f64::INFINITY; nv * k];
         for (l, col) in columns.iter().enumerate() {
             for (v, &d) in col.iter().enumerate() {
@@ -177,6 +134,143 @@ impl Landmarks {
     pub(crate) fn row(&self, v: VertexId) -> &[f64] {
         let k = self.count();
         &self.dist[v.index() * k..v.index() * k + k]
+    }
+}
+
+/// Farthest-first landmark sites, per connected part in proportion to its size. "Far" is
+/// measured along the mesh's edges (Dijkstra on the graph of polygon sides), an upper bound of
+/// the true distance that ranks vertices alike and costs a fraction of an exact search, so the
+/// exact distances of all sites can then be computed independently (in parallel).
+fn choose_sites(mesh: &NavMesh, count: usize) -> Vec<VertexId> {
+    let nv = mesh.vertex_count();
+    let parts = components(mesh);
+    let graph = EdgeGraph::new(mesh);
+    let mut sites = Vec::new();
+    let mut nearest = vec![f64::INFINITY; nv];
+    for (part, share) in shares(&parts, count) {
+        // Candidates: corners (shortest paths turn only there) of this part where the free
+        // space is not pinched, so the landmark's side is unambiguous.
+        let usable: Vec<VertexId> = (0..nv as u32)
+            .map(VertexId)
+            .filter(|&v| {
+                mesh.is_corner(v)
+                    && mesh
+                        .vertex_polygons(v)
+                        .first()
+                        .is_some_and(|p| parts.of[p.index()] == part)
+                    && !is_pinch(mesh, v)
+            })
+            .collect();
+        let Some(&seed) = usable.first() else {
+            continue;
+        };
+        // `nearest[v]`: distance to the nearest site of this part so far (the seed's at first).
+        graph.distances(seed, &mut nearest, true);
+        let first = sites.len();
+        while sites.len() - first < share.min(usable.len()) {
+            let far = usable
+                .iter()
+                .copied()
+                .filter(|v| !sites[first..].contains(v))
+                .max_by(|&a, &b| {
+                    nearest[a.index()]
+                        .total_cmp(&nearest[b.index()])
+                        .then(b.0.cmp(&a.0))
+                });
+            let Some(far) = far else { break };
+            graph.distances(far, &mut nearest, sites.len() == first);
+            sites.push(far);
+        }
+    }
+    sites
+}
+
+/// The exact distances from each site to every vertex, one goal-less Polyanya run per site.
+#[cfg(feature = "parallel")]
+fn exact_columns(mesh: &NavMesh, sites: &[VertexId]) -> Vec<Vec<f64>> {
+    use rayon::prelude::*;
+    sites
+        .par_iter()
+        .map_init(ExactSearch::new, |search, &v| {
+            search.distances_from(mesh, v)
+        })
+        .collect()
+}
+
+/// The exact distances from each site to every vertex, one goal-less Polyanya run per site.
+#[cfg(not(feature = "parallel"))]
+fn exact_columns(mesh: &NavMesh, sites: &[VertexId]) -> Vec<Vec<f64>> {
+    let mut search = ExactSearch::new();
+    sites
+        .iter()
+        .map(|&v| search.distances_from(mesh, v))
+        .collect()
+}
+
+/// The graph of polygon sides: vertices joined by the edges of the mesh, weighted by length.
+struct EdgeGraph {
+    /// Vertex `v`'s neighbours are `to[start[v]..start[v + 1]]`.
+    start: Vec<u32>,
+    to: Vec<(u32, f64)>,
+}
+
+impl EdgeGraph {
+    fn new(mesh: &NavMesh) -> EdgeGraph {
+        let nv = mesh.vertex_count();
+        let mut degree = vec![0u32; nv + 1];
+        let sides = || {
+            mesh.polygons().flat_map(move |p| {
+                let vs = mesh.polygon_vertices(p);
+                (0..vs.len()).map(move |i| (vs[i], vs[(i + 1) % vs.len()]))
+            })
+        };
+        for (a, b) in sides() {
+            degree[a.index()] += 1;
+            degree[b.index()] += 1;
+        }
+        let mut start = vec![0u32; nv + 1];
+        for v in 0..nv {
+            start[v + 1] = start[v] + degree[v];
+        }
+        let mut fill = start.clone();
+        let mut to = vec![(0, 0.0); start[nv] as usize];
+        for (a, b) in sides() {
+            let w = mesh.vertex(a).distance(mesh.vertex(b));
+            for (x, y) in [(a, b), (b, a)] {
+                to[fill[x.index()] as usize] = (y.0, w);
+                fill[x.index()] += 1;
+            }
+        }
+        EdgeGraph { start, to }
+    }
+
+    /// Dijkstra from `source`: overwrites `out` when `replace`, else lowers it to the minimum
+    /// of both (the distance to the nearest of several sources).
+    fn distances(&self, source: VertexId, out: &mut [f64], replace: bool) {
+        let mut d = vec![f64::INFINITY; out.len()];
+        let mut heap = std::collections::BinaryHeap::new();
+        d[source.index()] = 0.0;
+        heap.push(super::open::Open {
+            f: 0.0,
+            g: 0.0,
+            id: source.0,
+        });
+        while let Some(o) = heap.pop() {
+            let v = o.id as usize;
+            if o.g > d[v] {
+                continue;
+            }
+            for &(w, len) in &self.to[self.start[v] as usize..self.start[v + 1] as usize] {
+                let g = o.g + len;
+                if g < d[w as usize] {
+                    d[w as usize] = g;
+                    heap.push(super::open::Open { f: g, g, id: w });
+                }
+            }
+        }
+        for (o, x) in out.iter_mut().zip(d) {
+            *o = if replace { x } else { o.min(x) };
+        }
     }
 }
 
