@@ -6,12 +6,23 @@ use portolan::{
 };
 use std::path::Path;
 
-/// Reads a Polyanya `.mesh` file (version 1, 2 or 3).
+/// Reads a Polyanya `.mesh` file (version 1, 2 or 3), noting on stderr any face the reader had to
+/// cut into convex pieces.
 pub fn load_mesh(path: &Path) -> Result<NavMesh> {
     let f = std::fs::File::open(path)
         .with_context(|| format!("cannot open mesh {}", path.display()))?;
-    portolan::io::polyanya_mesh::read(std::io::BufReader::new(f))
-        .with_context(|| format!("mesh {}", path.display()))
+    let (mesh, info) = portolan::io::polyanya_mesh::read_with_info(std::io::BufReader::new(f))
+        .with_context(|| format!("mesh {}", path.display()))?;
+    if !info.split_faces.is_empty() {
+        let faces: Vec<String> = info.split_faces.iter().map(|f| f.to_string()).collect();
+        eprintln!(
+            "note: {} face(s) of {} are not convex in exact arithmetic and were cut into convex pieces (0-based: {})",
+            faces.len(),
+            path.display(),
+            faces.join(", ")
+        );
+    }
+    Ok(mesh)
 }
 
 /// The mesh to search: a Polyanya mesh file when given, else the scene built with `options`; with

@@ -220,3 +220,28 @@ fn scen_with_landmarks_matches_the_published_optima() {
         "{err}"
     );
 }
+
+#[test]
+fn a_mesh_with_bent_faces_is_read_with_a_note() {
+    let o = portolan(&[
+        "path",
+        "--mesh",
+        &data("polyanya/tests/bad-collinear2-rot45.mesh"),
+        "--from",
+        "0.7071067811865476,0.7071067811865476",
+        "--to",
+        "0.7071067811865476,4.949747468305833",
+        "--search",
+        "exact",
+        "--json",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("3 face(s)") && err.contains("(0-based: 1, 2, 3)"),
+        "{err}"
+    );
+    let out: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let length = out["length"].as_f64().unwrap();
+    assert!((length - 6.0).abs() < 1e-9, "{length}");
+}

@@ -16,8 +16,9 @@ mod polygon;
 mod vec2;
 
 pub use polygon::{
-    convex_strictly_apart, first_touching_pair, point_in_polygon, point_in_polygon_strict,
-    polygon_is_simple, segments_cross, signed_area, PointInPolygon, SimplicityError,
+    convex_partition, convex_strictly_apart, convexity, first_touching_pair, point_in_polygon,
+    point_in_polygon_strict, polygon_is_simple, segments_cross, signed_area, ConvexFault,
+    PointInPolygon, SimplicityError,
 };
 pub use vec2::{Aabb, Vec2};
 

@@ -188,6 +188,146 @@ pub fn polygon_is_simple(poly: &[Vec2]) -> Result<(), SimplicityError> {
     Ok(())
 }
 
+/// Why a ring is not a convex counter-clockwise polygon ([`convexity`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ConvexFault {
+    /// The ring turns clockwise at this vertex.
+    Reflex(usize),
+    /// The ring folds back on itself at this (collinear) vertex.
+    FoldBack(usize),
+    /// Every vertex is collinear.
+    ZeroArea,
+    /// Left turns everywhere, but the ring winds around more than once (a pentagram).
+    WindsTwice,
+}
+
+/// Checks, exactly, that the ring of `n` points given by `pt` is convex and counter-clockwise.
+/// Collinear vertices are allowed where the ring goes straight on. Consecutive equal points are
+/// the caller's to reject first.
+pub fn convexity(n: usize, pt: impl Fn(usize) -> Vec2) -> Result<(), ConvexFault> {
+    let at = |i: usize| pt(i % n);
+    let mut any_turn = false;
+    for i in 0..n {
+        match orient(at(i), at(i + 1), at(i + 2)) {
+            Orientation::Clockwise => return Err(ConvexFault::Reflex((i + 1) % n)),
+            Orientation::CounterClockwise => any_turn = true,
+            Orientation::Collinear => {
+                if (at(i + 1) - at(i)).dot(at(i + 2) - at(i + 1)) < 0.0 {
+                    return Err(ConvexFault::FoldBack((i + 1) % n));
+                }
+            }
+        }
+    }
+    if !any_turn {
+        return Err(ConvexFault::ZeroArea);
+    }
+    // Left turns everywhere can still wind around twice. A convex polygon goes up once and
+    // down once: exactly one change from rising to falling edges in the cyclic sequence of
+    // non-horizontal edge directions.
+    let rising = |i: usize| {
+        let dy = at(i + 1).y - at(i).y;
+        (dy != 0.0).then_some(dy > 0.0)
+    };
+    let signs = (0..n).filter_map(rising);
+    let (mut first, mut prev, mut peaks) = (None, None, 0);
+    for s in signs {
+        if prev == Some(true) && !s {
+            peaks += 1;
+        }
+        first.get_or_insert(s);
+        prev = Some(s);
+    }
+    if prev == Some(true) && first == Some(false) {
+        peaks += 1;
+    }
+    if peaks != 1 {
+        return Err(ConvexFault::WindsTwice);
+    }
+    Ok(())
+}
+
+/// Cuts a simple counter-clockwise polygon into convex pieces along diagonals between its
+/// vertices, exactly: ear clipping (an ear is a strict left turn whose closed triangle holds no
+/// other vertex), then Hertel–Mehlhorn (two pieces sharing a diagonal are merged while the
+/// union stays convex). Each piece lists indices into `poly`, counter-clockwise, and passes
+/// [`convexity`]. `None` when the polygon is not simple and counter-clockwise, or when collinear
+/// vertices leave no ear that avoids them.
+///
+/// O(n³) in the worst case: meant for repairing single polygons, not for meshing.
+pub fn convex_partition(poly: &[Vec2]) -> Option<Vec<Vec<usize>>> {
+    let n = poly.len();
+    if polygon_is_simple(poly).is_err() || signed_area(poly) <= 0.0 {
+        return None;
+    }
+    if convexity(n, |i| poly[i]).is_ok() {
+        return Some(vec![(0..n).collect()]);
+    }
+    // Ear clipping.
+    let mut ring: Vec<usize> = (0..n).collect();
+    let mut pieces: Vec<Vec<usize>> = Vec::with_capacity(n - 2);
+    while ring.len() > 3 {
+        let m = ring.len();
+        let ear = (0..m).find(|&i| {
+            let (a, b, c) = (ring[(i + m - 1) % m], ring[i], ring[(i + 1) % m]);
+            let (pa, pb, pc) = (poly[a], poly[b], poly[c]);
+            orient(pa, pb, pc) == Orientation::CounterClockwise
+                && ring.iter().all(|&j| {
+                    j == a
+                        || j == b
+                        || j == c
+                        || orient(pa, pb, poly[j]) == Orientation::Clockwise
+                        || orient(pb, pc, poly[j]) == Orientation::Clockwise
+                        || orient(pc, pa, poly[j]) == Orientation::Clockwise
+                })
+        })?;
+        let m = ring.len();
+        pieces.push(vec![
+            ring[(ear + m - 1) % m],
+            ring[ear],
+            ring[(ear + 1) % m],
+        ]);
+        ring.remove(ear);
+    }
+    if orient(poly[ring[0]], poly[ring[1]], poly[ring[2]]) != Orientation::CounterClockwise {
+        return None;
+    }
+    pieces.push(ring);
+    // Hertel–Mehlhorn: merge across shared diagonals while convex.
+    let mut merged = true;
+    while merged {
+        merged = false;
+        'pairs: for i in 0..pieces.len() {
+            for j in i + 1..pieces.len() {
+                if let Some(u) = join(&pieces[i], &pieces[j]) {
+                    if convexity(u.len(), |k| poly[u[k]]).is_ok() {
+                        pieces[i] = u;
+                        pieces.swap_remove(j);
+                        merged = true;
+                        break 'pairs;
+                    }
+                }
+            }
+        }
+    }
+    Some(pieces)
+}
+
+/// The union of two counter-clockwise index cycles sharing one edge (`a → b` in `p`, `b → a` in
+/// `q`), as one cycle; `None` when they share no edge.
+fn join(p: &[usize], q: &[usize]) -> Option<Vec<usize>> {
+    let (np, nq) = (p.len(), q.len());
+    for i in 0..np {
+        let (a, b) = (p[i], p[(i + 1) % np]);
+        if let Some(j) = (0..nq).find(|&j| q[j] == b && q[(j + 1) % nq] == a) {
+            // p from b round to a, then q from a round to b, skipping the shared ends.
+            let mut out: Vec<usize> = (1..=np).map(|k| p[(i + k) % np]).collect();
+            out.extend((2..nq).map(|k| q[(j + k) % nq]));
+            return Some(out);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,5 +418,140 @@ mod tests {
             polygon_is_simple(&[Vec2::ZERO, Vec2::new(1.0, 0.0)]),
             Err(SimplicityError::TooFewVertices)
         );
+    }
+
+    fn pts(v: &[(f64, f64)]) -> Vec<Vec2> {
+        v.iter().map(|&p| p.into()).collect()
+    }
+
+    fn check_partition(poly: &[Vec2], pieces: &[Vec<usize>]) {
+        let mut area = 0.0;
+        for piece in pieces {
+            let ring: Vec<Vec2> = piece.iter().map(|&i| poly[i]).collect();
+            assert_eq!(convexity(ring.len(), |i| ring[i]), Ok(()), "{ring:?}");
+            area += signed_area(&ring);
+        }
+        let whole = signed_area(poly);
+        assert!((area - whole).abs() <= 1e-9 * whole, "{area} vs {whole}");
+    }
+
+    #[test]
+    fn convexity_names_the_fault() {
+        let sq = sq();
+        assert_eq!(convexity(4, |i| sq[i]), Ok(()));
+        let cw: Vec<Vec2> = sq.iter().rev().copied().collect();
+        assert!(matches!(
+            convexity(4, |i| cw[i]),
+            Err(ConvexFault::Reflex(_))
+        ));
+        let l = pts(&[
+            (0.0, 0.0),
+            (2.0, 0.0),
+            (2.0, 1.0),
+            (1.0, 1.0),
+            (1.0, 2.0),
+            (0.0, 2.0),
+        ]);
+        assert_eq!(convexity(6, |i| l[i]), Err(ConvexFault::Reflex(3)));
+        let flat = pts(&[(0.0, 0.0), (1.0, 0.0), (2.0, 0.0)]);
+        assert_eq!(convexity(3, |i| flat[i]), Err(ConvexFault::FoldBack(2)));
+        let back = pts(&[(0.0, 0.0), (2.0, 0.0), (1.0, 0.0), (1.0, 1.0)]);
+        assert_eq!(convexity(4, |i| back[i]), Err(ConvexFault::FoldBack(1)));
+        // A pentagram turns left at every vertex and winds twice.
+        let star: Vec<Vec2> = (0..5)
+            .map(|k| {
+                let t = std::f64::consts::TAU * (2 * k) as f64 / 5.0;
+                Vec2::new(t.cos(), t.sin())
+            })
+            .collect();
+        assert_eq!(convexity(5, |i| star[i]), Err(ConvexFault::WindsTwice));
+        // Collinear vertices going straight on are fine.
+        let run = pts(&[(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0)]);
+        assert_eq!(convexity(4, |i| run[i]), Ok(()));
+    }
+
+    #[test]
+    fn convex_partition_of_simple_shapes() {
+        let sq = sq();
+        assert_eq!(convex_partition(&sq), Some(vec![vec![0, 1, 2, 3]]));
+        let l = pts(&[
+            (0.0, 0.0),
+            (2.0, 0.0),
+            (2.0, 1.0),
+            (1.0, 1.0),
+            (1.0, 2.0),
+            (0.0, 2.0),
+        ]);
+        let pieces = convex_partition(&l).unwrap();
+        assert_eq!(pieces.len(), 2, "{pieces:?}");
+        check_partition(&l, &pieces);
+        // A comb with collinear runs along its spine.
+        let comb = pts(&[
+            (0.0, 0.0),
+            (5.0, 0.0),
+            (5.0, 3.0),
+            (4.0, 3.0),
+            (4.0, 1.0),
+            (3.0, 1.0),
+            (3.0, 3.0),
+            (2.0, 3.0),
+            (2.0, 1.0),
+            (1.0, 1.0),
+            (1.0, 3.0),
+            (0.0, 3.0),
+        ]);
+        let pieces = convex_partition(&comb).unwrap();
+        check_partition(&comb, &pieces);
+        assert!(
+            pieces.len() <= 4 * 3,
+            "Hertel–Mehlhorn is within 4× the optimum (3)"
+        );
+        // Clockwise, or self-intersecting: no partition.
+        let cw: Vec<Vec2> = l.iter().rev().copied().collect();
+        assert_eq!(convex_partition(&cw), None);
+        let bow = pts(&[(0.0, 0.0), (1.0, 1.0), (1.0, 0.0), (0.0, 1.0)]);
+        assert_eq!(convex_partition(&bow), None);
+    }
+
+    #[test]
+    fn an_ulp_of_bend_is_cut_exactly() {
+        // Face 1 of Polyanya's `bad-collinear2-rot45.mesh`: its first three vertices lie on a
+        // 45° line before rounding; after it the middle one is an ulp to the reflex side.
+        let p = pts(&[
+            (0.0, 1.4142135623730951),
+            (0.7071067811865476, 2.121320343559643),
+            (1.4142135623730951, 2.8284271247461903),
+            (0.7071067811865476, 3.5355339059327378),
+            (-1.4142135623730951, 1.4142135623730951),
+            (-0.7071067811865476, 0.7071067811865476),
+        ]);
+        assert_eq!(convexity(p.len(), |i| p[i]), Err(ConvexFault::Reflex(1)));
+        let pieces = convex_partition(&p).unwrap();
+        assert_eq!(pieces.len(), 2, "{pieces:?}");
+        check_partition(&p, &pieces);
+    }
+
+    proptest::proptest! {
+        /// Random star-shaped polygons (simple by construction) always split into convex
+        /// pieces that tile them.
+        #[test]
+        fn star_shapes_split_into_convex_pieces(
+            radii in proptest::collection::vec(1u32..20, 3..24),
+        ) {
+            let n = radii.len();
+            let poly: Vec<Vec2> = radii
+                .iter()
+                .enumerate()
+                .map(|(k, &r)| {
+                    let t = std::f64::consts::TAU * k as f64 / n as f64;
+                    // Integer-ish coordinates make collinear triples common.
+                    Vec2::new((r as f64 * t.cos()).round(), (r as f64 * t.sin()).round())
+                })
+                .collect();
+            proptest::prop_assume!(polygon_is_simple(&poly).is_ok() && signed_area(&poly) > 0.0);
+            let pieces = convex_partition(&poly);
+            proptest::prop_assert!(pieces.is_some(), "{poly:?}");
+            check_partition(&poly, &pieces.unwrap());
+        }
     }
 }

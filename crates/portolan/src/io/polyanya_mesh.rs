@@ -33,8 +33,18 @@
 //! otherwise ignored: they are derived data (Polyanya itself only counts their `-1`s).
 //!
 //! Every malformed input gives a [`ReadError::Syntax`] naming the line and column and saying what
-//! was expected; structural problems of the polygons (not convex, clockwise, overlapping, ...) are
-//! reported the same way at the polygon's line. The reader never panics.
+//! was expected; structural problems of the polygons (clockwise, self-intersecting, overlapping,
+//! ...) are reported the same way at the polygon's line. The reader never panics.
+//!
+//! # Faces that are not quite convex
+//! Decided exactly, a face of a file can be non-convex where its author meant a straight run of
+//! vertices: rotating a mesh rounds the middle vertex of three collinear ones an ulp to either
+//! side (Polyanya's own `bad-collinear2-rot45.mesh` has three such faces). Polyanya decides with
+//! an epsilon; Portolan keeps exact predicates and instead cuts any face that is simple and
+//! counter-clockwise but not convex into convex pieces along diagonals
+//! ([`convex_partition`](crate::geom::convex_partition)). The region is the same and every edge
+//! of the file stays an edge of one piece, so paths are unchanged; [`MeshInfo::split_faces`]
+//! lists the faces cut.
 //!
 //! ```
 //! use portolan::io::polyanya_mesh;
@@ -51,7 +61,7 @@
 //! ```
 
 use super::ReadError;
-use crate::geom::{orient, Orientation, Vec2};
+use crate::geom::{convex_partition, convexity, orient, ConvexFault, Orientation, Vec2};
 use crate::mesh::{InvariantError, MeshError, NavMesh, PolyId, VertexId};
 use std::io::{Read, Write};
 
@@ -73,8 +83,12 @@ pub struct MeshInfo {
     pub version: MeshVersion,
     /// Polygons (faces) listed in the file, traversable or not.
     pub faces: usize,
-    /// For each face of the file, the polygon it became (`None` for v3 obstacle faces).
+    /// For each face of the file, the polygon it became (`None` for v3 obstacle faces; the
+    /// first piece of a split face).
     pub face_polygon: Vec<Option<PolyId>>,
+    /// Faces (0-based, in file order) that were not convex in exact arithmetic and were cut
+    /// into convex pieces; their pieces follow one another in the mesh's polygon order.
+    pub split_faces: Vec<usize>,
 }
 
 /// Reads a Polyanya mesh of any version (1, 2 or 3).
@@ -457,12 +471,35 @@ impl<'a> Parser<'a> {
                 "the file has no traversable polygon".to_owned(),
             ));
         }
-        let polygons: Vec<Vec<u32>> = polygon_face
-            .iter()
-            .map(|&i| faces[i].0.vertices.clone())
-            .collect();
+        // A face that is simple and counter-clockwise but not convex in exact arithmetic (a
+        // rotated file's rounding can bend a straight run of vertices inwards) is cut into
+        // convex pieces along diagonals: the same region, and every original edge is still an
+        // edge of one piece.
+        let mut polygons: Vec<Vec<u32>> = Vec::with_capacity(polygon_face.len());
+        let mut piece_face: Vec<usize> = Vec::with_capacity(polygon_face.len());
+        let mut split_faces = Vec::new();
+        for &fi in &polygon_face {
+            let vs = &faces[fi].0.vertices;
+            match convex_pieces(&vertices, vs) {
+                Some(pieces) => {
+                    split_faces.push(fi);
+                    for piece in pieces {
+                        polygons.push(piece.iter().map(|&k| vs[k]).collect());
+                        piece_face.push(fi);
+                    }
+                }
+                None => {
+                    polygons.push(vs.clone());
+                    piece_face.push(fi);
+                }
+            }
+        }
+        let mut face_polygon = vec![None; np];
+        for (p, &fi) in piece_face.iter().enumerate().rev() {
+            face_polygon[fi] = Some(PolyId(p as u32));
+        }
         let at_polygon = |p: usize, e: &dyn std::fmt::Display| {
-            let f = polygon_face.get(p).copied().unwrap_or(0);
+            let f = piece_face.get(p).copied().unwrap_or(0);
             Self::err(faces[f].0.line, 0, format!("{e}"))
         };
         let mesh = NavMesh::from_polygons(vertices, polygons).map_err(|e| match &e {
@@ -481,22 +518,35 @@ impl<'a> Parser<'a> {
             InvariantError::Structure(_) => at_polygon(0, &e),
         })?;
 
-        // The file's neighbour lists must agree with the adjacency of shared edges.
-        for (p, &fi) in polygon_face.iter().enumerate() {
+        // The file's neighbour lists must agree with the adjacency of shared edges (compared
+        // as faces: a split face's pieces all stand for it).
+        let mut pieces_of: Vec<Vec<PolyId>> = vec![Vec::new(); np];
+        for (p, &fi) in piece_face.iter().enumerate() {
+            pieces_of[fi].push(PolyId(p as u32));
+        }
+        for &fi in &polygon_face {
             let (face, open) = &faces[fi];
-            let derived = mesh.neighbours(PolyId(p as u32));
+            let vs = &face.vertices;
             for (slot, &(named, tok)) in face.neighbours.iter().enumerate() {
+                let (a, b) = (vs[slot], vs[(slot + 1) % vs.len()]);
+                // The piece holding the edge a → b, and the face across it.
+                let derived = pieces_of[fi].iter().find_map(|&p| {
+                    let pv = mesh.polygon_vertices(p);
+                    let k =
+                        (0..pv.len()).find(|&k| pv[k].0 == a && pv[(k + 1) % pv.len()].0 == b)?;
+                    Some(mesh.neighbours(p)[k].map(|q| piece_face[q.index()]))
+                });
+                // Every original edge is an edge of one piece (the cut runs along diagonals).
+                let derived = derived.flatten();
                 let expected = match named {
-                    Some(q) if open[slot] => face_polygon[q],
+                    Some(q) if open[slot] && face_polygon[q].is_some() => Some(q),
                     // A v3 constrained edge: a wall, whatever lies behind it.
                     _ => None,
                 };
-                if expected != derived[slot] {
-                    let vs = &face.vertices;
-                    let (a, b) = (vs[slot], vs[(slot + 1) % vs.len()]);
-                    let show = |q: Option<PolyId>| {
+                if expected != derived {
+                    let show = |q: Option<usize>| {
                         q.map_or("none (a wall)".to_owned(), |q| {
-                            format!("face {}", polygon_face[q.index()] + one_based(version))
+                            format!("face {}", q + one_based(version))
                         })
                     };
                     let what = if named.is_some_and(|q| !open[slot] && face_polygon[q].is_some()) {
@@ -512,7 +562,7 @@ impl<'a> Parser<'a> {
                             a as usize + one_based(version),
                             b as usize + one_based(version),
                             show(expected),
-                            show(derived[slot]),
+                            show(derived),
                         ),
                     ));
                 }
@@ -524,9 +574,31 @@ impl<'a> Parser<'a> {
                 version,
                 faces: np,
                 face_polygon,
+                split_faces,
             },
         ))
     }
+}
+
+/// The convex pieces of a face that is simple and counter-clockwise but not convex (indices
+/// into `face`); `None` for a convex face, and for one that cannot be cut (bad indices, a
+/// zero-length edge, clockwise, self-intersecting): [`NavMesh::from_polygons`] then reports it.
+fn convex_pieces(vertices: &[Vec2], face: &[u32]) -> Option<Vec<Vec<usize>>> {
+    let pts: Vec<Vec2> = face
+        .iter()
+        .map(|&v| vertices.get(v as usize).copied())
+        .collect::<Option<_>>()?;
+    let n = pts.len();
+    if n < 4 || (0..n).any(|i| pts[i] == pts[(i + 1) % n]) {
+        return None;
+    }
+    if !matches!(
+        convexity(n, |i| pts[i]),
+        Err(ConvexFault::Reflex(_) | ConvexFault::WindsTwice)
+    ) {
+        return None;
+    }
+    convex_partition(&pts).filter(|pieces| pieces.len() > 1)
 }
 
 fn one_based(v: MeshVersion) -> usize {
@@ -723,6 +795,30 @@ mod tests {
         let (l, _, m) = syntax(&bad);
         assert_eq!(l, 9);
         assert!(m.contains("polygon 1"), "{m}");
+    }
+
+    #[test]
+    fn a_concave_face_is_cut_into_convex_pieces() {
+        // An L-shaped face beside a square: the L is split, the square's neighbour is still
+        // checked against the file (across the edge 2 → 1 of the L, now a piece's edge).
+        let text = "mesh\n2\n8 2\n\
+                    0 0 2 0 -1\n2 0 3 0 1 -1\n2 1 3 0 1 -1\n1 1 2 0 -1\n\
+                    1 2 2 0 -1\n0 2 2 0 -1\n3 0 2 1 -1\n3 1 2 1 -1\n\
+                    6 0 1 2 3 4 5 -1 -1 1 -1 -1 -1\n4 1 6 7 2 0 -1 -1 -1\n";
+        let (mesh, info) = read_with_info(text.as_bytes()).unwrap();
+        assert_eq!(info.split_faces, vec![0]);
+        assert_eq!(mesh.polygon_count(), 3);
+        assert_eq!(info.face_polygon, vec![Some(PolyId(0)), Some(PolyId(2))]);
+        mesh.check_invariants().unwrap();
+        assert_eq!(mesh.area(), 4.0);
+        // The square's neighbour is the piece of the L that holds the shared edge.
+        let across = mesh.neighbours(PolyId(2))[3].unwrap();
+        assert!(across.index() < 2);
+        // A wrong neighbour for the L is still caught, at its token.
+        let bad = text.replace("6 0 1 2 3 4 5 -1 -1 1", "6 0 1 2 3 4 5 -1 1 -1");
+        let (l, _, m) = syntax(&bad);
+        assert_eq!(l, 12);
+        assert!(m.contains("disagrees with the geometry"), "{m}");
     }
 
     #[test]

@@ -25,7 +25,7 @@ mod locate;
 pub use links::{LinkEdge, LinkEnd, LinkError, LinkId, OffMeshLink};
 pub use locate::Location;
 
-use crate::geom::{orient, Aabb, Orientation, Vec2};
+use crate::geom::{convexity, orient, Aabb, ConvexFault, Orientation, Vec2};
 use locate::Locator;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -706,7 +706,6 @@ fn check_polygon(vertices: &[Vec2], pi: usize, poly: &[u32]) -> Result<(), MeshE
     }
     let n = poly.len();
     let pt = |i: usize| vertices[poly[i % n] as usize];
-    let mut any_turn = false;
     for i in 0..n {
         if pt(i) == pt(i + 1) {
             return Err(MeshError::DegenerateEdge {
@@ -715,48 +714,17 @@ fn check_polygon(vertices: &[Vec2], pi: usize, poly: &[u32]) -> Result<(), MeshE
             });
         }
     }
-    for i in 0..n {
-        match orient(pt(i), pt(i + 1), pt(i + 2)) {
-            Orientation::Clockwise => {
-                return Err(MeshError::NotConvex {
-                    polygon: pi,
-                    corner: (i + 1) % n,
-                })
-            }
-            Orientation::CounterClockwise => any_turn = true,
-            Orientation::Collinear => {
-                // A collinear vertex must continue forward, not fold back.
-                if (pt(i + 1) - pt(i)).dot(pt(i + 2) - pt(i + 1)) < 0.0 {
-                    return Err(MeshError::NotConvex {
-                        polygon: pi,
-                        corner: (i + 1) % n,
-                    });
-                }
-            }
-        }
-    }
-    if !any_turn {
-        return Err(MeshError::ZeroArea { polygon: pi });
-    }
-    // Left turns everywhere can still wind around twice (a pentagram). A convex polygon goes up
-    // once and down once: exactly one change from rising to falling edges in the cyclic sequence
-    // of non-horizontal edge directions.
-    let signs: Vec<bool> = (0..n)
-        .filter_map(|i| {
-            let dy = pt(i + 1).y - pt(i).y;
-            (dy != 0.0).then_some(dy > 0.0)
-        })
-        .collect();
-    let peaks = (0..signs.len())
-        .filter(|&i| signs[i] && !signs[(i + 1) % signs.len()])
-        .count();
-    if peaks != 1 {
-        return Err(MeshError::NotConvex {
+    convexity(n, pt).map_err(|fault| match fault {
+        ConvexFault::Reflex(corner) | ConvexFault::FoldBack(corner) => MeshError::NotConvex {
+            polygon: pi,
+            corner,
+        },
+        ConvexFault::ZeroArea => MeshError::ZeroArea { polygon: pi },
+        ConvexFault::WindsTwice => MeshError::NotConvex {
             polygon: pi,
             corner: 0,
-        });
-    }
-    Ok(())
+        },
+    })
 }
 
 /// The plain serialisable form of a mesh: `{"vertices": [[x, y], ...], "polygons": [[i, j, k, ...], ...]}`.
