@@ -514,6 +514,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::approx_constant)] // the file's coordinates, digit for digit
     fn an_ulp_of_bend_is_cut_exactly() {
         // Face 1 of Polyanya's `bad-collinear2-rot45.mesh`: its first three vertices lie on a
         // 45° line before rounding; after it the middle one is an ulp to the reflex side.
