@@ -13,7 +13,7 @@
 //! Lengths must agree (the `polyanya` crate computes in `f32`, so to a relative 1e-4).
 //!
 //! Portolan runs twice: plain Polyanya (no preprocessing, like the crate), and with
-//! `--landmarks K` (default 8) precomputed landmark distances
+//! `--landmarks K` (default 16) precomputed landmark distances
 //! ([`portolan::search::landmarks`]), whose lengths must equal the plain run's exactly. The
 //! landmarks' build time and memory are printed with them.
 
@@ -162,7 +162,7 @@ fn main() -> Result<()> {
     let mut data =
         std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"));
     let mut reps = 5usize;
-    let mut landmark_count = 8usize;
+    let mut landmark_count = 16usize;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--reps" {

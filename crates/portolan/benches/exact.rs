@@ -2,7 +2,7 @@
 //!
 //! `cargo bench -p portolan --bench exact`
 //!
-//! The exact search runs plain and with 8 landmarks (built once, outside the timing).
+//! The exact search runs plain and with 16 landmarks (built once, outside the timing).
 //! Each iteration runs a fixed batch of published queries with one reused `PathFinder`; divide
 //! by the batch size for the time per query. The side-by-side run against the `polyanya` crate
 //! is `cargo run --release -p portolan-compare` (see BENCHMARKS.md).
@@ -47,10 +47,10 @@ fn bench(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(8)).sample_size(20);
     for (name, (mesh, queries)) in &cases {
         g.throughput(Throughput::Elements(queries.len() as u64));
-        let landmarks = Some(Arc::new(Landmarks::build(mesh, 8)));
+        let landmarks = Some(Arc::new(Landmarks::build(mesh, 16)));
         for (method, landmarks, label) in [
             (SearchMethod::Exact, None, "exact"),
-            (SearchMethod::Exact, landmarks, "exact+8-landmarks"),
+            (SearchMethod::Exact, landmarks, "exact+16-landmarks"),
             (SearchMethod::Funnel, None, "funnel"),
         ] {
             let opts = SearchOptions {

@@ -16,7 +16,7 @@ expanded; -1 for no path) to --csv or stdout, then a summary on stderr.
 
 Examples:
   portolan scen --mesh scene_mp_2p_01.mesh --scen scene_mp_2p_01.mesh.scen --search exact --expect euclidean
-  portolan scen --mesh scene_mp_2p_01.mesh --scen scene_mp_2p_01.mesh.scen --landmarks 8 --expect euclidean
+  portolan scen --mesh scene_mp_2p_01.mesh --scen scene_mp_2p_01.mesh.scen --landmarks 16 --expect euclidean
   portolan scen --mesh arena.mesh --scen arena.scen --search funnel --csv arena-funnel.csv
   portolan scen --map AcrosstheCape.map --scen AcrosstheCape.map.scen --expect euclidean --tolerance 1e-9"
 )]
