@@ -19,6 +19,7 @@
 //! [`NavMesh::check_invariants`]: builders split such edges so that every contact is a portal.
 //! Polygons may have collinear vertices (that is how a long side meets several neighbours).
 
+pub mod dead_ends;
 pub mod links;
 mod locate;
 
@@ -210,6 +211,8 @@ pub struct NavMesh {
     links: links::LinkTable,
     /// [`NavMesh::instance_id`].
     instance: u64,
+    /// [`NavMesh::dead_ends`], derived on first use.
+    dead_ends: std::sync::OnceLock<dead_ends::DeadEnds>,
 }
 
 /// Source of [`NavMesh::instance_id`]s.
@@ -347,6 +350,7 @@ impl NavMesh {
             locator,
             links: links::LinkTable::default(),
             instance: NEXT_INSTANCE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            dead_ends: std::sync::OnceLock::new(),
         }
     }
 
@@ -358,6 +362,13 @@ impl NavMesh {
     #[inline]
     pub fn instance_id(&self) -> u64 {
         self.instance
+    }
+    /// The mesh's bridges: portals that are the only way into a part of it, which a shortest path
+    /// crosses only toward its goal (see [`dead_ends`]). Computed in O(n) on the first call and
+    /// kept (thread-safe); the exact search uses it.
+    pub fn dead_ends(&self) -> &dead_ends::DeadEnds {
+        self.dead_ends
+            .get_or_init(|| dead_ends::DeadEnds::new(self))
     }
     /// Number of polygons.
     #[inline]

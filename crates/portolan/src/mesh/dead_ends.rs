@@ -1,0 +1,348 @@
+//! Dead ends: the portals that are the only way into a part of the mesh.
+//!
+//! A portal is a *bridge* of the mesh's dual graph (polygons joined by shared edges) when
+//! removing it splits the polygons it connects into two unconnected parts. A shortest path never
+//! crosses a bridge into a part that does not hold its goal: it would have to come back through
+//! the same edge, and the straight piece of that edge between the two crossings is shorter.
+//! Polyanya's own cul-de-sac pruning is the smallest case (a polygon with one neighbour); this
+//! is the whole case: rooms with a single door and no pillar inside, corridors that end, every
+//! tree-shaped appendage of the mesh.
+//!
+//! ```text
+//!   ┌───────────┬───┐      the room R hangs off the hall H by one portal (a bridge); a
+//!   │     H     │ R │      search for a goal in H never enters R, whatever its heuristic
+//!   │  ██   ██  ╞═══╡      says (R's triangles form a tree: no obstacle inside)
+//!   └───────────┴───┘
+//! ```
+//!
+//! Bridges come from one depth-first search (Tarjan's low-link, iterative); the *2-edge-connected
+//! components* left when bridges are removed form a forest, the bridge tree, rooted per connected
+//! part and numbered in depth-first order so that "component `g` is inside the subtree of `c`" is
+//! two comparisons. A search then asks, for each bridge it would cross, whether the goal's
+//! component lies on the far side. O(n) time and memory, computed once per mesh on first use
+//! ([`NavMesh::dead_ends`]).
+
+use super::{NavMesh, PolyId};
+
+const NONE: u32 = u32::MAX;
+
+/// The bridges of a mesh and its bridge tree (see the [module docs](self)).
+#[derive(Clone, Debug, Default)]
+pub struct DeadEnds {
+    /// Per polygon: its 2-edge-connected component.
+    component: Vec<u32>,
+    /// Per component: first and last depth-first number of its subtree in the bridge tree
+    /// (a component's own number is `range[c].0`).
+    range: Vec<(u32, u32)>,
+    /// Per edge slot (in [`NavMesh`]'s flat order): [`NONE`] for a wall or a portal on a cycle;
+    /// else `child << 1 | enters`, where `child` is the component on the bridge's far side from
+    /// the tree's root and `enters` is 1 when crossing from this slot's polygon goes into it.
+    slot: Vec<u32>,
+    bridges: usize,
+}
+
+impl DeadEnds {
+    /// Finds the bridges of `mesh` and builds its bridge tree.
+    pub fn new(mesh: &NavMesh) -> DeadEnds {
+        let np = mesh.polygon_count();
+        let base: Vec<usize> = (0..np)
+            .map(|p| mesh.offsets[p] as usize)
+            .chain([mesh.poly_neighbours.len()])
+            .collect();
+        // Tarjan's bridges, iterative. `enter[p]`: discovery order; `low[p]`: the smallest
+        // discovery number reachable from p's subtree by one non-tree edge. The tree edge into
+        // p is skipped by its slot, so a double edge between two polygons is not a bridge.
+        let mut enter = vec![NONE; np];
+        let mut low = vec![0u32; np];
+        let mut is_bridge = vec![false; mesh.poly_neighbours.len()];
+        let mut counter = 0u32;
+        // Stack of (polygon, slot it was entered through (global, or NONE), next slot to try).
+        let mut stack: Vec<(u32, usize, usize)> = Vec::new();
+        for root in 0..np {
+            if enter[root] != NONE {
+                continue;
+            }
+            enter[root] = counter;
+            low[root] = counter;
+            counter += 1;
+            stack.push((root as u32, usize::MAX, base[root]));
+            while let Some(&mut (p, via, ref mut next)) = stack.last_mut() {
+                let p = p as usize;
+                if *next < base[p + 1] {
+                    let s = *next;
+                    *next += 1;
+                    let Some(q) = mesh.poly_neighbours[s] else {
+                        continue;
+                    };
+                    let q = q.index();
+                    if via != usize::MAX && twin(mesh, &base, s, q) == via {
+                        continue; // the tree edge back to the parent
+                    }
+                    if enter[q] == NONE {
+                        enter[q] = counter;
+                        low[q] = counter;
+                        counter += 1;
+                        stack.push((q as u32, s, base[q]));
+                    } else {
+                        low[p] = low[p].min(enter[q]);
+                    }
+                } else {
+                    stack.pop();
+                    if let Some(&(parent, _, _)) = stack.last() {
+                        let parent = parent as usize;
+                        low[parent] = low[parent].min(low[p]);
+                        if low[p] > enter[parent] {
+                            // `via` is the parent's slot into p.
+                            is_bridge[via] = true;
+                            is_bridge[twin(mesh, &base, via, p)] = true;
+                        }
+                    }
+                }
+            }
+        }
+        // Components: flood fill without crossing bridges.
+        let mut component = vec![NONE; np];
+        let mut comps = 0u32;
+        let mut fill = Vec::new();
+        for p in 0..np {
+            if component[p] != NONE {
+                continue;
+            }
+            component[p] = comps;
+            fill.push(p);
+            while let Some(x) = fill.pop() {
+                for s in base[x]..base[x + 1] {
+                    if let (Some(q), false) = (mesh.poly_neighbours[s], is_bridge[s]) {
+                        if component[q.index()] == NONE {
+                            component[q.index()] = comps;
+                            fill.push(q.index());
+                        }
+                    }
+                }
+            }
+            comps += 1;
+        }
+        // The bridge tree: adjacency between components, then a depth-first numbering.
+        let nc = comps as usize;
+        let mut tree: Vec<Vec<u32>> = vec![Vec::new(); nc];
+        for p in 0..np {
+            for s in base[p]..base[p + 1] {
+                if is_bridge[s] {
+                    let q = mesh.poly_neighbours[s]
+                        .expect("a bridge is a portal")
+                        .index();
+                    tree[component[p] as usize].push(component[q]);
+                }
+            }
+        }
+        let mut range = vec![(NONE, NONE); nc];
+        let mut parent = vec![NONE; nc];
+        let mut order = 0u32;
+        let mut walk: Vec<(u32, usize)> = Vec::new();
+        for r in 0..nc {
+            if range[r].0 != NONE {
+                continue;
+            }
+            range[r].0 = order;
+            order += 1;
+            walk.push((r as u32, 0));
+            while let Some(&mut (c, ref mut i)) = walk.last_mut() {
+                let c = c as usize;
+                if *i < tree[c].len() {
+                    let d = tree[c][*i];
+                    *i += 1;
+                    if range[d as usize].0 == NONE {
+                        parent[d as usize] = c as u32;
+                        range[d as usize].0 = order;
+                        order += 1;
+                        walk.push((d, 0));
+                    }
+                } else {
+                    range[c].1 = order - 1;
+                    walk.pop();
+                }
+            }
+        }
+        let mut slot = vec![NONE; mesh.poly_neighbours.len()];
+        let mut bridges = 0;
+        for p in 0..np {
+            for s in base[p]..base[p + 1] {
+                if !is_bridge[s] {
+                    continue;
+                }
+                bridges += 1;
+                let q = mesh.poly_neighbours[s]
+                    .expect("a bridge is a portal")
+                    .index();
+                let (cp, cq) = (component[p], component[q]);
+                // The child is the side whose parent is the other.
+                let (child, enters) = if parent[cq as usize] == cp {
+                    (cq, 1)
+                } else {
+                    (cp, 0)
+                };
+                slot[s] = child << 1 | enters;
+            }
+        }
+        DeadEnds {
+            component,
+            range,
+            slot,
+            bridges: bridges / 2,
+        }
+    }
+
+    /// The number of bridges (portals that are the only way between two parts).
+    pub fn bridge_count(&self) -> usize {
+        self.bridges
+    }
+
+    /// The 2-edge-connected component of a polygon.
+    #[inline]
+    pub fn component(&self, p: PolyId) -> u32 {
+        self.component[p.index()]
+    }
+
+    /// `true` when crossing edge `slot` of polygon `p` can be on a shortest path to a point in
+    /// a polygon of component `goal`: always for a portal on a cycle (and for a wall, which is
+    /// not crossed anyway); for a bridge, only toward the side that holds the goal.
+    #[inline]
+    pub fn may_cross(&self, mesh: &NavMesh, p: PolyId, slot: usize, goal: u32) -> bool {
+        let b = self.slot[mesh.offsets[p.index()] as usize + slot];
+        if b == NONE {
+            return true;
+        }
+        let (lo, hi) = self.range[(b >> 1) as usize];
+        let g = self.range[goal as usize].0;
+        let inside = lo <= g && g <= hi;
+        inside == (b & 1 == 1)
+    }
+}
+
+/// The slot of `q` whose neighbour is the polygon owning global slot `s` across the same edge.
+fn twin(mesh: &NavMesh, base: &[usize], s: usize, q: usize) -> usize {
+    // The edge of slot `s` runs a → b in its polygon, so b → a in q.
+    let p = base.partition_point(|&b| b <= s) - 1;
+    let (a, b) = (
+        mesh.poly_vertices[s],
+        mesh.poly_vertices[if s + 1 == base[p + 1] { base[p] } else { s + 1 }],
+    );
+    (base[q]..base[q + 1])
+        .find(|&t| {
+            let next = if t + 1 == base[q + 1] { base[q] } else { t + 1 };
+            mesh.poly_vertices[t] == b && mesh.poly_vertices[next] == a
+        })
+        .expect("adjacency is symmetric (NavMesh invariant)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Vec2;
+
+    fn mesh(v: &[(f64, f64)], polys: Vec<Vec<u32>>) -> NavMesh {
+        NavMesh::from_polygons(v.iter().map(|&p| Vec2::from(p)).collect(), polys).unwrap()
+    }
+
+    /// A hall `[0, 3]²` around a pillar `[1, 2]²`, in four convex pieces (0 bottom, 1 right,
+    /// 2 top, 3 left: a cycle); a room `[3, 4] × [1, 2]` of two triangles (4, 5) behind the door
+    /// `x = 3, 1 ≤ y ≤ 2` of polygon 1; and a lone triangle (6) far away.
+    fn hall_and_room() -> NavMesh {
+        let v = [
+            (0.0, 0.0),  // 0
+            (3.0, 0.0),  // 1
+            (3.0, 3.0),  // 2
+            (0.0, 3.0),  // 3
+            (1.0, 1.0),  // 4
+            (2.0, 1.0),  // 5
+            (2.0, 2.0),  // 6
+            (1.0, 2.0),  // 7
+            (4.0, 1.0),  // 8
+            (4.0, 2.0),  // 9
+            (3.0, 1.0),  // 10
+            (3.0, 2.0),  // 11
+            (10.0, 0.0), // 12
+            (11.0, 0.0), // 13
+            (11.0, 1.0), // 14
+        ];
+        // The ring around the pillar 4-5-6-7: bottom, right, top, left.
+        let polys = vec![
+            vec![0, 1, 10, 5, 4], // 0 bottom
+            vec![5, 10, 11, 6],   // 1 right (its edge 10 → 11 is the door)
+            vec![6, 11, 2, 3, 7], // 2 top
+            vec![0, 4, 7, 3],     // 3 left
+            vec![10, 8, 9],       // 4 room, first triangle
+            vec![10, 9, 11],      // 5 room, second triangle (door 11 → 10)
+            vec![12, 13, 14],     // 6 elsewhere
+        ];
+        mesh(&v, polys)
+    }
+
+    #[test]
+    fn bridges_are_the_only_ways_in() {
+        let m = hall_and_room();
+        m.check_invariants().unwrap();
+        let de = DeadEnds::new(&m);
+        // The door (1 ↔ 5) and the room's inner diagonal (4 ↔ 5) are bridges; the hall's four
+        // portals are on the cycle around the pillar.
+        assert_eq!(de.bridge_count(), 2);
+        let c = |p: u32| de.component(PolyId(p));
+        assert!(
+            [1, 2, 3].iter().all(|&p| c(p) == c(0)),
+            "the hall is one component"
+        );
+        assert!(c(4) != c(5) && c(5) != c(0) && c(6) != c(0));
+        let door = m.shared_edge(PolyId(1), PolyId(5)).unwrap();
+        let back = m.shared_edge(PolyId(5), PolyId(1)).unwrap();
+        // Goal in the hall: never through the door into the room; out of it, yes.
+        assert!(!de.may_cross(&m, PolyId(1), door, c(2)));
+        assert!(de.may_cross(&m, PolyId(5), back, c(2)));
+        // Goal deep in the room: in through the door, never back out.
+        assert!(de.may_cross(&m, PolyId(1), door, c(4)));
+        assert!(!de.may_cross(&m, PolyId(5), back, c(4)));
+        // Portals on the cycle are always open.
+        let e = m.shared_edge(PolyId(0), PolyId(1)).unwrap();
+        assert!(de.may_cross(&m, PolyId(0), e, c(4)) && de.may_cross(&m, PolyId(0), e, c(2)));
+    }
+
+    #[test]
+    fn a_chain_is_all_bridges_and_a_ring_has_none() {
+        // Three squares in a row.
+        let v = [
+            (0.0, 0.0),
+            (1.0, 0.0),
+            (2.0, 0.0),
+            (3.0, 0.0),
+            (0.0, 1.0),
+            (1.0, 1.0),
+            (2.0, 1.0),
+            (3.0, 1.0),
+        ];
+        let chain = mesh(
+            &v,
+            vec![vec![0, 1, 5, 4], vec![1, 2, 6, 5], vec![2, 3, 7, 6]],
+        );
+        assert_eq!(chain.dead_ends().bridge_count(), 2);
+        // Four squares around a hole.
+        let v = [
+            (0.0, 0.0),
+            (3.0, 0.0),
+            (3.0, 3.0),
+            (0.0, 3.0),
+            (1.0, 1.0),
+            (2.0, 1.0),
+            (2.0, 2.0),
+            (1.0, 2.0),
+        ];
+        let ring = mesh(
+            &v,
+            vec![
+                vec![0, 1, 5, 4],
+                vec![1, 2, 6, 5],
+                vec![2, 3, 7, 6],
+                vec![3, 0, 4, 7],
+            ],
+        );
+        assert_eq!(ring.dead_ends().bridge_count(), 0);
+    }
+}
