@@ -42,7 +42,7 @@
 //! side (Polyanya's own `bad-collinear2-rot45.mesh` has three such faces). Polyanya decides with
 //! an epsilon; Portolan keeps exact predicates and instead cuts any face that is simple and
 //! counter-clockwise but not convex into convex pieces along diagonals
-//! ([`convex_partition`](crate::geom::convex_partition)). The region is the same and every edge
+//! ([`convex_partition`]). The region is the same and every edge
 //! of the file stays an edge of one piece, so paths are unchanged; [`MeshInfo::split_faces`]
 //! lists the faces cut.
 //!

@@ -111,8 +111,12 @@ impl DeadEnds {
             component[p] = comps;
             fill.push(p);
             while let Some(x) = fill.pop() {
-                for s in base[x]..base[x + 1] {
-                    if let (Some(q), false) = (mesh.poly_neighbours[s], is_bridge[s]) {
+                let range = base[x]..base[x + 1];
+                let slots = mesh.poly_neighbours[range.clone()]
+                    .iter()
+                    .zip(&is_bridge[range]);
+                for (&n, &bridge) in slots {
+                    if let (Some(q), false) = (n, bridge) {
                         if component[q.index()] == NONE {
                             component[q.index()] = comps;
                             fill.push(q.index());
@@ -126,12 +130,13 @@ impl DeadEnds {
         let nc = comps as usize;
         let mut tree: Vec<Vec<u32>> = vec![Vec::new(); nc];
         for p in 0..np {
-            for s in base[p]..base[p + 1] {
-                if is_bridge[s] {
-                    let q = mesh.poly_neighbours[s]
-                        .expect("a bridge is a portal")
-                        .index();
-                    tree[component[p] as usize].push(component[q]);
+            let range = base[p]..base[p + 1];
+            let slots = mesh.poly_neighbours[range.clone()]
+                .iter()
+                .zip(&is_bridge[range]);
+            for (&n, &bridge) in slots {
+                if let (Some(q), true) = (n, bridge) {
+                    tree[component[p] as usize].push(component[q.index()]);
                 }
             }
         }
