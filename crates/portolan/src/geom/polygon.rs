@@ -253,7 +253,7 @@ pub fn convexity(n: usize, pt: impl Fn(usize) -> Vec2) -> Result<(), ConvexFault
 /// [`convexity`]. `None` when the polygon is not simple and counter-clockwise, or when collinear
 /// vertices leave no ear that avoids them.
 ///
-/// O(n³) in the worst case: meant for repairing single polygons, not for meshing.
+/// O(n³) in the worst case: meant for repairing single small polygons, not for meshing.
 pub fn convex_partition(poly: &[Vec2]) -> Option<Vec<Vec<usize>>> {
     let n = poly.len();
     if polygon_is_simple(poly).is_err() || signed_area(poly) <= 0.0 {

@@ -44,7 +44,7 @@
 //! counter-clockwise but not convex into convex pieces along diagonals
 //! ([`convex_partition`]). The region is the same and every edge
 //! of the file stays an edge of one piece, so paths are unchanged; [`MeshInfo::split_faces`]
-//! lists the faces cut.
+//! lists the faces cut. Faces of more than [`MAX_SPLIT_VERTICES`] vertices are not cut.
 //!
 //! ```
 //! use portolan::io::polyanya_mesh;
@@ -580,6 +580,11 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Faces with more vertices than this are not cut (they are reported as not convex): the cut
+/// costs up to O(n³) in a face's vertex count, and a nearly convex face of a real mesh has a
+/// handful.
+pub const MAX_SPLIT_VERTICES: usize = 64;
+
 /// The convex pieces of a face that is simple and counter-clockwise but not convex (indices
 /// into `face`); `None` for a convex face, and for one that cannot be cut (bad indices, a
 /// zero-length edge, clockwise, self-intersecting): [`NavMesh::from_polygons`] then reports it.
@@ -589,7 +594,7 @@ fn convex_pieces(vertices: &[Vec2], face: &[u32]) -> Option<Vec<Vec<usize>>> {
         .map(|&v| vertices.get(v as usize).copied())
         .collect::<Option<_>>()?;
     let n = pts.len();
-    if n < 4 || (0..n).any(|i| pts[i] == pts[(i + 1) % n]) {
+    if !(4..=MAX_SPLIT_VERTICES).contains(&n) || (0..n).any(|i| pts[i] == pts[(i + 1) % n]) {
         return None;
     }
     if !matches!(
@@ -819,6 +824,31 @@ mod tests {
         let (l, _, m) = syntax(&bad);
         assert_eq!(l, 12);
         assert!(m.contains("disagrees with the geometry"), "{m}");
+    }
+
+    #[test]
+    fn a_large_concave_face_is_not_cut() {
+        // A star of 2k vertices alternating between radii 2 and 1: concave, simple, CCW.
+        let star = |k: usize| {
+            let n = 2 * k;
+            let mut text = format!("mesh\n2\n{n} 1\n");
+            for i in 0..n {
+                let t = std::f64::consts::TAU * i as f64 / n as f64;
+                let r = if i % 2 == 0 { 2.0 } else { 1.0 };
+                text += &format!("{} {} 2 0 -1\n", r * t.cos(), r * t.sin());
+            }
+            text += &format!("{n}");
+            for i in 0..n {
+                text += &format!(" {i}");
+            }
+            text += &" -1".repeat(n);
+            text + "\n"
+        };
+        let (_, info) = read_with_info(star(MAX_SPLIT_VERTICES / 2).as_bytes()).unwrap();
+        assert_eq!(info.split_faces, vec![0]);
+        let (line, _, message) = syntax(&star(MAX_SPLIT_VERTICES / 2 + 1));
+        assert_eq!(line, 4 + MAX_SPLIT_VERTICES + 2);
+        assert!(message.contains("not convex"), "{message}");
     }
 
     #[test]
