@@ -34,12 +34,50 @@
 
 use super::cdt::Triangles;
 use crate::geom::{orient, Orientation, Vec2};
+use crate::mesh::{PolyId, VertexId};
 
 const NONE: u32 = u32::MAX;
+
+/// Merged polygons in the flat layout of [`NavMesh`](crate::mesh::NavMesh), with the adjacency
+/// the merge already knows (so the mesh need not re-derive it by matching edges).
+#[derive(Clone, Debug, Default)]
+pub struct Merged {
+    /// Polygon `p` owns `ring[offsets[p]..offsets[p + 1]]` and the same range of `neighbours`;
+    /// one entry per polygon plus a final one.
+    pub offsets: Vec<u32>,
+    /// Each polygon's vertices, counter-clockwise, as indices into the triangles' vertices.
+    pub ring: Vec<VertexId>,
+    /// Slot `i` of a polygon: the polygon across its edge from vertex `i` to vertex `i + 1`, or
+    /// `None` where that edge is a wall.
+    pub neighbours: Vec<Option<PolyId>>,
+}
+
+impl Merged {
+    /// Number of polygons.
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+    /// `true` when there is no polygon.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Polygon `p`'s vertex indices.
+    pub fn polygon(&self, p: usize) -> &[VertexId] {
+        &self.ring[self.offsets[p] as usize..self.offsets[p + 1] as usize]
+    }
+}
 
 /// Merges free-space triangles into convex polygons (counter-clockwise vertex index lists, into
 /// `triangles.vertices`).
 pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
+    let m = merge_with_adjacency(t);
+    (0..m.len())
+        .map(|p| m.polygon(p).iter().map(|v| v.0).collect())
+        .collect()
+}
+
+/// [`merge`], returning the polygons in flat form with their neighbours.
+pub fn merge_with_adjacency(t: &Triangles) -> Merged {
     let nh = t.triangles.len() * 3;
     let from = |h: usize| t.triangles[h / 3][h % 3];
     let to = |h: usize| t.triangles[h / 3][(h % 3 + 1) % 3];
@@ -124,27 +162,43 @@ pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
     };
     let first = greedy(&in_order);
     let second = greedy(&by_area);
-    let (_, next, removed) = if second.0 > first.0 { second } else { first };
+    let (count, next, removed) = if second.0 > first.0 { second } else { first };
 
-    let mut seen = vec![false; nh];
-    let mut polygons = Vec::new();
+    // Walk each boundary cycle once; remember which polygon owns each kept half-edge.
+    let mut owner = vec![NONE; nh];
+    let mut out = Merged {
+        offsets: vec![0],
+        ring: Vec::with_capacity(nh - 2 * count),
+        neighbours: Vec::new(),
+    };
+    let mut edges: Vec<u32> = Vec::with_capacity(out.ring.capacity());
     for start in 0..nh {
-        if removed[start] || seen[start] {
+        if removed[start] || owner[start] != NONE {
             continue;
         }
-        let mut ring = Vec::new();
+        let p = (out.offsets.len() - 1) as u32;
         let mut h = start;
         loop {
-            seen[h] = true;
-            ring.push(from(h));
+            owner[h] = p;
+            out.ring.push(VertexId(from(h)));
+            edges.push(h as u32);
             h = next[h] as usize;
             if h == start {
                 break;
             }
         }
-        polygons.push(ring);
+        out.offsets.push(out.ring.len() as u32);
     }
-    polygons
+    // A kept half-edge's twin is kept too (diagonals are removed in pairs): its owner is the
+    // polygon across.
+    out.neighbours = edges
+        .iter()
+        .map(|&h| {
+            let tw = twin[h as usize];
+            (tw != NONE).then(|| PolyId(owner[tw as usize]))
+        })
+        .collect();
+    out
 }
 
 #[cfg(test)]
