@@ -18,11 +18,14 @@
 //! further diagonal can be removed, the number of polygons is at most four times the minimum
 //! convex partition. The order of visits is free, and it matters: measured on the default map,
 //! random scenes and the shared grid maps, no single order won everywhere (longest diagonal first,
-//! shortest first, largest or smallest pair of triangles first, triangulation order). Two orders
-//! that win on different kinds of map are run here and the one that removes more diagonals is
-//! kept: the triangulation's own order (best on scattered convex obstacles) and smallest pair of
-//! triangles first (best on grid maps, whose many small triangles along stair-stepped walls merge
-//! first). Each pass is O(d) after an O(d log d) sort, for d diagonals.
+//! shortest first, largest or smallest pair of triangles first, triangulation order and its
+//! reverse, a sweep in x). Three orders that win on different maps are run here and the one that
+//! removes the most diagonals is kept (on a tie, the first): the triangulation's own order (good
+//! on scattered convex obstacles), smallest pair of triangles first (good on grid maps, whose many
+//! small triangles along stair-stepped walls merge first), and the triangulation's order reversed
+//! (the best single order over the quad scenes, the default map and two grid maps, with and
+//! without an agent radius, when it was added). Each pass is O(d) after an O(d log d) sort, for d
+//! diagonals.
 //!
 //! Angles of exactly 180° are allowed: a polygon may keep a straight-through vertex where a
 //! neighbour's corner meets its side, which is what keeps every contact a shared edge (no
@@ -102,7 +105,7 @@ pub fn merge_with_adjacency(t: &Triangles) -> Merged {
             }
         }
     }
-    // Two visiting orders; the one that removes more diagonals wins (see the module docs).
+    // Three visiting orders; the one that removes the most diagonals wins (see the module docs).
     let in_order: Vec<u32> = (0..nh as u32)
         .filter(|&h| twin[h as usize] != NONE && h < twin[h as usize])
         .collect();
@@ -120,7 +123,7 @@ pub fn merge_with_adjacency(t: &Triangles) -> Merged {
             )
         })
         .collect();
-    by_area.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    by_area.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let by_area: Vec<u32> = by_area.into_iter().map(|(_, h)| h).collect();
 
     // A corner p → v → q of a merged polygon is fine when it turns left or goes straight on.
@@ -160,9 +163,14 @@ pub fn merge_with_adjacency(t: &Triangles) -> Merged {
         }
         (count, next, removed)
     };
-    let first = greedy(&in_order);
-    let second = greedy(&by_area);
-    let (count, next, removed) = if second.0 > first.0 { second } else { first };
+    let mut best = greedy(&in_order);
+    for order in [by_area, in_order.into_iter().rev().collect()] {
+        let other = greedy(&order);
+        if other.0 > best.0 {
+            best = other;
+        }
+    }
+    let (count, next, removed) = best;
 
     // Walk each boundary cycle once; remember which polygon owns each kept half-edge.
     let mut owner = vec![NONE; nh];

@@ -346,7 +346,7 @@ impl NavMesh {
             for (i, v) in ids.iter().enumerate() {
                 let x = vertices[v.index()];
                 bb.include(x);
-                sum = sum + x;
+                sum += x;
                 if i >= 1 && i + 1 < ids.len() {
                     twice += (x - o).cross(vertices[ids[i + 1].index()] - o);
                 }
