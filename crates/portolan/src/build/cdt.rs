@@ -87,19 +87,18 @@ pub fn triangulate(shapes: &Shapes) -> Result<Triangles, BuildError> {
     let mut index: HashMap<(u64, u64), usize, BuildHasherDefault<PointHasher>> =
         HashMap::with_capacity_and_hasher(capacity, Default::default());
     let mut points: Vec<Point2<f64>> = Vec::with_capacity(capacity);
-    let mut edges: Vec<[usize; 2]> = Vec::new();
+    let mut edges: Vec<[usize; 2]> = Vec::with_capacity(capacity);
+    let mut ids: Vec<usize> = Vec::new();
     for ring in shapes.iter().flatten() {
-        let ids: Vec<usize> = ring
-            .iter()
-            .map(|p| {
-                *index
-                    .entry(((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits()))
-                    .or_insert_with(|| {
-                        points.push(Point2::new(p.x, p.y));
-                        points.len() - 1
-                    })
-            })
-            .collect();
+        ids.clear();
+        ids.extend(ring.iter().map(|p| {
+            *index
+                .entry(((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits()))
+                .or_insert_with(|| {
+                    points.push(Point2::new(p.x, p.y));
+                    points.len() - 1
+                })
+        }));
         for i in 0..ids.len() {
             let (a, b) = (ids[i], ids[(i + 1) % ids.len()]);
             if a != b {
@@ -129,7 +128,7 @@ pub fn triangulate(shapes: &Shapes) -> Result<Triangles, BuildError> {
     // Flood from the outer face: parity flips across constraint edges.
     let nf = cdt.num_all_faces();
     let mut parity: Vec<Option<bool>> = vec![None; nf];
-    let mut stack: Vec<FixedFaceHandle<InnerTag>> = Vec::new();
+    let mut stack: Vec<FixedFaceHandle<InnerTag>> = Vec::with_capacity(64);
     for e in cdt.convex_hull() {
         // Convex hull edges have the outer face on their left; the inner face is across.
         let inner = e.rev().face();
@@ -157,7 +156,11 @@ pub fn triangulate(shapes: &Shapes) -> Result<Triangles, BuildError> {
 
     // Keep the free faces; number them densely.
     let mut tri_id: Vec<Option<u32>> = vec![None; nf];
-    let mut out = Triangles::default();
+    let mut out = Triangles {
+        vertices: Vec::with_capacity(cdt.num_vertices()),
+        triangles: Vec::with_capacity(cdt.num_inner_faces()),
+        neighbours: Vec::new(),
+    };
     let mut vert_id: Vec<Option<u32>> = vec![None; cdt.num_vertices()];
     for face in cdt.inner_faces() {
         let fi = face.fix().index();
@@ -227,17 +230,24 @@ fn delaunay_then_constraints(
         return Ok(None);
     }
     let v = FixedVertexHandle::from_index;
-    let mut in_place: Vec<[usize; 2]> = Vec::with_capacity(edges.len());
-    for &[a, b] in edges {
+    let mut in_place: Vec<usize> = Vec::with_capacity(edges.len());
+    let mut inserted = false;
+    for (i, &[a, b]) in edges.iter().enumerate() {
         if cdt.get_edge_from_neighbors(v(a), v(b)).is_some() {
-            in_place.push([a, b]);
+            in_place.push(i);
         } else if cdt.try_add_constraint(v(a), v(b)).is_empty() {
             return Ok(None);
+        } else {
+            inserted = true;
         }
     }
     let mut ring_edge = vec![false; cdt.num_undirected_edges()];
-    for [a, b] in in_place {
+    for i in in_place {
+        let [a, b] = edges[i];
+        // Without an insertion nothing has changed since the lookup above: this one finds the
+        // same edge. After one, it checks the edge is still there.
         let Some(e) = cdt.get_edge_from_neighbors(v(a), v(b)) else {
+            debug_assert!(inserted, "an edge vanished without a constraint insertion");
             return Ok(None);
         };
         ring_edge[e.fix().as_undirected().index()] = true;

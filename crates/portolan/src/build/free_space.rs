@@ -147,7 +147,7 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
                 inflate::ring_pieces(ring, radius, max_angle, &mut pieces);
             }
         }
-        if let Some(free) = disjoint_fast_path(scene, radius, &solid, &convex) {
+        if let Some(free) = disjoint_fast_path(scene, radius, &mut solid, &convex) {
             return Ok(free);
         }
         // The outside of the region is solid: walk its rings backwards.
@@ -157,7 +157,7 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
         }
     }
     if radius <= 0.0 {
-        if let Some(free) = disjoint_fast_path(scene, radius, &solid, &convex) {
+        if let Some(free) = disjoint_fast_path(scene, radius, &mut solid, &convex) {
             return Ok(free);
         }
     }
@@ -197,7 +197,7 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
 fn disjoint_fast_path(
     scene: &Scene,
     radius: f64,
-    solid: &[Vec<Vec2>],
+    solid: &mut Vec<Vec<Vec2>>,
     convex: &[bool],
 ) -> Option<Shapes> {
     if scene.boundary.is_some() || !scene.holes.is_empty() || convex.iter().any(|c| !c) {
@@ -266,7 +266,7 @@ fn disjoint_fast_path(
         }
         notched[oi] = contacts.last().is_some_and(|c| c.4);
     }
-    if crate::geom::first_touching_pair(solid).is_some() {
+    if crate::geom::first_touching_pair(solid.as_slice()).is_some() {
         return None;
     }
     contacts.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
@@ -291,13 +291,13 @@ fn disjoint_fast_path(
     }
     let mut shape = Vec::with_capacity(solid.len() + 1);
     shape.push(outline);
-    shape.extend(
-        solid
-            .iter()
-            .zip(&notched)
-            .filter(|(_, &notch)| !notch)
-            .map(|(ring, _)| ring.iter().rev().copied().collect()),
-    );
+    // The others are holes: clockwise. (Taken: `solid` is not needed once this succeeds.)
+    for (mut ring, notch) in std::mem::take(solid).into_iter().zip(notched) {
+        if !notch {
+            ring.reverse();
+            shape.push(ring);
+        }
+    }
     Some(vec![shape])
 }
 
