@@ -37,7 +37,9 @@
 use super::free_space::Shapes;
 use super::BuildError;
 use crate::geom::Vec2;
-use spade::handles::{DirectedEdgeHandle, FixedFaceHandle, FixedVertexHandle, InnerTag};
+use spade::handles::{
+    DirectedEdgeHandle, FixedFaceHandle, FixedUndirectedEdgeHandle, FixedVertexHandle, InnerTag,
+};
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -230,11 +232,12 @@ fn delaunay_then_constraints(
         return Ok(None);
     }
     let v = FixedVertexHandle::from_index;
-    let mut in_place: Vec<usize> = Vec::with_capacity(edges.len());
+    // Ring edges found in place: their index and undirected edge handle.
+    let mut in_place: Vec<(usize, FixedUndirectedEdgeHandle)> = Vec::with_capacity(edges.len());
     let mut inserted = false;
     for (i, &[a, b]) in edges.iter().enumerate() {
-        if cdt.get_edge_from_neighbors(v(a), v(b)).is_some() {
-            in_place.push(i);
+        if let Some(e) = cdt.get_edge_from_neighbors(v(a), v(b)) {
+            in_place.push((i, e.fix().as_undirected()));
         } else if cdt.try_add_constraint(v(a), v(b)).is_empty() {
             return Ok(None);
         } else {
@@ -242,15 +245,17 @@ fn delaunay_then_constraints(
         }
     }
     let mut ring_edge = vec![false; cdt.num_undirected_edges()];
-    for i in in_place {
-        let [a, b] = edges[i];
-        // Without an insertion nothing has changed since the lookup above: this one finds the
-        // same edge. After one, it checks the edge is still there.
-        let Some(e) = cdt.get_edge_from_neighbors(v(a), v(b)) else {
-            debug_assert!(inserted, "an edge vanished without a constraint insertion");
-            return Ok(None);
-        };
-        ring_edge[e.fix().as_undirected().index()] = true;
+    for (i, mut e) in in_place {
+        // Without an insertion nothing has changed since the lookup. After one, an edge found
+        // earlier may have been flipped away: look it up again.
+        if inserted {
+            let [a, b] = edges[i];
+            let Some(now) = cdt.get_edge_from_neighbors(v(a), v(b)) else {
+                return Ok(None);
+            };
+            e = now.fix().as_undirected();
+        }
+        ring_edge[e.index()] = true;
     }
     Ok(Some((cdt, ring_edge)))
 }
