@@ -70,6 +70,26 @@ impl Merged {
     }
 }
 
+/// The state of one greedy pass: the merged polygons' boundary cycles over the half-edges, which
+/// half-edges were removed (both sides of each deleted diagonal), and how many diagonals.
+struct Pass {
+    next: Vec<u32>,
+    prev: Vec<u32>,
+    removed: Vec<bool>,
+    count: usize,
+}
+
+impl Pass {
+    fn new(nh: usize) -> Pass {
+        Pass {
+            next: vec![0; nh],
+            prev: vec![0; nh],
+            removed: vec![false; nh],
+            count: 0,
+        }
+    }
+}
+
 /// Merges free-space triangles into convex polygons (counter-clockwise vertex index lists, into
 /// `triangles.vertices`).
 pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
@@ -85,12 +105,6 @@ pub fn merge_with_adjacency(t: &Triangles) -> Merged {
     let from = |h: usize| t.triangles[h / 3][h % 3];
     let to = |h: usize| t.triangles[h / 3][(h % 3 + 1) % 3];
     let pos = |v: u32| t.vertices[v as usize];
-    let next: Vec<u32> = (0..nh)
-        .map(|h| (3 * (h / 3) + (h % 3 + 1) % 3) as u32)
-        .collect();
-    let prev: Vec<u32> = (0..nh)
-        .map(|h| (3 * (h / 3) + (h % 3 + 2) % 3) as u32)
-        .collect();
     // The twin of each half-edge across a diagonal.
     let mut twin: Vec<u32> = vec![NONE; nh];
     for (ti, nbs) in t.neighbours.iter().enumerate() {
@@ -132,24 +146,32 @@ pub fn merge_with_adjacency(t: &Triangles) -> Merged {
         Orientation::Collinear => (v - p).dot(q - v) > 0.0,
         Orientation::Clockwise => false,
     };
-    let greedy = |order: &[u32]| {
-        let (mut next, mut prev) = (next.clone(), prev.clone());
-        let mut removed = vec![false; nh];
-        let mut count = 0usize;
-        for &h in order {
+    // The start of each half-edge; the end of `h` is the start of the next one in its triangle.
+    let start: Vec<Vec2> = t.triangles.iter().flat_map(|tri| tri.map(pos)).collect();
+    let in_triangle_next = |h: usize| if h % 3 == 2 { h - 2 } else { h + 1 };
+    // One greedy pass over `order` from the plain triangles, into reused buffers.
+    let greedy = |pass: &mut Pass, order: &mut dyn Iterator<Item = u32>| {
+        for h in 0..nh {
+            pass.next[h] = in_triangle_next(h) as u32;
+            pass.prev[h] = if h % 3 == 0 { h + 2 } else { h - 1 } as u32;
+        }
+        pass.removed.fill(false);
+        pass.count = 0;
+        let (next, prev) = (&mut pass.next, &mut pass.prev);
+        for h in order {
             let h = h as usize;
             let tw = twin[h] as usize;
-            let (a, b) = (from(h), to(h));
-            // At b the merged polygon comes in along prev(tw) and leaves along next(h); at a it
-            // comes in along prev(h) and leaves along next(tw).
+            // At b = end of h the merged polygon comes in along prev(tw) and leaves along
+            // next(h); at a = start of h it comes in along prev(h) and leaves along next(tw).
             let (pt, nh_, ph, nt) = (
                 prev[tw] as usize,
                 next[h] as usize,
                 prev[h] as usize,
                 next[tw] as usize,
             );
-            if !convex(pos(from(pt)), pos(b), pos(to(nh_)))
-                || !convex(pos(from(ph)), pos(a), pos(to(nt)))
+            let (a, b) = (start[h], start[tw]);
+            if !convex(start[pt], b, start[in_triangle_next(nh_)])
+                || !convex(start[ph], a, start[in_triangle_next(nt)])
             {
                 continue;
             }
@@ -157,20 +179,29 @@ pub fn merge_with_adjacency(t: &Triangles) -> Merged {
             prev[nh_] = pt as u32;
             next[ph] = nt as u32;
             prev[nt] = ph as u32;
-            removed[h] = true;
-            removed[tw] = true;
-            count += 1;
+            pass.removed[h] = true;
+            pass.removed[tw] = true;
+            pass.count += 1;
         }
-        (count, next, removed)
     };
-    let mut best = greedy(&in_order);
-    for order in [by_area, in_order.into_iter().rev().collect()] {
-        let other = greedy(&order);
-        if other.0 > best.0 {
-            best = other;
+    let mut best = Pass::new(nh);
+    greedy(&mut best, &mut in_order.iter().copied());
+    let mut other = Pass::new(nh);
+    for order in [
+        &mut by_area.iter().copied() as &mut dyn Iterator<Item = u32>,
+        &mut in_order.iter().rev().copied(),
+    ] {
+        greedy(&mut other, order);
+        if other.count > best.count {
+            std::mem::swap(&mut best, &mut other);
         }
     }
-    let (count, next, removed) = best;
+    let Pass {
+        next,
+        removed,
+        count,
+        ..
+    } = best;
 
     // Walk each boundary cycle once; remember which polygon owns each kept half-edge.
     let mut owner = vec![NONE; nh];
