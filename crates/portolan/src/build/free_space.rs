@@ -18,8 +18,9 @@
 //!    the pieces of [`inflate::ring_pieces`]; see [`inflate`] for the error bound.
 //! 4. **One overlay:** region minus (solid rings ∪ pieces), non-zero fill. Obstacles that overlap,
 //!    touch, or cross the border need no special case: that is what the union and the difference
-//!    do. The common case skips it: a rectangular map whose (grown) obstacles are convex, strictly
-//!    inside it and pairwise strictly apart is already free space, with the obstacles as holes.
+//!    do. The common case skips it: a rectangular map whose (grown) obstacles are convex, inside
+//!    it and pairwise strictly apart is already free space, with the obstacles as holes, or as
+//!    notches in the outline where one stands on the border along an edge (`disjoint_fast_path`).
 //!
 //! The overlay is `i_overlay`'s, which works on a 32-bit integer grid. The grid here is chosen so
 //! that conversion is exact for the coordinates a map usually has: its step is a power of two
@@ -146,7 +147,7 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
                 inflate::ring_pieces(ring, radius, max_angle, &mut pieces);
             }
         }
-        if let Some(free) = disjoint_fast_path(scene, radius, &solid, &convex) {
+        if let Some(free) = disjoint_fast_path(scene, radius, &mut solid, &convex) {
             return Ok(free);
         }
         // The outside of the region is solid: walk its rings backwards.
@@ -156,7 +157,7 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
         }
     }
     if radius <= 0.0 {
-        if let Some(free) = disjoint_fast_path(scene, radius, &solid, &convex) {
+        if let Some(free) = disjoint_fast_path(scene, radius, &mut solid, &convex) {
             return Ok(free);
         }
     }
@@ -174,14 +175,29 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
 }
 
 /// The common case needs no overlay: a rectangular map (no boundary polygon, no holes) whose
-/// obstacles are all convex, lie strictly inside the rectangle (shrunk by the radius) and are
-/// pairwise strictly apart. Free space is then the rectangle with the obstacles as holes, exactly
-/// as given. `None` when any condition fails (the overlay handles it). Cost: O(n log n) plus a
-/// separating-axis test for each pair of obstacles whose boxes overlap.
+/// obstacles are all convex, lie inside the rectangle (shrunk by the radius) and are pairwise
+/// strictly apart. An obstacle may touch the rectangle's border in one place: at one vertex, or
+/// along one edge, away from the rectangle's corners (the default map's obstacles stand on its
+/// top and bottom sides). Free space is then one polygon, exactly as given: the rectangle, with
+/// each obstacle that touches along an edge cut out of its outline as a notch, and the others as
+/// holes (one touching at a vertex shares that vertex with the outline).
+///
+/// ```text
+///   ┌────────────────────┐    a vertex contact: the hole shares the vertex
+///   │   ◇         ╱╲     │    with the outline
+///   │            ╱  ╲    │    an edge contact: the outline walks round the
+///   └──────◇────┘    └───┘    obstacle (a notch), backwards along its ring
+/// ```
+///
+/// Such an outline is a simple polygon (the notches are apart, each touches one side once), so
+/// the result is a clean polygon with holes. `None` when any condition fails (the overlay handles
+/// it: obstacles touching a corner, two sides, one side twice, each other, or crossing the
+/// border). Cost: O(n log n) plus a separating-axis test for each pair of obstacles whose boxes
+/// overlap.
 fn disjoint_fast_path(
     scene: &Scene,
     radius: f64,
-    solid: &[Vec<Vec2>],
+    solid: &mut Vec<Vec<Vec2>>,
     convex: &[bool],
 ) -> Option<Shapes> {
     if scene.boundary.is_some() || !scene.holes.is_empty() || convex.iter().any(|c| !c) {
@@ -205,27 +221,83 @@ fn disjoint_fast_path(
     {
         return None;
     }
-    for ring in solid {
+    // Which side of the rectangle a point is on, counter-clockwise from the bottom; at most one
+    // (a corner is refused), and where along it, increasing counter-clockwise.
+    let side_of = |p: Vec2| -> Option<Option<(u8, f64)>> {
+        let on = [p.y == min.y, p.x == max.x, p.y == max.y, p.x == min.x];
+        match on.iter().filter(|&&b| b).count() {
+            0 => Some(None),
+            1 => {
+                let side = on.iter().position(|&b| b).expect("one is true") as u8;
+                let along = [p.x, p.y, -p.x, -p.y][side as usize];
+                Some(Some((side, along)))
+            }
+            _ => None,
+        }
+    };
+    // Border contacts: (side, position along it, obstacle, first vertex, is an edge).
+    let mut contacts: Vec<(u8, f64, usize, usize, bool)> = Vec::new();
+    let mut notched = vec![false; solid.len()];
+    for (oi, ring) in solid.iter().enumerate() {
         let bb = Aabb::from_points(ring.iter().copied())?;
-        if !(bb.min.x > min.x && bb.min.y > min.y && bb.max.x < max.x && bb.max.y < max.y) {
+        if !(bb.min.x >= min.x && bb.min.y >= min.y && bb.max.x <= max.x && bb.max.y <= max.y) {
             return None;
         }
+        if bb.min.x > min.x && bb.min.y > min.y && bb.max.x < max.x && bb.max.y < max.y {
+            continue;
+        }
+        let n = ring.len();
+        let mut touching: Vec<(usize, u8, f64)> = Vec::new();
+        for (i, &p) in ring.iter().enumerate() {
+            if let Some((side, along)) = side_of(p)? {
+                touching.push((i, side, along));
+            }
+        }
+        match touching.as_slice() {
+            [(i, side, along)] => contacts.push((*side, *along, oi, *i, false)),
+            [(i, si, ai), (j, sj, _)] if si == sj && (j + n - i) % n == 1 => {
+                contacts.push((*si, *ai, oi, *i, true));
+            }
+            // Vertices 0 and n − 1: the edge from n − 1 round to 0.
+            [(i, si, _), (j, sj, aj)] if si == sj && (i + n - j) % n == 1 => {
+                contacts.push((*sj, *aj, oi, *j, true));
+            }
+            _ => return None,
+        }
+        notched[oi] = contacts.last().is_some_and(|c| c.4);
     }
-    if crate::geom::first_touching_pair(solid).is_some() {
+    if crate::geom::first_touching_pair(solid.as_slice()).is_some() {
         return None;
     }
+    contacts.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    // The outline, counter-clockwise from the bottom left corner.
+    let corners = [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
+    let mut outline = Vec::with_capacity(4 + contacts.len());
+    let mut next_contact = contacts.iter().peekable();
+    for (side, &corner) in corners.iter().enumerate() {
+        outline.push(corner);
+        while let Some(&&(_, _, oi, i, edge)) = next_contact.peek().filter(|c| c.0 == side as u8) {
+            next_contact.next();
+            let ring = &solid[oi];
+            let n = ring.len();
+            if edge {
+                // The contact edge runs i → i + 1 along this side, the way the outline goes:
+                // walk the obstacle backwards from i round to i + 1.
+                outline.extend((0..n).map(|k| ring[(i + n - k) % n]));
+            } else {
+                outline.push(ring[i]);
+            }
+        }
+    }
     let mut shape = Vec::with_capacity(solid.len() + 1);
-    shape.push(vec![
-        min,
-        Vec2::new(max.x, min.y),
-        max,
-        Vec2::new(min.x, max.y),
-    ]);
-    shape.extend(
-        solid
-            .iter()
-            .map(|ring| ring.iter().rev().copied().collect()),
-    );
+    shape.push(outline);
+    // The others are holes: clockwise. (Taken: `solid` is not needed once this succeeds.)
+    for (mut ring, notch) in std::mem::take(solid).into_iter().zip(notched) {
+        if !notch {
+            ring.reverse();
+            shape.push(ring);
+        }
+    }
     Some(vec![shape])
 }
 
@@ -565,6 +637,80 @@ mod tests {
             .with_obstacle([(2.0, 1.5), (5.0, 1.5), (5.0, 4.0)]);
         let h = free_space(&o, 0.0, 1.0).unwrap();
         assert_eq!(h[0].len(), 2);
+    }
+
+    /// The free space of `scene` through the overlay, bypassing the fast path.
+    fn by_overlay(scene: &Scene) -> Shapes {
+        let b = scene.bounds;
+        let rect = vec![
+            b.min,
+            Vec2::new(b.max.x, b.min.y),
+            b.max,
+            Vec2::new(b.min.x, b.max.y),
+        ];
+        run_overlay(b, &[rect], &scene.obstacles, OverlayRule::Difference).unwrap()
+    }
+
+    /// Free space through the fast path agrees with the overlay: same area, same answer at every
+    /// point of a unit lattice offset off the obstacles' edges.
+    fn agrees_with_overlay(scene: &Scene) -> Shapes {
+        let f = free_space(scene, 0.0, 1.0).unwrap();
+        let g = by_overlay(scene);
+        assert_eq!(area(&f), area(&g));
+        let (w, h) = (scene.bounds.max.x as i32, scene.bounds.max.y as i32);
+        for x in 0..w {
+            for y in 0..h {
+                // The offset keeps the points off the obstacles' edges in these tests (integer
+                // endpoints, small slopes), where the two inside tests could differ.
+                let p = Vec2::new(x as f64 + 0.25, y as f64 + 0.6);
+                assert_eq!(free_at(&f, p), free_at(&g, p), "at {p:?}");
+            }
+        }
+        f
+    }
+
+    #[test]
+    fn obstacles_standing_on_the_border_skip_the_overlay() {
+        // One edge on each side, one vertex on the bottom, one strictly inside.
+        let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(20.0, 20.0)))
+            .with_obstacle([(2.0, 0.0), (5.0, 0.0), (4.0, 3.0)])
+            .with_obstacle([(20.0, 4.0), (20.0, 8.0), (17.0, 6.0)])
+            .with_obstacle([(15.0, 20.0), (11.0, 20.0), (13.0, 17.0)])
+            .with_obstacle([(0.0, 16.0), (0.0, 12.0), (3.0, 14.0)])
+            .with_obstacle([(9.0, 0.0), (11.0, 2.0), (7.0, 2.0)])
+            .with_obstacle([(8.0, 8.0), (12.0, 8.0), (12.0, 12.0), (8.0, 12.0)]);
+        let f = agrees_with_overlay(&s);
+        // The fast path's shape: an outline with four notches (4 corners, 4 × 3 notch vertices,
+        // the vertex contact) and two holes, every coordinate as given.
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].len(), 3);
+        assert_eq!(f[0][0].len(), 4 + 12 + 1);
+        assert!(f[0][0].contains(&Vec2::new(4.0, 3.0)));
+        let mesh = crate::build::build(&s, &crate::build::BuildOptions::cdt()).unwrap();
+        mesh.check_invariants().unwrap();
+        assert_eq!(mesh.area(), area(&f));
+    }
+
+    #[test]
+    fn border_contacts_the_fast_path_refuses_still_come_out_right() {
+        let base = || Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(20.0, 20.0)));
+        for scene in [
+            // A corner.
+            base().with_obstacle([(0.0, 0.0), (4.0, 1.0), (1.0, 4.0)]),
+            // An edge along a corner's two sides.
+            base().with_obstacle([(0.0, 0.0), (4.0, 0.0), (0.0, 4.0)]),
+            // Two sides: it splits the map.
+            base().with_obstacle([(8.0, 0.0), (12.0, 0.0), (10.0, 20.0)]),
+            // One side twice (two vertices, not an edge).
+            base().with_obstacle([(4.0, 0.0), (8.0, 3.0), (12.0, 0.0), (8.0, 6.0)]),
+            // Three vertices along one side.
+            base().with_obstacle([(4.0, 0.0), (6.0, 0.0), (8.0, 0.0), (6.0, 3.0)]),
+        ] {
+            let f = agrees_with_overlay(&scene);
+            let mesh = crate::build::build(&scene, &crate::build::BuildOptions::cdt()).unwrap();
+            mesh.check_invariants().unwrap();
+            assert_eq!(mesh.area(), area(&f));
+        }
     }
 
     /// Found by the coverage property test: two holes of one obstacle that overlap with opposite

@@ -18,11 +18,14 @@
 //! further diagonal can be removed, the number of polygons is at most four times the minimum
 //! convex partition. The order of visits is free, and it matters: measured on the default map,
 //! random scenes and the shared grid maps, no single order won everywhere (longest diagonal first,
-//! shortest first, largest or smallest pair of triangles first, triangulation order). Two orders
-//! that win on different kinds of map are run here and the one that removes more diagonals is
-//! kept: the triangulation's own order (best on scattered convex obstacles) and smallest pair of
-//! triangles first (best on grid maps, whose many small triangles along stair-stepped walls merge
-//! first). Each pass is O(d) after an O(d log d) sort, for d diagonals.
+//! shortest first, largest or smallest pair of triangles first, triangulation order and its
+//! reverse, a sweep in x). Three orders that win on different maps are run here and the one that
+//! removes the most diagonals is kept (on a tie, the first): the triangulation's own order (good
+//! on scattered convex obstacles), smallest pair of triangles first (good on grid maps, whose many
+//! small triangles along stair-stepped walls merge first), and the triangulation's order reversed
+//! (the best single order over the quad scenes, the default map and two grid maps, with and
+//! without an agent radius, when it was added). Each pass is O(d) after an O(d log d) sort, for d
+//! diagonals.
 //!
 //! Angles of exactly 180° are allowed: a polygon may keep a straight-through vertex where a
 //! neighbour's corner meets its side, which is what keeps every contact a shared edge (no
@@ -34,22 +37,74 @@
 
 use super::cdt::Triangles;
 use crate::geom::{orient, Orientation, Vec2};
+use crate::mesh::{PolyId, VertexId};
 
 const NONE: u32 = u32::MAX;
+
+/// Merged polygons in the flat layout of [`NavMesh`](crate::mesh::NavMesh), with the adjacency
+/// the merge already knows (so the mesh need not re-derive it by matching edges).
+#[derive(Clone, Debug, Default)]
+pub struct Merged {
+    /// Polygon `p` owns `ring[offsets[p]..offsets[p + 1]]` and the same range of `neighbours`;
+    /// one entry per polygon plus a final one.
+    pub offsets: Vec<u32>,
+    /// Each polygon's vertices, counter-clockwise, as indices into the triangles' vertices.
+    pub ring: Vec<VertexId>,
+    /// Slot `i` of a polygon: the polygon across its edge from vertex `i` to vertex `i + 1`, or
+    /// `None` where that edge is a wall.
+    pub neighbours: Vec<Option<PolyId>>,
+}
+
+impl Merged {
+    /// Number of polygons.
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+    /// `true` when there is no polygon.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Polygon `p`'s vertex indices.
+    pub fn polygon(&self, p: usize) -> &[VertexId] {
+        &self.ring[self.offsets[p] as usize..self.offsets[p + 1] as usize]
+    }
+}
+
+/// The state of one greedy pass: the merged polygons' boundary cycles over the half-edges, which
+/// half-edges were removed (both sides of each deleted diagonal), and how many diagonals.
+struct Pass {
+    next: Vec<u32>,
+    prev: Vec<u32>,
+    removed: Vec<bool>,
+    count: usize,
+}
+
+impl Pass {
+    fn new(nh: usize) -> Pass {
+        Pass {
+            next: vec![0; nh],
+            prev: vec![0; nh],
+            removed: vec![false; nh],
+            count: 0,
+        }
+    }
+}
 
 /// Merges free-space triangles into convex polygons (counter-clockwise vertex index lists, into
 /// `triangles.vertices`).
 pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
+    let m = merge_with_adjacency(t);
+    (0..m.len())
+        .map(|p| m.polygon(p).iter().map(|v| v.0).collect())
+        .collect()
+}
+
+/// [`merge`], returning the polygons in flat form with their neighbours.
+pub fn merge_with_adjacency(t: &Triangles) -> Merged {
     let nh = t.triangles.len() * 3;
     let from = |h: usize| t.triangles[h / 3][h % 3];
     let to = |h: usize| t.triangles[h / 3][(h % 3 + 1) % 3];
     let pos = |v: u32| t.vertices[v as usize];
-    let next: Vec<u32> = (0..nh)
-        .map(|h| (3 * (h / 3) + (h % 3 + 1) % 3) as u32)
-        .collect();
-    let prev: Vec<u32> = (0..nh)
-        .map(|h| (3 * (h / 3) + (h % 3 + 2) % 3) as u32)
-        .collect();
     // The twin of each half-edge across a diagonal.
     let mut twin: Vec<u32> = vec![NONE; nh];
     for (ti, nbs) in t.neighbours.iter().enumerate() {
@@ -64,7 +119,7 @@ pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
             }
         }
     }
-    // Two visiting orders; the one that removes more diagonals wins (see the module docs).
+    // Three visiting orders; the one that removes the most diagonals wins (see the module docs).
     let in_order: Vec<u32> = (0..nh as u32)
         .filter(|&h| twin[h as usize] != NONE && h < twin[h as usize])
         .collect();
@@ -82,7 +137,7 @@ pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
             )
         })
         .collect();
-    by_area.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    by_area.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let by_area: Vec<u32> = by_area.into_iter().map(|(_, h)| h).collect();
 
     // A corner p → v → q of a merged polygon is fine when it turns left or goes straight on.
@@ -91,24 +146,32 @@ pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
         Orientation::Collinear => (v - p).dot(q - v) > 0.0,
         Orientation::Clockwise => false,
     };
-    let greedy = |order: &[u32]| {
-        let (mut next, mut prev) = (next.clone(), prev.clone());
-        let mut removed = vec![false; nh];
-        let mut count = 0usize;
-        for &h in order {
+    // The start of each half-edge; the end of `h` is the start of the next one in its triangle.
+    let start: Vec<Vec2> = t.triangles.iter().flat_map(|tri| tri.map(pos)).collect();
+    let in_triangle_next = |h: usize| if h % 3 == 2 { h - 2 } else { h + 1 };
+    // One greedy pass over `order` from the plain triangles, into reused buffers.
+    let greedy = |pass: &mut Pass, order: &mut dyn Iterator<Item = u32>| {
+        for h in 0..nh {
+            pass.next[h] = in_triangle_next(h) as u32;
+            pass.prev[h] = if h % 3 == 0 { h + 2 } else { h - 1 } as u32;
+        }
+        pass.removed.fill(false);
+        pass.count = 0;
+        let (next, prev) = (&mut pass.next, &mut pass.prev);
+        for h in order {
             let h = h as usize;
             let tw = twin[h] as usize;
-            let (a, b) = (from(h), to(h));
-            // At b the merged polygon comes in along prev(tw) and leaves along next(h); at a it
-            // comes in along prev(h) and leaves along next(tw).
+            // At b = end of h the merged polygon comes in along prev(tw) and leaves along
+            // next(h); at a = start of h it comes in along prev(h) and leaves along next(tw).
             let (pt, nh_, ph, nt) = (
                 prev[tw] as usize,
                 next[h] as usize,
                 prev[h] as usize,
                 next[tw] as usize,
             );
-            if !convex(pos(from(pt)), pos(b), pos(to(nh_)))
-                || !convex(pos(from(ph)), pos(a), pos(to(nt)))
+            let (a, b) = (start[h], start[tw]);
+            if !convex(start[pt], b, start[in_triangle_next(nh_)])
+                || !convex(start[ph], a, start[in_triangle_next(nt)])
             {
                 continue;
             }
@@ -116,35 +179,65 @@ pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
             prev[nh_] = pt as u32;
             next[ph] = nt as u32;
             prev[nt] = ph as u32;
-            removed[h] = true;
-            removed[tw] = true;
-            count += 1;
+            pass.removed[h] = true;
+            pass.removed[tw] = true;
+            pass.count += 1;
         }
-        (count, next, removed)
     };
-    let first = greedy(&in_order);
-    let second = greedy(&by_area);
-    let (_, next, removed) = if second.0 > first.0 { second } else { first };
+    let mut best = Pass::new(nh);
+    greedy(&mut best, &mut in_order.iter().copied());
+    let mut other = Pass::new(nh);
+    for order in [
+        &mut by_area.iter().copied() as &mut dyn Iterator<Item = u32>,
+        &mut in_order.iter().rev().copied(),
+    ] {
+        greedy(&mut other, order);
+        if other.count > best.count {
+            std::mem::swap(&mut best, &mut other);
+        }
+    }
+    let Pass {
+        next,
+        removed,
+        count,
+        ..
+    } = best;
 
-    let mut seen = vec![false; nh];
-    let mut polygons = Vec::new();
+    // Walk each boundary cycle once; remember which polygon owns each kept half-edge.
+    let mut owner = vec![NONE; nh];
+    let mut out = Merged {
+        offsets: vec![0],
+        ring: Vec::with_capacity(nh - 2 * count),
+        neighbours: Vec::new(),
+    };
+    let mut edges: Vec<u32> = Vec::with_capacity(out.ring.capacity());
     for start in 0..nh {
-        if removed[start] || seen[start] {
+        if removed[start] || owner[start] != NONE {
             continue;
         }
-        let mut ring = Vec::new();
+        let p = (out.offsets.len() - 1) as u32;
         let mut h = start;
         loop {
-            seen[h] = true;
-            ring.push(from(h));
+            owner[h] = p;
+            out.ring.push(VertexId(from(h)));
+            edges.push(h as u32);
             h = next[h] as usize;
             if h == start {
                 break;
             }
         }
-        polygons.push(ring);
+        out.offsets.push(out.ring.len() as u32);
     }
-    polygons
+    // A kept half-edge's twin is kept too (diagonals are removed in pairs): its owner is the
+    // polygon across.
+    out.neighbours = edges
+        .iter()
+        .map(|&h| {
+            let tw = twin[h as usize];
+            (tw != NONE).then(|| PolyId(owner[tw as usize]))
+        })
+        .collect();
+    out
 }
 
 #[cfg(test)]

@@ -189,8 +189,13 @@ pub fn build(scene: &Scene, options: &BuildOptions) -> Result<NavMesh, BuildErro
             if triangles.triangles.is_empty() {
                 return Err(BuildError::NoWalkableSpace);
             }
-            let polygons = merge::merge(&triangles);
-            Ok(NavMesh::from_polygons(triangles.vertices, polygons)?)
+            let merged = merge::merge_with_adjacency(&triangles);
+            Ok(NavMesh::from_known_adjacency(
+                triangles.vertices,
+                merged.offsets,
+                merged.ring,
+                merged.neighbours,
+            )?)
         }
     }
 }

@@ -200,8 +200,10 @@ pub struct NavMesh {
     poly_neighbours: Vec<Option<PolyId>>,
     poly_bounds: Vec<Aabb>,
     centroids: Vec<Vec2>,
-    /// Polygons around each vertex (unordered).
-    vertex_polygons: Vec<Vec<PolyId>>,
+    /// Polygons around vertex `v`: `vertex_polygons[vertex_poly_offsets[v]..vertex_poly_offsets[v + 1]]`,
+    /// in increasing id order (compressed rows: one allocation instead of one per vertex).
+    vertex_poly_offsets: Vec<u32>,
+    vertex_polygons: Vec<PolyId>,
     /// `true` where the vertex touches a wall (an edge with no neighbour): a possible turning point.
     vertex_is_corner: Vec<bool>,
     bounds: Aabb,
@@ -290,6 +292,35 @@ impl NavMesh {
         ))
     }
 
+    /// A mesh from polygons whose structure and adjacency a builder already knows (the CDT merge):
+    /// skips the edge matching of [`NavMesh::from_polygons`]. `offsets` has one entry per polygon
+    /// plus a final one; polygon `p` owns `poly_vertices[offsets[p]..offsets[p + 1]]` and the same
+    /// range of `poly_neighbours`. The caller guarantees what `from_polygons` would check: at least
+    /// one polygon, finite vertices, every polygon convex and counter-clockwise, and `poly_neighbours`
+    /// naming, for each edge `a → b`, the polygon with the edge `b → a`. Debug builds verify it all
+    /// with [`NavMesh::check_invariants`].
+    pub(crate) fn from_known_adjacency(
+        vertices: Vec<Vec2>,
+        offsets: Vec<u32>,
+        poly_vertices: Vec<VertexId>,
+        poly_neighbours: Vec<Option<PolyId>>,
+    ) -> Result<NavMesh, MeshError> {
+        if offsets.len() < 2 {
+            return Err(MeshError::Empty);
+        }
+        to_u32(vertices.len())?;
+        to_u32(offsets.len() - 1)?;
+        to_u32(poly_vertices.len())?;
+        debug_assert_eq!(poly_vertices.len(), poly_neighbours.len());
+        debug_assert_eq!(offsets.last().copied(), Some(poly_vertices.len() as u32));
+        let mesh = Self::assemble(vertices, offsets, poly_vertices, poly_neighbours);
+        #[cfg(debug_assertions)]
+        if let Err(e) = mesh.check_invariants() {
+            panic!("a builder passed a broken mesh to from_known_adjacency: {e}");
+        }
+        Ok(mesh)
+    }
+
     fn assemble(
         vertices: Vec<Vec2>,
         offsets: Vec<u32>,
@@ -299,32 +330,45 @@ impl NavMesh {
         let n = offsets.len() - 1;
         let mut poly_bounds = Vec::with_capacity(n);
         let mut centroids = Vec::with_capacity(n);
-        let mut vertex_polygons = vec![Vec::new(); vertices.len()];
         let mut vertex_is_corner = vec![false; vertices.len()];
+        // Compressed rows for the polygons around each vertex: count, prefix sums, fill.
+        let mut vertex_poly_offsets = vec![0u32; vertices.len() + 1];
+        for v in &poly_vertices {
+            vertex_poly_offsets[v.index() + 1] += 1;
+        }
+        for i in 0..vertices.len() {
+            vertex_poly_offsets[i + 1] += vertex_poly_offsets[i];
+        }
+        let mut fill: Vec<u32> = vertex_poly_offsets[..vertices.len()].to_vec();
+        let mut vertex_polygons = vec![PolyId(0); poly_vertices.len()];
         let mut area = 0.0;
         for p in 0..n {
             let range = offsets[p] as usize..offsets[p + 1] as usize;
-            let pts = poly_vertices[range.clone()]
-                .iter()
-                .map(|v| vertices[v.index()]);
-            // Every polygon has at least three vertices (checked), so the box exists.
-            poly_bounds.push(Aabb::from_points(pts.clone()).expect("polygon has vertices"));
-            let k = range.len() as f64;
-            centroids.push(pts.fold(Vec2::ZERO, |a, b| a + b) / k);
-            let ring: Vec<Vec2> = poly_vertices[range.clone()]
-                .iter()
-                .map(|v| vertices[v.index()])
-                .collect();
-            area += crate::geom::signed_area(&ring);
             let ids = &poly_vertices[range.clone()];
             let nbs = &poly_neighbours[range];
+            let o = vertices[ids[0].index()];
+            let mut bb = Aabb::new(o, o);
+            let mut sum = Vec2::ZERO;
+            // The shoelace sum of `geom::signed_area`, around the first vertex, in its order.
+            let mut twice = 0.0;
             for (i, v) in ids.iter().enumerate() {
-                vertex_polygons[v.index()].push(PolyId(p as u32));
+                let x = vertices[v.index()];
+                bb.include(x);
+                sum += x;
+                if i >= 1 && i + 1 < ids.len() {
+                    twice += (x - o).cross(vertices[ids[i + 1].index()] - o);
+                }
+                let slot = &mut fill[v.index()];
+                vertex_polygons[*slot as usize] = PolyId(p as u32);
+                *slot += 1;
                 if nbs[i].is_none() {
                     vertex_is_corner[v.index()] = true;
                     vertex_is_corner[ids[(i + 1) % ids.len()].index()] = true;
                 }
             }
+            poly_bounds.push(bb);
+            centroids.push(sum / ids.len() as f64);
+            area += twice * 0.5;
         }
         let bounds = poly_bounds
             .iter()
@@ -343,6 +387,7 @@ impl NavMesh {
             poly_neighbours,
             poly_bounds,
             centroids,
+            vertex_poly_offsets,
             vertex_polygons,
             vertex_is_corner,
             bounds,
@@ -434,7 +479,8 @@ impl NavMesh {
     /// The polygons that have `v` as a vertex, in no particular order.
     #[inline]
     pub fn vertex_polygons(&self, v: VertexId) -> &[PolyId] {
-        &self.vertex_polygons[v.index()]
+        &self.vertex_polygons[self.vertex_poly_offsets[v.index()] as usize
+            ..self.vertex_poly_offsets[v.index() + 1] as usize]
     }
     /// `true` when `v` touches a wall, i.e. an edge with no neighbour: only such vertices can be
     /// turning points of a shortest path.
