@@ -12,10 +12,16 @@
 //! obstacles as its inner polygons; it works in `f32`. Its documentation asks for at least one
 //! `merge_polygons` call after the triangulation; both one call and calls until nothing merges are
 //! reported. Times are the median of `--reps` runs (default 5), the two sides alternating.
+//!
+//! With a radius the two sides mesh different free spaces (each approximates the corner arcs
+//! its own way), so a second table gives the `polyanya` side Portolan's own inflated free space
+//! (`build::free_space`: the outer ring as its outer edges, the holes as obstacles, radius 0):
+//! the same domain, and only the triangulation and merge differ.
 
 use anyhow::{bail, Result};
+use portolan::build::{free_space::free_space, inflate::chord_angle};
 use portolan::random::quad_grid_scene;
-use portolan::{build, BuildOptions, Scene};
+use portolan::{build, BuildOptions, Scene, Vec2};
 use std::time::Instant;
 
 /// The polyanya crate's pipeline: Triangulation → mesh → merge (once, then until nothing merges).
@@ -47,6 +53,30 @@ fn theirs(scene: &Scene, radius: f64) -> (usize, usize, usize, f64) {
         rounds += 1;
     }
     (triangles, once, mesh.layers[0].polygons.len(), secs)
+}
+
+/// The `polyanya` crate's triangulation + merges of one polygon with holes (outer ring first):
+/// (vertices, polygons after one merge, polygons at the fixpoint).
+fn theirs_on_domain(rings: &[Vec<Vec2>]) -> (usize, usize, usize) {
+    let f = |r: &Vec<Vec2>| {
+        r.iter()
+            .map(|p| glam::vec2(p.x as f32, p.y as f32))
+            .collect::<Vec<_>>()
+    };
+    let mut tri = polyanya::Triangulation::from_outer_edges(&f(&rings[0]));
+    tri.add_obstacles(rings[1..].iter().map(f));
+    let mut mesh = tri.as_navmesh();
+    mesh.merge_polygons();
+    let once = mesh.layers[0].polygons.len();
+    let mut rounds = 0;
+    while mesh.merge_polygons() && rounds < 50 {
+        rounds += 1;
+    }
+    (
+        mesh.layers[0].vertices.len(),
+        once,
+        mesh.layers[0].polygons.len(),
+    )
 }
 
 fn ours(scene: &Scene, radius: f64) -> Result<(usize, f64)> {
@@ -116,6 +146,26 @@ fn main() -> Result<()> {
                 ms(o),
                 ms(t),
                 t / o
+            );
+        }
+    }
+    println!();
+    println!("Radius 5, the `polyanya` side given Portolan's free space (same domain):");
+    println!();
+    println!("| scene | free-space vertices | portolan polygons | polyanya, 1 merge | polyanya, merged to the end |");
+    println!("| --- | --- | --- | --- | --- |");
+    let options = BuildOptions::cdt().with_agent_radius(5.0);
+    for (name, scene) in &scenes {
+        let shapes = free_space(scene, 5.0, chord_angle(options.arc_error))?;
+        let ours = build(scene, &options)?.polygon_count();
+        let vertices: usize = shapes.iter().flatten().map(Vec::len).sum();
+        if let [shape] = shapes.as_slice() {
+            let (_, once, end) = theirs_on_domain(shape);
+            println!("| {name} | {vertices} | {ours} | {once} | {end} |");
+        } else {
+            println!(
+                "| {name} | {vertices} | {ours} | ({} separate parts: not compared) | |",
+                shapes.len()
             );
         }
     }
