@@ -187,6 +187,7 @@ pub struct ExactSearch {
     /// Per landmark, lower and upper bounds on its distance to the goal (queries with
     /// [`SearchOptions::landmarks`]), and the landmark bound of the start as a root.
     alt_goal: Vec<(f64, f64)>,
+    alt_start_bounds: Vec<(f64, f64)>,
     alt_start: f64,
     /// Per vertex: its landmark bound in this query, NaN until computed (valid with `root_stamp`).
     alt_h: Vec<f64>,
@@ -366,7 +367,7 @@ impl ExactSearch {
                 }
             });
         };
-        let mut start = Vec::new();
+        let mut start = std::mem::take(&mut self.alt_start_bounds);
         bounds(sloc, s, &mut start);
         let mut goal = std::mem::take(&mut self.alt_goal);
         bounds(tloc, t, &mut goal);
@@ -376,6 +377,7 @@ impl ExactSearch {
             .map(|(&(sl, su), &(gl, gu))| (sl - gu).max(gl - su))
             .fold(0.0, f64::max);
         self.alt_goal = goal;
+        self.alt_start_bounds = start;
     }
 
     /// The landmark lower bound on the distance from `root` to the goal (triangle inequality
