@@ -29,12 +29,7 @@ fn winding(ring: &[Vec2], p: Vec2) -> i32 {
 /// Distance from `p` to the nearest ring edge of the scene (obstacles, holes, boundary, bounds).
 fn distance_to_any_edge(scene: &Scene, p: Vec2) -> f64 {
     let b = scene.bounds;
-    let rect = vec![
-        b.min,
-        Vec2::new(b.max.x, b.min.y),
-        b.max,
-        Vec2::new(b.min.x, b.max.y),
-    ];
+    let rect = b.corners().to_vec();
     let rings = scene
         .obstacles
         .iter()

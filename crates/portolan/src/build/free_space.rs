@@ -71,12 +71,7 @@ const GRID_BITS: i32 = 29;
 /// corner arcs of chord angle at most `max_angle` (see [`inflate::chord_angle`]).
 pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, BuildError> {
     let b = scene.bounds;
-    let rect = vec![
-        b.min,
-        Vec2::new(b.max.x, b.min.y),
-        b.max,
-        Vec2::new(b.min.x, b.max.y),
-    ];
+    let rect = b.corners().to_vec();
     // 2. The walkable region.
     let region: Vec<Vec<Vec2>> = match &scene.boundary {
         None => vec![rect],
@@ -642,12 +637,7 @@ mod tests {
     /// The free space of `scene` through the overlay, bypassing the fast path.
     fn by_overlay(scene: &Scene) -> Shapes {
         let b = scene.bounds;
-        let rect = vec![
-            b.min,
-            Vec2::new(b.max.x, b.min.y),
-            b.max,
-            Vec2::new(b.min.x, b.max.y),
-        ];
+        let rect = b.corners().to_vec();
         run_overlay(b, &[rect], &scene.obstacles, OverlayRule::Difference).unwrap()
     }
 

@@ -424,6 +424,18 @@ mod tests {
         v.iter().map(|&p| p.into()).collect()
     }
 
+    /// An L of three unit squares: concave at (1, 1), its vertex 3.
+    fn l_shape() -> Vec<Vec2> {
+        pts(&[
+            (0.0, 0.0),
+            (2.0, 0.0),
+            (2.0, 1.0),
+            (1.0, 1.0),
+            (1.0, 2.0),
+            (0.0, 2.0),
+        ])
+    }
+
     fn check_partition(poly: &[Vec2], pieces: &[Vec<usize>]) {
         let mut area = 0.0;
         for piece in pieces {
@@ -444,14 +456,7 @@ mod tests {
             convexity(4, |i| cw[i]),
             Err(ConvexFault::Reflex(_))
         ));
-        let l = pts(&[
-            (0.0, 0.0),
-            (2.0, 0.0),
-            (2.0, 1.0),
-            (1.0, 1.0),
-            (1.0, 2.0),
-            (0.0, 2.0),
-        ]);
+        let l = l_shape();
         assert_eq!(convexity(6, |i| l[i]), Err(ConvexFault::Reflex(3)));
         let flat = pts(&[(0.0, 0.0), (1.0, 0.0), (2.0, 0.0)]);
         assert_eq!(convexity(3, |i| flat[i]), Err(ConvexFault::FoldBack(2)));
@@ -474,14 +479,7 @@ mod tests {
     fn convex_partition_of_simple_shapes() {
         let sq = sq();
         assert_eq!(convex_partition(&sq), Some(vec![vec![0, 1, 2, 3]]));
-        let l = pts(&[
-            (0.0, 0.0),
-            (2.0, 0.0),
-            (2.0, 1.0),
-            (1.0, 1.0),
-            (1.0, 2.0),
-            (0.0, 2.0),
-        ]);
+        let l = l_shape();
         let pieces = convex_partition(&l).unwrap();
         assert_eq!(pieces.len(), 2, "{pieces:?}");
         check_partition(&l, &pieces);

@@ -344,7 +344,9 @@ mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
     use crate::geom::Vec2;
-    use crate::search::test_scenes::{grid_point, mesh_of, random_scene, split_map};
+    use crate::search::test_scenes::{
+        grid_point, mesh_of, pinched_squares, random_scene, split_map,
+    };
     use crate::search::{PathError, PathFinder, SearchMethod, SearchOptions};
     use proptest::prelude::*;
     use std::sync::Arc;
@@ -365,24 +367,10 @@ mod tests {
 
     /// Two unit squares touching only at (1, 1), and a third square away from both.
     fn pinched() -> NavMesh {
-        let v = [
-            (0.0, 0.0),
-            (1.0, 0.0),
-            (1.0, 1.0),
-            (0.0, 1.0),
-            (2.0, 1.0),
-            (2.0, 2.0),
-            (1.0, 2.0),
-            (5.0, 5.0),
-            (6.0, 5.0),
-            (6.0, 6.0),
-            (5.0, 6.0),
-        ];
-        NavMesh::from_polygons(
-            v.iter().map(|&p| p.into()).collect(),
-            vec![vec![0, 1, 2, 3], vec![2, 4, 5, 6], vec![7, 8, 9, 10]],
-        )
-        .unwrap()
+        let (mut v, mut polys) = pinched_squares();
+        v.extend([(5.0, 5.0), (6.0, 5.0), (6.0, 6.0), (5.0, 6.0)].map(Vec2::from));
+        polys.push(vec![7, 8, 9, 10]);
+        NavMesh::from_polygons(v, polys).unwrap()
     }
 
     /// Each vertex's distance from a point query to it, the reference for the one-to-all search

@@ -1196,20 +1196,8 @@ mod tests {
     #[test]
     fn pinch_vertex_is_ambiguous() {
         // Two unit squares touching only at (1, 1).
-        let v = [
-            (0.0, 0.0),
-            (1.0, 0.0),
-            (1.0, 1.0),
-            (0.0, 1.0),
-            (2.0, 1.0),
-            (2.0, 2.0),
-            (1.0, 2.0),
-        ];
-        let m = NavMesh::from_polygons(
-            v.iter().map(|&p| p.into()).collect(),
-            vec![vec![0, 1, 2, 3], vec![2, 4, 5, 6]],
-        )
-        .unwrap();
+        let (v, polys) = crate::search::test_scenes::pinched_squares();
+        let m = NavMesh::from_polygons(v, polys).unwrap();
         assert_eq!(find(&m, (1.0, 1.0), (0.5, 0.5)), Err(PathError::NoPath));
         assert_eq!(find(&m, (0.5, 0.5), (1.0, 1.0)), Err(PathError::NoPath));
         assert_eq!(find(&m, (1.0, 1.0), (1.0, 1.0)), Err(PathError::NoPath));

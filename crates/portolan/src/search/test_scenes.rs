@@ -20,6 +20,24 @@ pub(crate) fn split_map() -> NavMesh {
     build(&s, &BuildOptions::trapezoid()).unwrap()
 }
 
+/// Two unit squares touching only at the vertex (1, 1), a pinch: vertices and polygons, for
+/// tests to extend.
+pub(crate) fn pinched_squares() -> (Vec<Vec2>, Vec<Vec<u32>>) {
+    let v = [
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (1.0, 1.0),
+        (0.0, 1.0),
+        (2.0, 1.0),
+        (2.0, 2.0),
+        (1.0, 2.0),
+    ];
+    (
+        v.iter().map(|&p| p.into()).collect(),
+        vec![vec![0, 1, 2, 3], vec![2, 4, 5, 6]],
+    )
+}
+
 /// Side of the square map of [`random_scene`].
 pub(crate) const SIZE: f64 = 24.0;
 const CELLS: usize = 3;
