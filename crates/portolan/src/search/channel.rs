@@ -480,14 +480,13 @@ fn closest_point_in_polygon(mesh: &NavMesh, p: PolyId, x: Vec2) -> (f64, Vec2) {
 /// Rejects option values that cannot be used.
 fn check_options(options: &SearchOptions) -> Result<(), PathError> {
     if options.method == SearchMethod::Exact {
-        // The exact search answers the geometric question on the mesh as it is; the channel
-        // search's budget, partial answers and per-query filters have no exact counterpart yet.
+        // The exact search answers the geometric question on the mesh as it is (less any
+        // polygons the filter closes); the channel search's budget and partial answers have no
+        // exact counterpart yet.
         let unsupported = if options.allow_partial {
             Some("allow_partial")
         } else if options.max_expanded.is_some() {
             Some("max_expanded")
-        } else if options.filter.is_some() {
-            Some("filter")
         } else {
             None
         };

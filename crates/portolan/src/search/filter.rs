@@ -2,7 +2,8 @@
 //! (Detour's `dtQueryFilter` with polygon flags, in its simplest form).
 //!
 //! A [`PolygonFilter`] is a set of excluded polygons. Put it in
-//! [`SearchOptions::filter`](super::SearchOptions::filter) and the channel search never enters
+//! [`SearchOptions::filter`](super::SearchOptions::filter) and neither the channel search nor
+//! the exact search ([`polyanya`](super::polyanya), for which a closed polygon is a wall) enters
 //! those polygons: a closed door, a collapsed bridge, a cell occupied by a parked vehicle.
 //! [`PolygonFilter::exclude_overlapping`] marks every polygon whose interior overlaps a temporary
 //! convex obstacle, which makes a usable, **coarse** treatment of dynamic obstacles:

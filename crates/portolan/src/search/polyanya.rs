@@ -88,7 +88,7 @@
 use super::channel::locate_endpoint;
 use super::landmarks::Landmarks;
 use super::open::Open;
-use super::{Path, PathError, PathStatus, SearchOptions};
+use super::{Path, PathError, PathStatus, PolygonFilter, SearchOptions};
 use crate::geom::{line_intersection_t, on_segment, orient, Orientation, Vec2};
 use crate::mesh::dead_ends::DeadEnds;
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
@@ -221,8 +221,10 @@ impl ExactSearch {
         self.best_final = f64::INFINITY;
     }
 
-    /// Finds a shortest path from `start` to `goal`. `options.snap` applies; the other fields
-    /// are for the funnel search and are ignored.
+    /// Finds a shortest path from `start` to `goal`. `options.snap`, `options.landmarks` and
+    /// `options.filter` apply (closed polygons are walls for this query; a start polygon may be
+    /// left, a goal only in closed polygons is [`PathError::NoPath`]); the other fields are for
+    /// the funnel search and are ignored.
     ///
     /// [`Path::channel`] lists the polygons the search carried the path through, start polygon
     /// first, goal polygon last; consecutive ones share an edge, so the list is a channel that
@@ -250,7 +252,20 @@ impl ExactSearch {
         }
         self.reset(mesh);
         let gen = self.generation;
-        for_each_polygon(mesh, tloc, |p| self.goal_stamp[p.index()] = gen);
+        // A goal only in closed polygons is unreachable; the start may be left even when its
+        // polygon is closed (the agent is already there).
+        let filter = options.filter.as_deref().filter(|f| !f.is_empty());
+        let open = |p: PolyId| filter.is_none_or(|f| !f.is_excluded(p));
+        let mut goal_open = false;
+        for_each_polygon(mesh, tloc, |p| {
+            if open(p) {
+                self.goal_stamp[p.index()] = gen;
+                goal_open = true;
+            }
+        });
+        if !goal_open {
+            return Err(PathError::NoPath);
+        }
         // Same polygon: a straight segment (polygons are convex).
         let mut shared = None;
         for_each_polygon(mesh, sloc, |p| {
@@ -288,6 +303,7 @@ impl ExactSearch {
             goal: t,
             landmarks,
             dead_ends: (!more).then_some((dead_ends, goal_parts)),
+            filter,
         };
         if let Some(lm) = landmarks {
             self.prepare_landmarks(mesh, lm, sloc, tloc, s, t);
@@ -334,6 +350,7 @@ impl ExactSearch {
             goal: mesh.vertex(source),
             landmarks: None,
             dead_ends: None,
+            filter: None,
         };
         self.push_start_nodes(mesh, &q, loc);
         let mut expanded = 0;
@@ -624,6 +641,10 @@ impl ExactSearch {
         let Some(next) = mesh.neighbours(poly)[slot] else {
             return;
         };
+        // A closed polygon is a wall for this query.
+        if q.filter.is_some_and(|f| f.is_excluded(next)) {
+            return;
+        }
         // Dead-end pruning: a bridge is crossed only toward the goal.
         if let Some((de, parts)) = q.dead_ends {
             if !de.may_cross(mesh, poly, slot, parts[0])
@@ -649,7 +670,7 @@ impl ExactSearch {
                 } else {
                     (eb, left)
                 };
-                if end != End::Vertex(id.0) || !mesh.is_corner(id) {
+                if end != End::Vertex(id.0) || !is_corner(mesh, q, id) {
                     return;
                 }
                 g += dist(r, mesh.vertex(id));
@@ -779,8 +800,8 @@ impl ExactSearch {
         // are lines through stored points.)
         let a_on_right = rl[1] == a_id.0 || orient(rp, rq, a).is_collinear();
         let b_on_left = ll[1] == b_id.0 || orient(lp, lq, b).is_collinear();
-        let right_turn = a_on_right && mesh.is_corner(a_id);
-        let left_turn = b_on_left && mesh.is_corner(b_id);
+        let right_turn = a_on_right && is_corner(mesh, q, a_id);
+        let left_turn = b_on_left && is_corner(mesh, q, b_id);
         if goal_here {
             let t = q.goal;
             let sr = orient(rp, rq, t);
@@ -944,6 +965,17 @@ struct Query<'a> {
     landmarks: Option<&'a Landmarks>,
     /// The mesh's bridges and the components of the goal's polygons (`None` in one-to-all mode).
     dead_ends: Option<(&'a DeadEnds, [u32; 2])>,
+    /// Polygons closed for this query ([`SearchOptions::filter`]), when any are.
+    filter: Option<&'a PolygonFilter>,
+}
+
+/// `true` when `v` touches a wall: of the mesh, or of a polygon closed for this query (a vertex
+/// of a closed polygon with an open one around it touches an edge between the two).
+#[inline]
+fn is_corner(mesh: &NavMesh, q: &Query, v: VertexId) -> bool {
+    mesh.is_corner(v)
+        || q.filter
+            .is_some_and(|f| mesh.vertex_polygons(v).iter().any(|&p| f.is_excluded(p)))
 }
 
 /// `i mod n` for `i < 2n` without a division (a fifth of an expansion's time with `%`).
@@ -1222,6 +1254,150 @@ mod tests {
                 assert_eq!(a, find(&m, s, g));
             }
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Closing polygons with a filter is the same as deleting them from the mesh: the exact
+        /// search with the filter (and with landmarks built on the whole mesh, whose bound stays
+        /// admissible: closing polygons only lengthens paths) answers like the exact search on
+        /// the mesh of the open polygons alone.
+        /// The same on a grid of unit squares, whose inner vertices touch no wall until a
+        /// filter closes a square next to them: then the path may turn there.
+        #[test]
+        fn a_filter_on_a_grid_is_the_grid_without_the_closed_squares(
+            closed_bits in proptest::prelude::any::<u64>(),
+            queries in proptest::collection::vec(((0.0f64..6.0, 0.0f64..6.0), (0.0f64..6.0, 0.0f64..6.0)), 12),
+        ) {
+            use crate::search::PolygonFilter;
+            use std::sync::Arc;
+            const N: u32 = 6;
+            let vertices: Vec<Vec2> = (0..=N)
+                .flat_map(|y| (0..=N).map(move |x| Vec2::new(x as f64, y as f64)))
+                .collect();
+            let cell = |x: u32, y: u32| {
+                let v = |x: u32, y: u32| y * (N + 1) + x;
+                vec![v(x, y), v(x + 1, y), v(x + 1, y + 1), v(x, y + 1)]
+            };
+            let cells: Vec<Vec<u32>> = (0..N).flat_map(|y| (0..N).map(move |x| cell(x, y))).collect();
+            // About a third of the squares closed.
+            let closed = |i: usize| (closed_bits >> (i % 64)) & 1 == 1 && (closed_bits >> ((i + 17) % 64)) & 1 == 1;
+            let mesh = NavMesh::from_polygons(vertices.clone(), cells.clone()).unwrap();
+            let mut filter = PolygonFilter::new();
+            let mut open = Vec::new();
+            for (i, c) in cells.into_iter().enumerate() {
+                if closed(i) {
+                    filter.exclude(PolyId(i as u32));
+                } else {
+                    open.push(c);
+                }
+            }
+            proptest::prop_assume!(!open.is_empty());
+            let sub = NavMesh::from_polygons(vertices, open).unwrap();
+            let filtered = SearchOptions {
+                filter: Some(Arc::new(filter)),
+                ..SearchOptions::default()
+            };
+            let mut search = ExactSearch::new();
+            for ((sx, sy), (gx, gy)) in queries {
+                let (s, g) = (Vec2::new(sx, sy), Vec2::new(gx, gy));
+                let inside_open = |x: Vec2| matches!(mesh.locate(x), Location::InPolygon(p) if !closed(p.index()));
+                if !(inside_open(s) && inside_open(g)) {
+                    continue;
+                }
+                let want = search.find_path(&sub, s, g, &SearchOptions::default()).map(|p| p.length);
+                let got = search.find_path(&mesh, s, g, &filtered).map(|p| p.length);
+                match (want, got) {
+                    (Ok(a), Ok(b)) => proptest::prop_assert!(
+                        (a - b).abs() <= 1e-12 * a.max(1.0),
+                        "{s} → {g}: {a} on the open squares, {b} with the filter"
+                    ),
+                    (a, b) => proptest::prop_assert_eq!(a, b),
+                }
+            }
+        }
+
+        #[test]
+        fn a_filter_is_the_mesh_without_the_closed_polygons(
+            scene in crate::search::test_scenes::random_scene(),
+            closed_bits in proptest::prelude::any::<u64>(),
+            queries in proptest::collection::vec(
+                (crate::search::test_scenes::grid_point(), crate::search::test_scenes::grid_point()),
+                10,
+            ),
+        ) {
+            use crate::search::landmarks::Landmarks;
+            use crate::search::PolygonFilter;
+            use std::sync::Arc;
+            let mesh = crate::search::test_scenes::mesh_of(&scene);
+            let closed = |p: PolyId| (closed_bits >> (p.index() % 64)) & 1 == 1 && p.index().is_multiple_of(3);
+            let mut filter = PolygonFilter::new();
+            let open: Vec<Vec<u32>> = mesh
+                .polygons()
+                .filter(|&p| {
+                    if closed(p) {
+                        filter.exclude(p);
+                    }
+                    !closed(p)
+                })
+                .map(|p| mesh.polygon_vertices(p).iter().map(|v| v.0).collect())
+                .collect();
+            proptest::prop_assume!(!open.is_empty());
+            let sub = NavMesh::from_polygons(mesh.vertices().to_vec(), open).unwrap();
+            let filtered = SearchOptions {
+                filter: Some(Arc::new(filter)),
+                ..SearchOptions::default()
+            };
+            let with_landmarks = SearchOptions {
+                landmarks: Some(Arc::new(Landmarks::build(&mesh, 3))),
+                ..filtered.clone()
+            };
+            let mut search = ExactSearch::new();
+            for (s, g) in queries {
+                let inside_open = |x: Vec2| matches!(mesh.locate(x), Location::InPolygon(p) if !closed(p));
+                if !(inside_open(s) && inside_open(g)) {
+                    continue;
+                }
+                let want = search.find_path(&sub, s, g, &SearchOptions::default());
+                for options in [&filtered, &with_landmarks] {
+                    let got = search.find_path(&mesh, s, g, options);
+                    match (&want, &got) {
+                        (Ok(a), Ok(b)) => proptest::prop_assert!(
+                            (a.length - b.length).abs() <= 1e-12 * a.length.max(1.0),
+                            "{s} → {g}: {} on the open polygons, {} with the filter", a.length, b.length
+                        ),
+                        _ => proptest::prop_assert_eq!(&want.as_ref().map(|p| p.length), &got.as_ref().map(|p| p.length)),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_goal_only_in_closed_polygons_is_unreachable() {
+        use crate::search::PolygonFilter;
+        let m = u_mesh();
+        let mut filter = PolygonFilter::new();
+        filter.exclude(PolyId(2));
+        let opts = SearchOptions {
+            filter: Some(std::sync::Arc::new(filter)),
+            ..SearchOptions::default()
+        };
+        let mut search = ExactSearch::new();
+        // The goal is in the closed right arm.
+        let r = search.find_path(&m, Vec2::new(0.5, 0.5), Vec2::new(2.5, 0.5), &opts);
+        assert_eq!(r, Err(PathError::NoPath));
+        // From inside the closed arm, the agent may still leave it.
+        let p = search
+            .find_path(&m, Vec2::new(2.5, 0.5), Vec2::new(0.5, 0.5), &opts)
+            .unwrap();
+        assert!((p.length - (2.0 * h(0.5, 1.5) + 1.0)).abs() < 1e-12);
+        // A goal on the edge between the closed arm and the open top is reachable.
+        let p = search
+            .find_path(&m, Vec2::new(0.5, 0.5), Vec2::new(2.5, 2.0), &opts)
+            .unwrap();
+        assert!(p.length > 0.0);
     }
 
     #[test]
