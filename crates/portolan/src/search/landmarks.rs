@@ -62,12 +62,23 @@ use crate::mesh::{NavMesh, VertexId};
 ///
 /// Built once per mesh, immutable, and shared between threads through an `Arc` in
 /// [`SearchOptions::landmarks`](super::SearchOptions::landmarks).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Landmarks {
     mesh_id: u64,
     sites: Vec<VertexId>,
     /// `dist[v * count + l]`: from landmark `l` to vertex `v`; infinite where unreachable.
     dist: Vec<f64>,
+}
+
+/// Equal when built for the same mesh with the same sites and the same distances, bit for bit
+/// (the table holds NaN for pinch vertices, which `f64`'s `==` would call unequal to itself).
+impl PartialEq for Landmarks {
+    fn eq(&self, o: &Landmarks) -> bool {
+        self.mesh_id == o.mesh_id
+            && self.sites == o.sites
+            && self.dist.len() == o.dist.len()
+            && self.dist.iter().zip(&o.dist).all(|(a, b)| a.to_bits() == b.to_bits())
+    }
 }
 
 impl Landmarks {
@@ -467,6 +478,7 @@ mod tests {
             }
         }
         // Across the pinch the answer is still "no path", from either side.
+        assert_eq!(lm, lm.clone(), "NaN rows compare equal to themselves");
         let opts = with(lm);
         let mut finder = PathFinder::new();
         for (s, g) in [((0.5, 0.5), (1.5, 1.5)), ((1.5, 1.5), (0.2, 0.9))] {
