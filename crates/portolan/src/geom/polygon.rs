@@ -169,7 +169,7 @@ pub fn polygon_is_simple(poly: &[Vec2]) -> Result<(), SimplicityError> {
             if adjacent_next || adjacent_prev {
                 // Neighbours share one vertex; they must not overlap beyond it (a spike).
                 let (shared, p, q) = if adjacent_next { (b, a, d) } else { (a, b, c) };
-                if orient(p, shared, q).is_collinear() && (p - shared).dot(q - shared) > 0.0 {
+                if orient(p, shared, q).is_collinear() && !continues_forward(p, shared, q) {
                     return Err(SimplicityError::SelfIntersection {
                         first: i,
                         second: j,
@@ -186,6 +186,20 @@ pub fn polygon_is_simple(poly: &[Vec2]) -> Result<(), SimplicityError> {
         }
     }
     Ok(())
+}
+
+/// For three collinear points with `a ≠ b`: `true` when `c` lies beyond `b` as seen from `a`
+/// (the walk `a → b → c` goes straight on), `false` when it turns back (or `c = b`). Exact:
+/// coordinate comparisons only, no rounded dot product (which underflows at subnormal scale).
+#[inline]
+fn continues_forward(a: Vec2, b: Vec2, c: Vec2) -> bool {
+    // A line that is not vertical is ordered by x; a vertical one by y.
+    let (a, b, c) = if a.x != b.x {
+        (a.x, b.x, c.x)
+    } else {
+        (a.y, b.y, c.y)
+    };
+    b != c && (a < b) == (b < c)
 }
 
 /// Why a ring is not a convex counter-clockwise polygon ([`convexity`]).
@@ -212,7 +226,7 @@ pub fn convexity(n: usize, pt: impl Fn(usize) -> Vec2) -> Result<(), ConvexFault
             Orientation::Clockwise => return Err(ConvexFault::Reflex((i + 1) % n)),
             Orientation::CounterClockwise => any_turn = true,
             Orientation::Collinear => {
-                if (at(i + 1) - at(i)).dot(at(i + 2) - at(i + 1)) < 0.0 {
+                if !continues_forward(at(i), at(i + 1), at(i + 2)) {
                     return Err(ConvexFault::FoldBack((i + 1) % n));
                 }
             }
@@ -473,6 +487,28 @@ mod tests {
         // Collinear vertices going straight on are fine.
         let run = pts(&[(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0)]);
         assert_eq!(convexity(4, |i| run[i]), Ok(()));
+    }
+
+    #[test]
+    fn fold_back_is_exact_at_subnormal_scale() {
+        // Runs of collinear vertices a subnormal step apart, whose rounded dot products underflow
+        // to zero: only comparisons decide. (The turns are at a normal scale: `orient` itself is
+        // exact only where products of coordinate differences do not underflow.)
+        let t = 1e-310;
+        let back = pts(&[(0.0, 0.0), (2.0 * t, 0.0), (t, 0.0), (1.0, 1.0)]);
+        assert_eq!(convexity(4, |i| back[i]), Err(ConvexFault::FoldBack(1)));
+        let run = pts(&[(0.0, 0.0), (t, 0.0), (2.0 * t, 0.0), (1.0, 1.0)]);
+        assert_eq!(convexity(4, |i| run[i]), Ok(()));
+        let spike = pts(&[(0.0, 0.0), (2.0 * t, 0.0), (t, 0.0), (0.0, 1.0)]);
+        assert!(polygon_is_simple(&spike).is_err());
+        let (o, up, up2, up3) = (
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.0, t),
+            Vec2::new(0.0, 2.0 * t),
+            Vec2::new(0.0, 3.0 * t),
+        );
+        assert!(continues_forward(o, up, up2));
+        assert!(!continues_forward(up2, up, up3));
     }
 
     #[test]

@@ -77,7 +77,11 @@ impl PartialEq for Landmarks {
         self.mesh_id == o.mesh_id
             && self.sites == o.sites
             && self.dist.len() == o.dist.len()
-            && self.dist.iter().zip(&o.dist).all(|(a, b)| a.to_bits() == b.to_bits())
+            && self
+                .dist
+                .iter()
+                .zip(&o.dist)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
     }
 }
 

@@ -99,10 +99,12 @@ use std::collections::BinaryHeap;
 /// time, never optimality; the slack keeps two routes of equal length that round differently.
 pub const ROOT_PRUNE_SLACK: f64 = 1e-12;
 
-/// Relative amount by which a landmark bound is lowered before use: its distances are sums of
-/// rounded square roots, so the bound could otherwise exceed the true distance by a rounding
-/// error and make the search return a path longer than the optimum by that much.
-pub const LANDMARK_SLACK: f64 = 1e-10;
+/// How much a landmark bound `a − b` is lowered before use, relative to `|a| + |b|`: the
+/// distances are sums of rounded square roots (relative error about the number of segments times
+/// 1.1e-16), and their difference could otherwise exceed the true distance by that much and make
+/// the search return a path longer than the optimum by as much. The margin scales with the
+/// distances subtracted, not with the difference, which may be tiny near the goal.
+pub const LANDMARK_SLACK: f64 = 1e-11;
 
 const NONE: u32 = u32::MAX;
 /// Root id of the start point (roots are otherwise vertex ids).
@@ -391,33 +393,31 @@ impl ExactSearch {
         self.alt_start = start
             .iter()
             .zip(&goal)
-            .map(|(&(sl, su), &(gl, gu))| (sl - gu).max(gl - su))
+            .map(|(&(sl, su), &(gl, gu))| lower_bound(sl, gu).max(lower_bound(gl, su)))
             .fold(0.0, f64::max);
         self.alt_goal = goal;
         self.alt_start_bounds = start;
     }
 
     /// The landmark lower bound on the distance from `root` to the goal (triangle inequality
-    /// through each landmark), shrunk by [`LANDMARK_SLACK`] against rounding.
+    /// through each landmark, each difference shrunk by [`LANDMARK_SLACK`] against rounding),
+    /// computed once per root and query.
     #[inline]
     fn landmark_h(&mut self, lm: &Landmarks, root: u32) -> f64 {
-        let h = if root == START {
-            self.alt_start
-        } else if self.root_stamp[root as usize] == self.generation
-            && !self.alt_h[root as usize].is_nan()
-        {
-            return self.alt_h[root as usize];
-        } else {
-            let mut h = 0.0f64;
-            for (&d, &(lb, ub)) in lm.row(VertexId(root)).iter().zip(&self.alt_goal) {
-                // Unreachable pairs give infinities (a valid bound) or NaN, which `max` skips.
-                h = h.max(d - ub).max(lb - d);
-            }
-            let h = h * (1.0 - LANDMARK_SLACK);
-            self.alt_h[root as usize] = h;
-            return h;
-        };
-        h * (1.0 - LANDMARK_SLACK)
+        if root == START {
+            return self.alt_start;
+        }
+        let r = root as usize;
+        if self.root_stamp[r] == self.generation && !self.alt_h[r].is_nan() {
+            return self.alt_h[r];
+        }
+        let mut h = 0.0f64;
+        for (&d, &(lb, ub)) in lm.row(VertexId(root)).iter().zip(&self.alt_goal) {
+            // Unreachable pairs give infinities (a valid bound) or NaN, which `max` skips.
+            h = h.max(lower_bound(d, ub)).max(lower_bound(lb, d));
+        }
+        self.alt_h[r] = h;
+        h
     }
 
     /// Start nodes: every edge of every start polygon that does not hold the start (those lead
@@ -967,6 +967,13 @@ struct Query<'a> {
     dead_ends: Option<(&'a DeadEnds, [u32; 2])>,
     /// Polygons closed for this query ([`SearchOptions::filter`]), when any are.
     filter: Option<&'a PolygonFilter>,
+}
+
+/// `a − b` lowered by [`LANDMARK_SLACK`] of the magnitudes: a lower bound on a true difference
+/// of distances that `a` and `b` approximate (NaN or infinite where they are).
+#[inline]
+fn lower_bound(a: f64, b: f64) -> f64 {
+    (a - b) - LANDMARK_SLACK * (a.abs() + b.abs())
 }
 
 /// `true` when `v` touches a wall: of the mesh, or of a polygon closed for this query (a vertex
