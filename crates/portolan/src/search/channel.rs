@@ -481,11 +481,8 @@ fn closest_point_in_polygon(mesh: &NavMesh, p: PolyId, x: Vec2) -> (f64, Vec2) {
 fn check_options(options: &SearchOptions) -> Result<(), PathError> {
     if options.method == SearchMethod::Exact {
         // The exact search answers the geometric question on the mesh as it is (less any
-        // polygons the filter closes); the channel search's budget and partial answers have no
-        // exact counterpart yet.
-        let unsupported = if options.allow_partial {
-            Some("allow_partial")
-        } else if options.max_expanded.is_some() {
+        // polygons the filter closes); the channel search's budget has no exact counterpart yet.
+        let unsupported = if options.max_expanded.is_some() {
             Some("max_expanded")
         } else {
             None

@@ -93,7 +93,9 @@ pub struct SearchOptions {
     pub corner_offset: f64,
     /// When the goal cannot be reached (or [`SearchOptions::max_expanded`] runs out), return a
     /// path to the point closest to the goal among the polygons the search reached, marked
-    /// [`PathStatus::Partial`], instead of an error. Default `false`.
+    /// [`PathStatus::Partial`], instead of an error. The exact search returns the shortest path
+    /// to the point nearest the goal in the part of the mesh the start can reach. Default
+    /// `false`.
     pub allow_partial: bool,
     /// Stop the channel search after expanding this many polygons: a partial path with
     /// [`SearchOptions::allow_partial`], [`PathError::SearchLimit`] without. Default `None` (no

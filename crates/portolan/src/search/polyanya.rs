@@ -223,10 +223,11 @@ impl ExactSearch {
         self.best_final = f64::INFINITY;
     }
 
-    /// Finds a shortest path from `start` to `goal`. `options.snap`, `options.landmarks` and
-    /// `options.filter` apply (closed polygons are walls for this query; a start polygon may be
-    /// left, a goal only in closed polygons is [`PathError::NoPath`]); the other fields are for
-    /// the funnel search and are ignored.
+    /// Finds a shortest path from `start` to `goal`. `options.snap`, `options.landmarks`,
+    /// `options.filter` (closed polygons are walls for this query; a start polygon may be left,
+    /// a goal only in closed polygons is unreachable) and `options.allow_partial` (an
+    /// unreachable goal gives the shortest path to the reachable point closest to it) apply;
+    /// the other fields are for the funnel search and are ignored.
     ///
     /// [`Path::channel`] lists the polygons the search carried the path through, start polygon
     /// first, goal polygon last; consecutive ones share an edge, so the list is a channel that
@@ -266,7 +267,7 @@ impl ExactSearch {
             }
         });
         if !goal_open {
-            return Err(PathError::NoPath);
+            return self.unreachable(mesh, s, sloc, t, options);
         }
         // Same polygon: a straight segment (polygons are convex).
         let mut shared = None;
@@ -314,8 +315,62 @@ impl ExactSearch {
         let mut expanded = 0usize;
         match self.run(mesh, &q, &mut expanded) {
             Some(node) => Ok(self.path_to(mesh, node, &q, expanded)),
-            None => Err(PathError::NoPath),
+            None => self.unreachable(mesh, s, sloc, t, options),
         }
+    }
+
+    /// The goal `t` cannot be reached from `s`: [`PathError::NoPath`], or with
+    /// [`SearchOptions::allow_partial`] the shortest path to the point closest to the goal in
+    /// the part of the mesh the start can reach (found by a walk over the open polygons from
+    /// the start's), marked [`PartialReason::Unreachable`](super::PartialReason::Unreachable).
+    fn unreachable(
+        &mut self,
+        mesh: &NavMesh,
+        s: Vec2,
+        sloc: Location,
+        t: Vec2,
+        options: &SearchOptions,
+    ) -> Result<Path, PathError> {
+        if !options.allow_partial {
+            return Err(PathError::NoPath);
+        }
+        let filter = options.filter.as_deref();
+        let open = |p: PolyId| filter.is_none_or(|f| !f.is_excluded(p));
+        // Reuse the goal stamps as "reached" marks under a fresh generation.
+        self.reset(mesh);
+        let gen = self.generation;
+        let mut stack: Vec<PolyId> = Vec::new();
+        for_each_polygon(mesh, sloc, |p| {
+            self.goal_stamp[p.index()] = gen;
+            stack.push(p);
+        });
+        let mut best: Option<(f64, Vec2)> = None;
+        while let Some(p) = stack.pop() {
+            let q = mesh.closest_point_in(p, t);
+            let d = q.distance(t);
+            if best.is_none_or(|(b, _)| d < b) {
+                best = Some((d, q));
+            }
+            for &n in mesh.neighbours(p).iter().flatten() {
+                if self.goal_stamp[n.index()] != gen && open(n) {
+                    self.goal_stamp[n.index()] = gen;
+                    stack.push(n);
+                }
+            }
+        }
+        let Some((_, end)) = best else {
+            return Err(PathError::NoPath);
+        };
+        let reachable = SearchOptions {
+            allow_partial: false,
+            snap: super::Snap::Reject,
+            ..options.clone()
+        };
+        let mut path = self
+            .find_path(mesh, s, end, &reachable)
+            .map_err(|_| PathError::NoPath)?;
+        path.status = PathStatus::Partial(super::PartialReason::Unreachable);
+        Ok(path)
     }
 
     /// Exact distances from vertex `source` to every vertex of the mesh (`f64::INFINITY` for
@@ -1376,6 +1431,90 @@ mod tests {
                         ),
                         _ => proptest::prop_assert_eq!(&want.as_ref().map(|p| p.length), &got.as_ref().map(|p| p.length)),
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn partial_paths_end_at_the_closest_reachable_point() {
+        use crate::search::{PartialReason, PolygonFilter};
+        let partial = SearchOptions {
+            allow_partial: true,
+            ..SearchOptions::default()
+        };
+        let mut search = ExactSearch::new();
+        // A map cut in two by a wall: the point of the wall's face nearest the goal.
+        let m = crate::search::test_scenes::split_map();
+        let (a, b) = (Vec2::new(1.0, 1.0), Vec2::new(9.0, 7.0));
+        assert_eq!(
+            search.find_path(&m, a, b, &SearchOptions::default()),
+            Err(PathError::NoPath)
+        );
+        let p = search.find_path(&m, a, b, &partial).unwrap();
+        assert_eq!(p.status, PathStatus::Partial(PartialReason::Unreachable));
+        assert_eq!(p.points, vec![a, Vec2::new(4.0, 7.0)]);
+        // A reachable goal: the complete path, as without the option.
+        let q = search
+            .find_path(&m, a, Vec2::new(3.0, 9.0), &partial)
+            .unwrap();
+        assert!(q.is_complete());
+        // The goal in a closed arm of the U: up the left arm and along the top, to the point of
+        // the open top nearest the goal, turning at the corner (1, 2).
+        let u = u_mesh();
+        let mut filter = PolygonFilter::new();
+        filter.exclude(PolyId(2));
+        let closed = SearchOptions {
+            filter: Some(std::sync::Arc::new(filter)),
+            ..partial.clone()
+        };
+        let p = search
+            .find_path(&u, Vec2::new(0.5, 0.5), Vec2::new(2.5, 1.0), &closed)
+            .unwrap();
+        assert_eq!(p.status, PathStatus::Partial(PartialReason::Unreachable));
+        assert_eq!(*p.points.last().unwrap(), Vec2::new(2.5, 2.0));
+        assert!(
+            (p.length - (h(0.5, 1.5) + 1.5)).abs() < 1e-12,
+            "{:?}",
+            p.points
+        );
+        // Another island entirely: the nearest point of the start's own part.
+        let p = search
+            .find_path(&u, Vec2::new(0.5, 0.5), Vec2::new(10.5, 0.5), &partial)
+            .unwrap();
+        assert_eq!(*p.points.last().unwrap(), Vec2::new(3.0, 0.5));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// With `allow_partial`, a reachable goal gives the same path; an unreachable one a
+        /// partial path on the mesh that ends no further from the goal than it started.
+        #[test]
+        fn partial_paths_on_random_scenes(
+            scene in crate::search::test_scenes::random_scene(),
+            queries in proptest::collection::vec(
+                (crate::search::test_scenes::grid_point(), crate::search::test_scenes::grid_point()),
+                12,
+            ),
+        ) {
+            let mesh = crate::search::test_scenes::mesh_of(&scene);
+            let partial = SearchOptions { allow_partial: true, ..SearchOptions::default() };
+            let mut search = ExactSearch::new();
+            for (s, g) in queries {
+                let plain = search.find_path(&mesh, s, g, &SearchOptions::default());
+                let p = search.find_path(&mesh, s, g, &partial);
+                match plain {
+                    Err(PathError::NoPath) if !is_pinch(&mesh, mesh.locate(s)) && !is_pinch(&mesh, mesh.locate(g)) => {
+                        let p = p.unwrap();
+                        proptest::prop_assert!(!p.is_complete());
+                        let (first, last) = (p.points[0], *p.points.last().unwrap());
+                        proptest::prop_assert!(last.distance(g) <= first.distance(g) + 1e-9);
+                        for x in &p.points {
+                            proptest::prop_assert!(mesh.locate(*x) != Location::Outside);
+                        }
+                    }
+                    other => proptest::prop_assert_eq!(other, p),
                 }
             }
         }
