@@ -479,21 +479,6 @@ fn closest_point_in_polygon(mesh: &NavMesh, p: PolyId, x: Vec2) -> (f64, Vec2) {
 
 /// Rejects option values that cannot be used.
 fn check_options(options: &SearchOptions) -> Result<(), PathError> {
-    if options.method == SearchMethod::Exact {
-        // The exact search answers the geometric question on the mesh as it is (less any
-        // polygons the filter closes); the channel search's budget has no exact counterpart yet.
-        let unsupported = if options.max_expanded.is_some() {
-            Some("max_expanded")
-        } else {
-            None
-        };
-        if let Some(option) = unsupported {
-            return Err(PathError::Unsupported {
-                method: "exact",
-                option,
-            });
-        }
-    }
     let r = options.corner_offset;
     if !(r.is_finite() && r >= 0.0) {
         return Err(PathError::InvalidOption {

@@ -94,10 +94,12 @@ pub struct SearchOptions {
     /// When the goal cannot be reached (or [`SearchOptions::max_expanded`] runs out), return a
     /// path to the point closest to the goal among the polygons the search reached, marked
     /// [`PathStatus::Partial`], instead of an error. The exact search returns the shortest path
-    /// to the point nearest the goal in the part of the mesh the start can reach. Default
+    /// to the point nearest the goal in the part of the mesh the start can reach (or, when its
+    /// budget runs out, the path to the point nearest the goal that it has seen). Default
     /// `false`.
     pub allow_partial: bool,
-    /// Stop the channel search after expanding this many polygons: a partial path with
+    /// Stop the search after expanding this many polygons (channel search) or search nodes
+    /// (exact search): a partial path with
     /// [`SearchOptions::allow_partial`], [`PathError::SearchLimit`] without. Default `None` (no
     /// limit).
     pub max_expanded: Option<usize>,

@@ -89,7 +89,9 @@ use super::channel::locate_endpoint;
 use super::landmarks::Landmarks;
 use super::open::Open;
 use super::{Path, PathError, PathStatus, PolygonFilter, SearchOptions};
-use crate::geom::{line_intersection_t, on_segment, orient, Orientation, Vec2};
+use crate::geom::{
+    closest_point_on_segment, line_intersection_t, on_segment, orient, Orientation, Vec2,
+};
 use crate::mesh::dead_ends::DeadEnds;
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use std::collections::BinaryHeap;
@@ -182,6 +184,9 @@ pub struct ExactSearch {
     goal_stamp: Vec<u32>,
     /// Length of the best path found so far in this query (a queued final node).
     best_final: f64,
+    /// [`SearchOptions::max_expanded`] of this query, and whether the search stopped there.
+    limit: Option<usize>,
+    limited: bool,
     /// One-to-all mode ([`ExactSearch::distances_from`]): no goal, no cul-de-sac pruning, and
     /// every vertex an interval ends at gets its distance recorded in `reach`.
     one_to_all: bool,
@@ -221,13 +226,16 @@ impl ExactSearch {
         self.heap.clear();
         self.succ.clear();
         self.best_final = f64::INFINITY;
+        self.limited = false;
     }
 
-    /// Finds a shortest path from `start` to `goal`. `options.snap`, `options.landmarks`,
-    /// `options.filter` (closed polygons are walls for this query; a start polygon may be left,
-    /// a goal only in closed polygons is unreachable) and `options.allow_partial` (an
-    /// unreachable goal gives the shortest path to the reachable point closest to it) apply;
-    /// the other fields are for the funnel search and are ignored.
+    /// Finds a shortest path from `start` to `goal`. These options apply: `snap`, `landmarks`,
+    /// `filter` (closed polygons are walls for this query; a start polygon may be left, a goal
+    /// only in closed polygons is unreachable), `max_expanded` (search nodes expanded, then
+    /// [`PathError::SearchLimit`]) and `allow_partial` (an unreachable goal gives the shortest
+    /// path to the reachable point nearest it; an exhausted budget, the path to the point
+    /// nearest the goal that the search has seen). The other fields are for the funnel search
+    /// and are ignored.
     ///
     /// [`Path::channel`] lists the polygons the search carried the path through, start polygon
     /// first, goal polygon last; consecutive ones share an edge, so the list is a channel that
@@ -313,10 +321,59 @@ impl ExactSearch {
         }
         self.push_start_nodes(mesh, &q, sloc);
         let mut expanded = 0usize;
-        match self.run(mesh, &q, &mut expanded) {
-            Some(node) => Ok(self.path_to(mesh, node, &q, expanded)),
+        self.limit = options.max_expanded;
+        let found = self.run(mesh, &q, &mut expanded);
+        self.limit = None;
+        match found {
+            Some(node) => Ok(self.path_to(mesh, node, &q, expanded, t)),
+            None if self.limited && options.allow_partial => {
+                Ok(self.nearest_reached(mesh, &q, expanded))
+            }
+            None if self.limited => Err(PathError::SearchLimit { expanded }),
             None => self.unreachable(mesh, s, sloc, t, options),
         }
+    }
+
+    /// The search ran out of [`SearchOptions::max_expanded`]: the path to the point nearest the
+    /// goal among what the nodes generated so far see (each node's root sees its interval; a
+    /// root on the entry edge sees the whole polygon), or the start itself, marked
+    /// [`PartialReason::SearchLimit`](super::PartialReason::SearchLimit).
+    fn nearest_reached(&self, mesh: &NavMesh, q: &Query, expanded: usize) -> Path {
+        let mut best: (f64, Option<u32>, Vec2) = (dist(q.start, q.goal), None, q.start);
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.entry >= VIA {
+                continue; // final, origin and pseudo nodes
+            }
+            let seen = match self.interval(mesh, q, n) {
+                Some((_, right, left)) => closest_point_on_segment(q.goal, right, left),
+                None => q.goal,
+            };
+            // Nudged into the polygon (the interval's rounded ends may sit a hair off it).
+            let p = mesh.closest_point_in(PolyId(n.poly), seen);
+            let d = dist(p, q.goal);
+            if d < best.0 {
+                best = (d, Some(i as u32), p);
+            }
+        }
+        let mut path = match best.1 {
+            Some(i) => self.path_to(mesh, i, q, expanded, best.2),
+            None => Path {
+                length: 0.0,
+                points: vec![q.start],
+                // The first node is the origin node of a start polygon.
+                channel: self
+                    .nodes
+                    .first()
+                    .map(|n| PolyId(n.poly))
+                    .into_iter()
+                    .collect(),
+                expanded,
+                status: PathStatus::Complete,
+                links: Vec::new(),
+            },
+        };
+        path.status = PathStatus::Partial(super::PartialReason::SearchLimit);
+        path
     }
 
     /// The goal `t` cannot be reached from `s`: [`PathError::NoPath`], or with
@@ -526,6 +583,10 @@ impl ExactSearch {
             }
             let mut cur = node;
             loop {
+                if self.limit.is_some_and(|l| *expanded >= l) {
+                    self.limited = true;
+                    return None;
+                }
                 *expanded += 1;
                 self.expand(mesh, q, cur);
                 // Intermediate pruning: a lone successor is expanded at once.
@@ -961,9 +1022,10 @@ impl ExactSearch {
         }
     }
 
-    /// Rebuilds the path ending at final node `idx`.
-    fn path_to(&self, mesh: &NavMesh, idx: u32, q: &Query, expanded: usize) -> Path {
-        let mut points = vec![q.goal];
+    /// Rebuilds the path through node `idx` (a final node, or any node for a partial path),
+    /// ending at `end` (the goal, or a point its root sees).
+    fn path_to(&self, mesh: &NavMesh, idx: u32, q: &Query, expanded: usize, end: Vec2) -> Path {
+        let mut points = vec![end];
         let mut channel: Vec<PolyId> = Vec::new();
         let mut last_root = NONE - 2;
         let mut i = idx;
@@ -1483,6 +1545,65 @@ mod tests {
             .find_path(&u, Vec2::new(0.5, 0.5), Vec2::new(10.5, 0.5), &partial)
             .unwrap();
         assert_eq!(*p.points.last().unwrap(), Vec2::new(3.0, 0.5));
+    }
+
+    #[test]
+    fn a_search_limit_is_an_error_or_a_partial_path_toward_the_goal() {
+        use crate::search::PartialReason;
+        let m = crate::build::build(
+            &crate::scene::Scene::default_map(),
+            &crate::build::BuildOptions::trapezoid(),
+        )
+        .unwrap();
+        let (a, b) = (
+            crate::scene::Scene::DEFAULT_START,
+            crate::scene::Scene::DEFAULT_GOAL,
+        );
+        let mut search = ExactSearch::new();
+        let full = search
+            .find_path(&m, a, b, &SearchOptions::default())
+            .unwrap();
+        assert!(full.expanded > 4);
+        let limited = |max: usize, partial: bool| SearchOptions {
+            max_expanded: Some(max),
+            allow_partial: partial,
+            ..SearchOptions::default()
+        };
+        assert_eq!(
+            search.find_path(&m, a, b, &limited(4, false)),
+            Err(PathError::SearchLimit { expanded: 4 })
+        );
+        // A budget that suffices changes nothing.
+        let enough = search
+            .find_path(&m, a, b, &limited(full.expanded, false))
+            .unwrap();
+        assert_eq!(enough, full);
+        // Partial paths: valid (every segment on the mesh), marked, and never further from the
+        // goal than the start; a larger budget gets at least as close.
+        let mut last = f64::INFINITY;
+        for max in [0, 1, 4, 16, full.expanded / 2] {
+            let p = search.find_path(&m, a, b, &limited(max, true)).unwrap();
+            assert_eq!(p.status, PathStatus::Partial(PartialReason::SearchLimit));
+            let end = *p.points.last().unwrap();
+            assert!(end.distance(b) <= a.distance(b));
+            assert!(
+                end.distance(b) <= last + 1e-9,
+                "{max}: {} after {last}",
+                end.distance(b)
+            );
+            last = end.distance(b);
+            for w in p.points.windows(2) {
+                let r = crate::search::raycast::raycast(&m, w[0], w[1]).unwrap();
+                assert!(
+                    r.is_clear() || r.t() > 1.0 - 1e-9,
+                    "{max}: {w:?} hits a wall"
+                );
+            }
+        }
+        assert!(
+            last < 0.75 * a.distance(b),
+            "half the budget gets well on the way: {last}"
+        );
     }
 
     proptest::proptest! {
