@@ -401,12 +401,12 @@ impl ExactSearch {
             self.goal_stamp[p.index()] = gen;
             stack.push(p);
         });
-        let mut best: Option<(f64, Vec2)> = None;
+        let mut best: Option<(f64, Vec2, PolyId)> = None;
         while let Some(p) = stack.pop() {
             let q = mesh.closest_point_in(p, t);
             let d = q.distance(t);
-            if best.is_none_or(|(b, _)| d < b) {
-                best = Some((d, q));
+            if best.is_none_or(|(b, _, _)| d < b) {
+                best = Some((d, q, p));
             }
             for &n in mesh.neighbours(p).iter().flatten() {
                 if self.goal_stamp[n.index()] != gen && open(n) {
@@ -415,9 +415,14 @@ impl ExactSearch {
                 }
             }
         }
-        let Some((_, end)) = best else {
+        let Some((_, mut end, poly)) = best else {
             return Err(PathError::NoPath);
         };
+        // The nearest point may be a pinch vertex (where this part touches another), which is
+        // ambiguous as an end: step a hair into its polygon.
+        if is_pinch(mesh, mesh.locate(end)) {
+            end = end.lerp(mesh.centroid(poly), 1e-9);
+        }
         let reachable = SearchOptions {
             allow_partial: false,
             snap: super::Snap::Reject,
@@ -1540,6 +1545,19 @@ mod tests {
             "{:?}",
             p.points
         );
+        // A pocket closed off by an obstacle that touches both map sides: its nearest point to
+        // the goal is where it touches the obstacle, a pinch vertex, so the path ends a hair
+        // inside the pocket instead.
+        let pocket = crate::search::test_scenes::mesh_of(
+            &crate::scene::Scene::new(crate::geom::Aabb::new(Vec2::ZERO, Vec2::new(24.0, 24.0)))
+                .with_obstacle([(0.0, 4.0), (4.0, 0.0), (0.0, 5.0)]),
+        );
+        let p = search
+            .find_path(&pocket, Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), &partial)
+            .unwrap();
+        assert_eq!(p.status, PathStatus::Partial(PartialReason::Unreachable));
+        let end = *p.points.last().unwrap();
+        assert!(end.distance(Vec2::new(4.0, 0.0)) < 1e-8 && end != Vec2::new(4.0, 0.0));
         // Another island entirely: the nearest point of the start's own part.
         let p = search
             .find_path(&u, Vec2::new(0.5, 0.5), Vec2::new(10.5, 0.5), &partial)
