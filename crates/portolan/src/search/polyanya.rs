@@ -72,11 +72,11 @@
 //! Every node expansion is O(k) for a polygon of k vertices. The number of nodes is what A* with
 //! a Euclidean heuristic explores: everything with `f` below the optimum, so it grows with the
 //! detour a path must make. On the 2,000 published queries of the Iron Harvest mesh
-//! `scene_mp_2p_01` (3,860 triangles) it averages about 4,900 expansions, 1,200 of them queued,
-//! and about half a millisecond per query, 2.5 times as fast as the `polyanya` crate on the same
-//! mesh (BENCHMARKS.md). With [`SearchOptions::landmarks`] (precomputed distances, see
-//! [`landmarks`](super::landmarks)) the heuristic also bounds the detour still to come, and the
-//! same queries take about 1,950 expansions, some 6 times as fast as the crate.
+//! `scene_mp_2p_01` (3,860 triangles) it averages about 4,500 expansions (4,900 without the
+//! dead-end pruning) and about half a millisecond per query, 2.5 times as fast as the `polyanya`
+//! crate on the same mesh (BENCHMARKS.md). With 16 [`SearchOptions::landmarks`] (precomputed
+//! distances, see [`landmarks`](super::landmarks)) the heuristic also bounds the detour still to
+//! come, and the same queries take about 1,530 expansions, 6.3–6.7 times as fast as the crate.
 //!
 //! # One-to-all
 //! [`ExactSearch::distances_from`] runs the same search from a vertex with no goal until the
