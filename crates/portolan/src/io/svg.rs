@@ -19,6 +19,22 @@ fn pts(points: impl IntoIterator<Item = Vec2>) -> String {
     s.trim_end().to_owned()
 }
 
+/// A closed ring as SVG path data (`M x,y L x,y ... Z`).
+fn ring_path(ring: &[Vec2]) -> String {
+    let mut d = String::new();
+    for (i, p) in ring.iter().enumerate() {
+        let _ = write!(
+            d,
+            "{}{:.3},{:.3} ",
+            if i == 0 { "M" } else { "L" },
+            p.x,
+            p.y
+        );
+    }
+    d.push('Z');
+    d
+}
+
 /// Renders the scene and mesh, and a query `(start, goal, path)` if given, as a standalone SVG.
 pub fn render(scene: &Scene, mesh: &NavMesh, query: Option<(Vec2, Vec2, &Path)>) -> String {
     render_inner(scene, mesh, query, None)
@@ -86,12 +102,39 @@ fn render_inner(
             unit
         );
     }
-    for o in &scene.obstacles {
+    // Outside a walkable boundary polygon: blocked like an obstacle (the bounds with the
+    // boundary cut out).
+    if let Some(boundary) = &scene.boundary {
+        let rect = scene.bounds.corners();
         let _ = writeln!(
             s,
-            r##"<polygon points="{}" fill="#4a4a4a"/>"##,
-            pts(o.iter().copied())
+            r##"<path d="{} {}" fill="#4a4a4a" fill-rule="evenodd"/>"##,
+            ring_path(&rect),
+            ring_path(boundary)
         );
+    }
+    for (i, o) in scene.obstacles.iter().enumerate() {
+        let holes: Vec<&Vec<Vec2>> = scene
+            .holes
+            .iter()
+            .filter(|h| h.obstacle == i)
+            .map(|h| &h.ring)
+            .collect();
+        if holes.is_empty() {
+            let _ = writeln!(
+                s,
+                r##"<polygon points="{}" fill="#4a4a4a"/>"##,
+                pts(o.iter().copied())
+            );
+        } else {
+            // An obstacle with walkable holes: one path, the holes cut out.
+            let mut d = ring_path(o);
+            for h in holes {
+                d.push(' ');
+                d.push_str(&ring_path(h));
+            }
+            let _ = writeln!(s, r##"<path d="{d}" fill="#4a4a4a" fill-rule="evenodd"/>"##);
+        }
     }
     if let Some((start, goal, path)) = query {
         let portals = channel_portals(mesh, &path.channel, start, goal);
@@ -187,6 +230,26 @@ mod tests {
         );
         assert_eq!(svg.matches("<line").count(), path.channel.len() - 1);
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+    }
+
+    #[test]
+    fn holes_and_a_boundary_polygon_are_drawn() {
+        let scene: Scene = serde_json::from_str(
+            r#"{"bounds": {"min": [0, 0], "max": [100, 100]},
+                "boundary": [[5, 5], [95, 5], [95, 95], [50, 60], [5, 95]],
+                "obstacles": [[[20, 20], [80, 20], [80, 50], [20, 50]]],
+                "holes": [{"obstacle": 0, "ring": [[30, 30], [40, 30], [40, 40], [30, 40]]}]}"#,
+        )
+        .unwrap();
+        let mesh = build(&scene, &BuildOptions::default()).unwrap();
+        let svg = render(&scene, &mesh, None);
+        // The bounds with the boundary cut out, and the obstacle with its hole.
+        assert_eq!(svg.matches(r#"fill-rule="evenodd""#).count(), 2, "{svg}");
+        assert!(svg.contains("M0.000,0.000 L100.000,0.000"));
+        assert!(svg.contains("M5.000,5.000 L95.000,5.000 L95.000,95.000 L50.000,60.000"));
+        assert!(svg.contains("M30.000,30.000 L40.000,30.000"));
+        // No obstacle drawn as a plain polygon: it has a hole.
+        assert_eq!(svg.matches("<polygon").count(), mesh.polygon_count());
     }
 
     #[test]
