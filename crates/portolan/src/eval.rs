@@ -32,7 +32,7 @@
 use crate::build::{build, BuildError, BuildOptions};
 use crate::geom::Vec2;
 use crate::random::{random_free_point, random_scene, RandomSceneError, RandomSceneOptions, Rng};
-use crate::scene::{Scene, SceneError};
+use crate::scene::Scene;
 use crate::search::channel::resolve_endpoint;
 use crate::search::visibility::{ShortestPath, VisibilityError, VisibilityGraph};
 use crate::search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchOptions, Snap};
@@ -157,7 +157,7 @@ pub enum EvalError {
         /// The map's index.
         map: usize,
         /// What went wrong.
-        source: SceneError,
+        source: crate::search::visibility::OracleError,
     },
     /// No free point could be drawn (the obstacles fill the map).
     #[error("map {map}: no free point found in {attempts} draws")]

@@ -56,6 +56,17 @@ use crate::scene::{Scene, SceneError};
 use crate::search::open::Open;
 use std::collections::BinaryHeap;
 
+/// Why [`VisibilityGraph::new`] refuses a scene.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum OracleError {
+    /// The scene is invalid.
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+    /// The scene uses something the oracle does not model.
+    #[error("the visibility graph does not model {0}")]
+    Unsupported(&'static str),
+}
+
 /// Why [`VisibilityGraph::shortest_path`] has no answer; bad input and "no path" are distinct.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum VisibilityError {
@@ -275,9 +286,17 @@ fn enters_or_blocks(ring: &[Vec2], p: Vec2, q: Vec2, along: Along, out: &mut Vec
 }
 
 impl VisibilityGraph {
-    /// Validates the scene and builds its visibility graph.
-    pub fn new(scene: &Scene) -> Result<VisibilityGraph, SceneError> {
+    /// Validates the scene and builds its visibility graph. Obstacles with walkable holes and a
+    /// walkable boundary polygon are not modelled: such scenes are refused
+    /// ([`OracleError::Unsupported`]) rather than answered wrongly.
+    pub fn new(scene: &Scene) -> Result<VisibilityGraph, OracleError> {
         scene.validate()?;
+        if scene.boundary.is_some() {
+            return Err(OracleError::Unsupported("a boundary polygon"));
+        }
+        if !scene.holes.is_empty() {
+            return Err(OracleError::Unsupported("obstacles with holes"));
+        }
         let rings: Vec<Vec<Vec2>> = scene
             .obstacles
             .iter()
@@ -855,6 +874,22 @@ mod tests {
         // Invalid scenes are refused.
         let bad = map10().with_obstacle([(1.0, 1.0), (2.0, 1.0)]);
         assert!(VisibilityGraph::new(&bad).is_err());
+        // What it does not model, it refuses.
+        let mut holed = map10().with_obstacle([(2.0, 2.0), (8.0, 2.0), (8.0, 8.0), (2.0, 8.0)]);
+        holed.holes.push(crate::scene::Hole {
+            obstacle: 0,
+            ring: vec![v(4.0, 4.0), v(6.0, 4.0), v(6.0, 6.0), v(4.0, 6.0)],
+        });
+        assert_eq!(
+            VisibilityGraph::new(&holed).err(),
+            Some(OracleError::Unsupported("obstacles with holes"))
+        );
+        let mut bounded = map10();
+        bounded.boundary = Some(vec![v(1.0, 1.0), v(9.0, 1.0), v(5.0, 9.0)]);
+        assert_eq!(
+            VisibilityGraph::new(&bounded).err(),
+            Some(OracleError::Unsupported("a boundary polygon"))
+        );
     }
 
     #[test]
