@@ -373,20 +373,28 @@ pub fn random_scene(seed: u64, options: &RandomSceneOptions) -> Result<Scene, Ra
     Ok(scene)
 }
 
-/// A uniform random point of the scene's free space: in the bounds and strictly outside every
-/// obstacle (rejection sampling). `None` when `attempts` draws all fell in obstacles.
+/// A uniform random point of the scene's free space: in the bounds, strictly inside the boundary
+/// polygon if there is one, and strictly outside every obstacle or strictly inside one of its
+/// walkable holes (rejection sampling). `None` when `attempts` draws all fell in blocked space.
 pub fn random_free_point(rng: &mut Rng, scene: &Scene, attempts: usize) -> Option<Vec2> {
     let b = scene.bounds;
+    let inside = |ring: &[Vec2], p: Vec2| point_in_polygon(ring, p) == PointInPolygon::Inside;
+    let free = |p: Vec2| {
+        scene.boundary.as_deref().is_none_or(|ring| inside(ring, p))
+            && scene.obstacles.iter().enumerate().all(|(i, o)| {
+                point_in_polygon(o, p) == PointInPolygon::Outside
+                    || scene
+                        .holes
+                        .iter()
+                        .any(|h| h.obstacle == i && inside(&h.ring, p))
+            })
+    };
     (0..attempts).find_map(|_| {
         let p = Vec2::new(
             rng.range_f64(b.min.x, b.max.x),
             rng.range_f64(b.min.y, b.max.y),
         );
-        scene
-            .obstacles
-            .iter()
-            .all(|o| point_in_polygon(o, p) == PointInPolygon::Outside)
-            .then_some(p)
+        free(p).then_some(p)
     })
 }
 
@@ -595,6 +603,24 @@ mod tests {
             (0.0, 1.0),
         ]);
         assert_eq!(random_free_point(&mut r, &full, 100), None);
+        // The same map with a walkable hole in the obstacle: points only in the hole.
+        let holed = full
+            .clone()
+            .with_hole(0, [(0.25, 0.25), (0.75, 0.25), (0.75, 0.75), (0.25, 0.75)]);
+        for _ in 0..100 {
+            let p = random_free_point(&mut r, &holed, 1000).unwrap();
+            assert!(p.x > 0.25 && p.x < 0.75 && p.y > 0.25 && p.y < 0.75, "{p}");
+        }
+        // A triangular boundary: points only inside it.
+        let bounded = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(1.0, 1.0))).with_boundary([
+            (0.0, 0.0),
+            (1.0, 0.0),
+            (0.0, 1.0),
+        ]);
+        for _ in 0..100 {
+            let p = random_free_point(&mut r, &bounded, 1000).unwrap();
+            assert!(p.x + p.y < 1.0, "{p}");
+        }
     }
 
     #[test]
