@@ -127,13 +127,13 @@ impl Landmarks {
     }
 
     /// The shortest distance from landmark `l` to vertex `v`: infinite when unreachable, NaN
-    /// for a pinch vertex (where walls meet only at that point), which is not used.
-    ///
-    /// # Panics
-    /// When `l >= self.count()` or `v` is not a vertex of the mesh.
-    pub fn distance(&self, l: usize, v: VertexId) -> f64 {
-        assert!(l < self.count(), "landmark {l} of {}", self.count());
-        self.dist[v.index() * self.count() + l]
+    /// for a pinch vertex (where walls meet only at that point), which is not used. `None` when
+    /// there is no landmark `l` or no vertex `v`.
+    pub fn distance(&self, l: usize, v: VertexId) -> Option<f64> {
+        if l >= self.count() {
+            return None;
+        }
+        self.dist.get(v.index() * self.count() + l).copied()
     }
 
     /// The [`NavMesh::instance_id`] of the mesh these were built for.
@@ -464,7 +464,7 @@ mod tests {
             "the pinch vertex is no landmark"
         );
         for l in 0..lm.count() {
-            assert!(lm.distance(l, VertexId(2)).is_nan());
+            assert!(lm.distance(l, VertexId(2)).unwrap().is_nan());
             // Every landmark reaches its own part only.
             let site = lm.sites()[l];
             let part = |v: u32| match v {
@@ -473,7 +473,7 @@ mod tests {
                 _ => 2,
             };
             for v in (0..mesh.vertex_count() as u32).filter(|&v| v != 2) {
-                let d = lm.distance(l, VertexId(v));
+                let d = lm.distance(l, VertexId(v)).unwrap();
                 assert_eq!(
                     d.is_finite(),
                     part(v) == part(site.0),
@@ -493,6 +493,15 @@ mod tests {
             .find_path(&mesh, Vec2::new(0.1, 0.1), Vec2::new(0.9, 0.8), &opts)
             .unwrap();
         assert_eq!(p.points.len(), 2);
+    }
+
+    #[test]
+    fn distances_out_of_range_are_none() {
+        let mesh = pinched();
+        let lm = Landmarks::build(&mesh, 2);
+        assert!(lm.distance(0, VertexId(0)).is_some());
+        assert_eq!(lm.distance(2, VertexId(0)), None);
+        assert_eq!(lm.distance(0, VertexId(mesh.vertex_count() as u32)), None);
     }
 
     #[test]
