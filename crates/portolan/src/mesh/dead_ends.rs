@@ -56,8 +56,9 @@ impl DeadEnds {
         let mut low = vec![0u32; np];
         let mut is_bridge = vec![false; mesh.poly_neighbours.len()];
         let mut counter = 0u32;
-        // Stack of (polygon, slot it was entered through (global, or NONE), next slot to try).
-        let mut stack: Vec<(u32, usize, usize)> = Vec::new();
+        // Stack of (polygon, the parent's slot into it and its own slot back to the parent
+        // (global; `usize::MAX` at a root), next slot to try).
+        let mut stack: Vec<(u32, usize, usize, usize)> = Vec::new();
         for root in 0..np {
             if enter[root] != NONE {
                 continue;
@@ -65,8 +66,8 @@ impl DeadEnds {
             enter[root] = counter;
             low[root] = counter;
             counter += 1;
-            stack.push((root as u32, usize::MAX, base[root]));
-            while let Some(&mut (p, via, ref mut next)) = stack.last_mut() {
+            stack.push((root as u32, usize::MAX, usize::MAX, base[root]));
+            while let Some(&mut (p, via, back, ref mut next)) = stack.last_mut() {
                 let p = p as usize;
                 if *next < base[p + 1] {
                     let s = *next;
@@ -75,26 +76,25 @@ impl DeadEnds {
                         continue;
                     };
                     let q = q.index();
-                    if via != usize::MAX && twin(mesh, &base, s, q) == via {
+                    if s == back {
                         continue; // the tree edge back to the parent
                     }
                     if enter[q] == NONE {
                         enter[q] = counter;
                         low[q] = counter;
                         counter += 1;
-                        stack.push((q as u32, s, base[q]));
+                        stack.push((q as u32, s, twin(mesh, &base, p, s, q), base[q]));
                     } else {
                         low[p] = low[p].min(enter[q]);
                     }
                 } else {
                     stack.pop();
-                    if let Some(&(parent, _, _)) = stack.last() {
+                    if let Some(&(parent, ..)) = stack.last() {
                         let parent = parent as usize;
                         low[parent] = low[parent].min(low[p]);
                         if low[p] > enter[parent] {
-                            // `via` is the parent's slot into p.
                             is_bridge[via] = true;
-                            is_bridge[twin(mesh, &base, via, p)] = true;
+                            is_bridge[back] = true;
                         }
                     }
                 }
@@ -224,10 +224,9 @@ impl DeadEnds {
     }
 }
 
-/// The slot of `q` whose neighbour is the polygon owning global slot `s` across the same edge.
-fn twin(mesh: &NavMesh, base: &[usize], s: usize, q: usize) -> usize {
-    // The edge of slot `s` runs a → b in its polygon, so b → a in q.
-    let p = base.partition_point(|&b| b <= s) - 1;
+/// The slot of `q` across the same edge as global slot `s` of polygon `p`.
+fn twin(mesh: &NavMesh, base: &[usize], p: usize, s: usize, q: usize) -> usize {
+    // The edge of slot `s` runs a → b in p, so b → a in q.
     let (a, b) = (
         mesh.poly_vertices[s],
         mesh.poly_vertices[if s + 1 == base[p + 1] { base[p] } else { s + 1 }],

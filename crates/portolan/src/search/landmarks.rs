@@ -55,7 +55,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::polyanya::ExactSearch;
+use super::polyanya::{is_pinch_vertex, ExactSearch};
 use crate::mesh::{NavMesh, VertexId};
 
 /// Exact distances from a few landmark vertices to every vertex of one mesh.
@@ -106,7 +106,10 @@ impl Landmarks {
         // A pinch vertex (walls meeting only there) has one distance per side; the table holds
         // the smaller, which may be on a side the goal cannot reach through the vertex. NaN
         // keeps such rows out of every bound (`f64::max` and `min` skip it).
-        for v in (0..nv as u32).map(VertexId).filter(|&v| is_pinch(mesh, v)) {
+        for v in (0..nv as u32)
+            .map(VertexId)
+            .filter(|&v| is_pinch_vertex(mesh, v))
+        {
             dist[v.index() * k..v.index() * k + k].fill(f64::NAN);
         }
         Landmarks {
@@ -175,7 +178,7 @@ fn choose_sites(mesh: &NavMesh, count: usize) -> Vec<VertexId> {
                         .vertex_polygons(v)
                         .first()
                         .is_some_and(|p| parts.of[p.index()] == part)
-                    && !is_pinch(mesh, v)
+                    && !is_pinch_vertex(mesh, v)
             })
             .collect();
         let Some(&seed) = usable.first() else {
@@ -291,11 +294,6 @@ impl EdgeGraph {
     }
 }
 
-/// `true` where the free space around `v` has more than one sector (more than two walls end there).
-fn is_pinch(mesh: &NavMesh, v: VertexId) -> bool {
-    super::polyanya::walls_at(mesh, v) > 2
-}
-
 /// The connected parts of a mesh (polygons linked by shared edges).
 struct Parts {
     /// Part of each polygon.
@@ -391,7 +389,7 @@ mod tests {
     /// Each vertex's distance from a point query to it, the reference for the one-to-all search
     /// (`None` for a pinch vertex, where a point query is ambiguous).
     fn point_to_point(mesh: &NavMesh, from: VertexId, to: VertexId) -> Option<f64> {
-        if is_pinch(mesh, to) {
+        if is_pinch_vertex(mesh, to) {
             return None;
         }
         let r = PathFinder::new().find_path(mesh, mesh.vertex(from), mesh.vertex(to), &exact());
@@ -413,7 +411,7 @@ mod tests {
             for mesh in [mesh_of(&scene), cdt] {
                 let corners: Vec<VertexId> = (0..mesh.vertex_count() as u32)
                     .map(VertexId)
-                    .filter(|&v| !is_pinch(&mesh, v) && !mesh.vertex_polygons(v).is_empty())
+                    .filter(|&v| !is_pinch_vertex(&mesh, v) && !mesh.vertex_polygons(v).is_empty())
                     .collect();
                 let source = corners[pick % corners.len()];
                 let d = ExactSearch::new().distances_from(&mesh, source);

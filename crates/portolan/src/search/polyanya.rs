@@ -184,9 +184,6 @@ pub struct ExactSearch {
     goal_stamp: Vec<u32>,
     /// Length of the best path found so far in this query (a queued final node).
     best_final: f64,
-    /// [`SearchOptions::max_expanded`] of this query, and whether the search stopped there.
-    limit: Option<usize>,
-    limited: bool,
     /// One-to-all mode ([`ExactSearch::distances_from`]): no goal, no cul-de-sac pruning, and
     /// every vertex an interval ends at gets its distance recorded in `reach`.
     one_to_all: bool,
@@ -226,7 +223,6 @@ impl ExactSearch {
         self.heap.clear();
         self.succ.clear();
         self.best_final = f64::INFINITY;
-        self.limited = false;
     }
 
     /// Finds a shortest path from `start` to `goal`. These options apply: `snap`, `landmarks`,
@@ -321,16 +317,13 @@ impl ExactSearch {
         }
         self.push_start_nodes(mesh, &q, sloc);
         let mut expanded = 0usize;
-        self.limit = options.max_expanded;
-        let found = self.run(mesh, &q, &mut expanded);
-        self.limit = None;
-        match found {
-            Some(node) => Ok(self.path_to(mesh, node, &q, expanded, t)),
-            None if self.limited && options.allow_partial => {
+        match self.run(mesh, &q, &mut expanded, options.max_expanded) {
+            Outcome::Found(node) => Ok(self.path_to(mesh, node, &q, expanded, t)),
+            Outcome::Limited if options.allow_partial => {
                 Ok(self.nearest_reached(mesh, &q, expanded))
             }
-            None if self.limited => Err(PathError::SearchLimit { expanded }),
-            None => self.unreachable(mesh, s, sloc, t, options),
+            Outcome::Limited => Err(PathError::SearchLimit { expanded }),
+            Outcome::Exhausted => self.unreachable(mesh, s, sloc, t, options),
         }
     }
 
@@ -455,7 +448,7 @@ impl ExactSearch {
         let Some(&polygon) = mesh.vertex_polygons(source).first() else {
             return reach; // a vertex no polygon uses
         };
-        if walls_at(mesh, source) > 2 {
+        if is_pinch_vertex(mesh, source) {
             return reach;
         }
         self.reach = reach;
@@ -473,7 +466,7 @@ impl ExactSearch {
         };
         self.push_start_nodes(mesh, &q, loc);
         let mut expanded = 0;
-        self.run(mesh, &q, &mut expanded);
+        self.run(mesh, &q, &mut expanded, None);
         self.one_to_all = false;
         std::mem::take(&mut self.reach)
     }
@@ -576,21 +569,27 @@ impl ExactSearch {
         }
     }
 
-    /// The A* loop: pops nodes until a final node comes out (returned) or the list is empty.
-    fn run(&mut self, mesh: &NavMesh, q: &Query, expanded: &mut usize) -> Option<u32> {
+    /// The A* loop: pops nodes until a final node comes out, the list is empty, or `limit`
+    /// expansions are done.
+    fn run(
+        &mut self,
+        mesh: &NavMesh,
+        q: &Query,
+        expanded: &mut usize,
+        limit: Option<usize>,
+    ) -> Outcome {
         while let Some(Open { id: node, .. }) = self.heap.pop() {
             let n = self.nodes[node as usize];
             if n.entry == FINAL {
-                return Some(node);
+                return Outcome::Found(node);
             }
             if n.root != START && n.g > self.root_g[n.root as usize] * (1.0 + ROOT_PRUNE_SLACK) {
                 continue;
             }
             let mut cur = node;
             loop {
-                if self.limit.is_some_and(|l| *expanded >= l) {
-                    self.limited = true;
-                    return None;
+                if limit.is_some_and(|l| *expanded >= l) {
+                    return Outcome::Limited;
                 }
                 *expanded += 1;
                 self.expand(mesh, q, cur);
@@ -607,7 +606,7 @@ impl ExactSearch {
                 }
             }
         }
-        None
+        Outcome::Exhausted
     }
 
     /// Queues the successors of the last expansion, computing their `f` (only queued nodes
@@ -1061,6 +1060,16 @@ impl ExactSearch {
     }
 }
 
+/// How the A* loop ended.
+enum Outcome {
+    /// A final node was popped: the path ends there.
+    Found(u32),
+    /// The open list ran empty: the goal is unreachable.
+    Exhausted,
+    /// The expansion budget ran out first.
+    Limited,
+}
+
 /// One end of a successor's interval: a mesh vertex, or where a cone side (a line through
 /// stored points) cuts the edge.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -1179,16 +1188,18 @@ fn for_each_polygon(mesh: &NavMesh, loc: Location, mut f: impl FnMut(PolyId)) {
     }
 }
 
-/// `true` for a point exactly on a vertex where more than one obstacle sector meets (more than
-/// two walls end there): its side is ambiguous.
+/// `true` for a point exactly on a pinch vertex ([`is_pinch_vertex`]): its side is ambiguous.
 fn is_pinch(mesh: &NavMesh, loc: Location) -> bool {
-    let Location::OnVertex { vertex, .. } = loc else {
-        return false;
-    };
-    walls_at(mesh, vertex) > 2
+    matches!(loc, Location::OnVertex { vertex, .. } if is_pinch_vertex(mesh, vertex))
 }
 
-pub(crate) fn walls_at(mesh: &NavMesh, v: VertexId) -> usize {
+/// `true` for a vertex where more than one obstacle sector meets (more than two walls end
+/// there): the free space around it has several sides, each with its own distances.
+pub(crate) fn is_pinch_vertex(mesh: &NavMesh, v: VertexId) -> bool {
+    walls_at(mesh, v) > 2
+}
+
+fn walls_at(mesh: &NavMesh, v: VertexId) -> usize {
     let mut walls = 0;
     for &p in mesh.vertex_polygons(v) {
         let vs = mesh.polygon_vertices(p);
