@@ -133,27 +133,27 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
     // 3. Inflation pieces.
     let mut pieces: Vec<Vec<Vec2>> = Vec::new();
     if radius > 0.0 {
-        for (ring, &is_convex) in solid.iter_mut().zip(&convex) {
-            if is_convex {
+        for (ring, is_convex) in solid.iter_mut().zip(convex.iter_mut()) {
+            if *is_convex {
                 // One convex polygon with the corner arcs is the same region as the ring, its
                 // edge rectangles and corner fans, in one piece instead of 2n.
                 *ring = inflate::inflate_convex(ring, radius, max_angle);
+                // Growing is exact only as far as the input's turns are: where a turn underflows
+                // to "straight" the grown ring can fold, and the fast path needs convex rings.
+                *is_convex = convex_after_orienting(ring);
             } else {
                 inflate::ring_pieces(ring, radius, max_angle, &mut pieces);
             }
         }
-        if let Some(free) = disjoint_fast_path(scene, radius, &mut solid, &convex) {
-            return Ok(free);
-        }
+    }
+    if let Some(free) = disjoint_fast_path(scene, radius, &mut solid, &convex) {
+        return Ok(free);
+    }
+    if radius > 0.0 {
         // The outside of the region is solid: walk its rings backwards.
         for ring in &region {
             let rev: Vec<Vec2> = ring.iter().rev().copied().collect();
             inflate::ring_pieces(&rev, radius, max_angle, &mut pieces);
-        }
-    }
-    if radius <= 0.0 {
-        if let Some(free) = disjoint_fast_path(scene, radius, &mut solid, &convex) {
-            return Ok(free);
         }
     }
     // 4. Region minus everything solid.

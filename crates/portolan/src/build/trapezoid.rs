@@ -76,6 +76,8 @@ struct Trap {
 /// pairwise disjoint, no boundary polygon, no holes. Returns the obstacles counter-clockwise.
 pub fn check_obstacles(scene: &Scene) -> Result<Vec<Vec<Vec2>>, BuildError> {
     scene.validate_simple()?;
+    // Here, not in `build` only: the inflated build (radius > 0) checks through this too.
+    check_range(scene)?;
     if scene.boundary.is_some() {
         return Err(BuildError::Unsupported("a boundary polygon"));
     }
@@ -129,7 +131,6 @@ fn check_disjoint(rings: &[Vec<Vec2>], ids: &[usize]) -> Result<(), BuildError> 
 
 /// Builds the trapezoid mesh of a scene (checked with [`check_obstacles`]).
 pub fn build(scene: &Scene) -> Result<NavMesh, BuildError> {
-    check_range(scene)?;
     let rings = check_obstacles(scene)?;
     build_rings(&rings, scene.bounds.min, scene.bounds.max)
 }
