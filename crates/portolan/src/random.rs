@@ -47,7 +47,10 @@
 //! assert!(mesh.locate(p).polygon().is_some());
 //! ```
 
-use crate::geom::{distance_to_segment, orient, point_in_polygon, Aabb, PointInPolygon, Vec2};
+use crate::geom::{
+    distance_to_segment, orient, point_in_polygon, point_in_polygon_strict, Aabb, PointInPolygon,
+    Vec2,
+};
 use crate::scene::Scene;
 
 /// A small, fast, seedable pseudo-random generator: SplitMix64.
@@ -111,9 +114,10 @@ impl Rng {
         if hi <= lo {
             return lo;
         }
-        let span = (hi - lo) as u64 + 1;
+        // In u128: the span of the full range, 2⁶⁴, does not fit a u64.
+        let span = u128::from((hi - lo) as u64) + 1;
         // Lemire's multiply-shift; the bias (< span / 2⁶⁴) is irrelevant here.
-        lo + ((u128::from(self.next_u64()) * u128::from(span)) >> 64) as usize
+        lo + ((u128::from(self.next_u64()) * span) >> 64) as usize
     }
 }
 
@@ -335,7 +339,8 @@ pub fn random_scene(seed: u64, options: &RandomSceneOptions) -> Result<Scene, Ra
     let target = rng.range_usize(o.obstacles.0, o.obstacles.1);
     let inner_min = o.bounds.min + Vec2::new(o.border_gap, o.border_gap);
     let inner_max = o.bounds.max - Vec2::new(o.border_gap, o.border_gap);
-    let mut boxes: Vec<Aabb> = Vec::with_capacity(target);
+    // Not `with_capacity(target)`: the caller's range may be huge, and most draws can fail.
+    let mut boxes: Vec<Aabb> = Vec::new();
     for _ in 0..target {
         for _ in 0..o.attempts {
             let shape = random_shape(&mut rng, o);
@@ -378,15 +383,17 @@ pub fn random_scene(seed: u64, options: &RandomSceneOptions) -> Result<Scene, Ra
 /// walkable holes (rejection sampling). `None` when `attempts` draws all fell in blocked space.
 pub fn random_free_point(rng: &mut Rng, scene: &Scene, attempts: usize) -> Option<Vec2> {
     let b = scene.bounds;
-    let inside = |ring: &[Vec2], p: Vec2| point_in_polygon(ring, p) == PointInPolygon::Inside;
     let free = |p: Vec2| {
-        scene.boundary.as_deref().is_none_or(|ring| inside(ring, p))
+        scene
+            .boundary
+            .as_deref()
+            .is_none_or(|ring| point_in_polygon_strict(ring, p))
             && scene.obstacles.iter().enumerate().all(|(i, o)| {
                 point_in_polygon(o, p) == PointInPolygon::Outside
                     || scene
                         .holes
                         .iter()
-                        .any(|h| h.obstacle == i && inside(&h.ring, p))
+                        .any(|h| h.obstacle == i && point_in_polygon_strict(&h.ring, p))
             })
     };
     (0..attempts).find_map(|_| {
@@ -466,6 +473,8 @@ mod tests {
         }
         assert_eq!(r.range_usize(4, 4), 4);
         assert_eq!(r.range_f64(1.0, 1.0), 1.0);
+        // The full range does not overflow the span.
+        let _ = r.range_usize(0, usize::MAX);
     }
 
     #[test]

@@ -337,7 +337,8 @@ fn shares(parts: &Parts, count: usize) -> Vec<(u32, usize)> {
     let mut left = count;
     let mut out = Vec::new();
     for (i, &p) in order.iter().enumerate() {
-        let fair = count * parts.size[p as usize] / total.max(1);
+        // (Saturating: `count` is the caller's and may be any usize.)
+        let fair = count.saturating_mul(parts.size[p as usize]) / total.max(1);
         let n = if i == 0 { fair.max(1) } else { fair }.min(left);
         if n == 0 {
             break;
