@@ -456,14 +456,7 @@ impl<'a> Parser<'a> {
         }
 
         // Keep traversable faces (all of them before v3).
-        let mut face_polygon = vec![None; np];
-        let mut polygon_face = Vec::new();
-        for (i, (f, _)) in faces.iter().enumerate() {
-            if f.traversable {
-                face_polygon[i] = Some(PolyId(polygon_face.len() as u32));
-                polygon_face.push(i);
-            }
-        }
+        let polygon_face: Vec<usize> = (0..np).filter(|&i| faces[i].0.traversable).collect();
         if polygon_face.is_empty() {
             return Err(Self::err(
                 self.last_line,
@@ -478,7 +471,10 @@ impl<'a> Parser<'a> {
         let mut polygons: Vec<Vec<u32>> = Vec::with_capacity(polygon_face.len());
         let mut piece_face: Vec<usize> = Vec::with_capacity(polygon_face.len());
         let mut split_faces = Vec::new();
+        // Per face, its polygons: consecutive, from the first (`None` for v3 obstacle faces).
+        let mut face_pieces: Vec<Option<std::ops::Range<usize>>> = vec![None; np];
         for &fi in &polygon_face {
+            let first = polygons.len();
             let vs = &faces[fi].0.vertices;
             match convex_pieces(&vertices, vs) {
                 Some(pieces) => {
@@ -493,11 +489,12 @@ impl<'a> Parser<'a> {
                     piece_face.push(fi);
                 }
             }
+            face_pieces[fi] = Some(first..polygons.len());
         }
-        let mut face_polygon = vec![None; np];
-        for (p, &fi) in piece_face.iter().enumerate().rev() {
-            face_polygon[fi] = Some(PolyId(p as u32));
-        }
+        let face_polygon: Vec<Option<PolyId>> = face_pieces
+            .iter()
+            .map(|r| r.as_ref().map(|r| PolyId(r.start as u32)))
+            .collect();
         let at_polygon = |p: usize, e: &dyn std::fmt::Display| {
             let f = piece_face.get(p).copied().unwrap_or(0);
             Self::err(faces[f].0.line, 0, format!("{e}"))
@@ -520,22 +517,27 @@ impl<'a> Parser<'a> {
 
         // The file's neighbour lists must agree with the adjacency of shared edges (compared
         // as faces: a split face's pieces all stand for it).
-        let mut pieces_of: Vec<Vec<PolyId>> = vec![Vec::new(); np];
-        for (p, &fi) in piece_face.iter().enumerate() {
-            pieces_of[fi].push(PolyId(p as u32));
-        }
         for &fi in &polygon_face {
+            let pieces = face_pieces[fi]
+                .clone()
+                .expect("a traversable face has polygons");
             let (face, open) = &faces[fi];
             let vs = &face.vertices;
             for (slot, &(named, tok)) in face.neighbours.iter().enumerate() {
                 let (a, b) = (vs[slot], vs[(slot + 1) % vs.len()]);
-                // The piece holding the edge a → b, and the face across it.
-                let derived = pieces_of[fi].iter().find_map(|&p| {
-                    let pv = mesh.polygon_vertices(p);
-                    let k =
-                        (0..pv.len()).find(|&k| pv[k].0 == a && pv[(k + 1) % pv.len()].0 == b)?;
-                    Some(mesh.neighbours(p)[k].map(|q| piece_face[q.index()]))
-                });
+                // The piece holding the edge a → b (an unsplit face is its polygon, slot for
+                // slot), and the face across it.
+                let derived = if pieces.len() == 1 {
+                    Some(mesh.neighbours(PolyId(pieces.start as u32))[slot])
+                } else {
+                    pieces.clone().find_map(|p| {
+                        let pv = mesh.polygon_vertices(PolyId(p as u32));
+                        let k = (0..pv.len())
+                            .find(|&k| pv[k].0 == a && pv[(k + 1) % pv.len()].0 == b)?;
+                        Some(mesh.neighbours(PolyId(p as u32))[k])
+                    })
+                }
+                .map(|n| n.map(|q| piece_face[q.index()]));
                 // Every original edge is an edge of one piece (the cut runs along diagonals).
                 let derived = derived.flatten();
                 let expected = match named {

@@ -113,13 +113,13 @@ fn render_inner(
             ring_path(boundary)
         );
     }
-    for (i, o) in scene.obstacles.iter().enumerate() {
-        let holes: Vec<&Vec<Vec2>> = scene
-            .holes
-            .iter()
-            .filter(|h| h.obstacle == i)
-            .map(|h| &h.ring)
-            .collect();
+    let mut holes_of: Vec<Vec<&[Vec2]>> = vec![Vec::new(); scene.obstacles.len()];
+    for h in &scene.holes {
+        if let Some(v) = holes_of.get_mut(h.obstacle) {
+            v.push(&h.ring);
+        }
+    }
+    for (o, holes) in scene.obstacles.iter().zip(holes_of) {
         if holes.is_empty() {
             let _ = writeln!(
                 s,

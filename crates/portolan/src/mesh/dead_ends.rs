@@ -45,10 +45,7 @@ impl DeadEnds {
     /// Finds the bridges of `mesh` and builds its bridge tree.
     pub fn new(mesh: &NavMesh) -> DeadEnds {
         let np = mesh.polygon_count();
-        let base: Vec<usize> = (0..np)
-            .map(|p| mesh.offsets[p] as usize)
-            .chain([mesh.poly_neighbours.len()])
-            .collect();
+        let base: Vec<usize> = mesh.offsets.iter().map(|&o| o as usize).collect();
         // Tarjan's bridges, iterative. `enter[p]`: discovery order; `low[p]`: the smallest
         // discovery number reachable from p's subtree by one non-tree edge. The tree edge into
         // p is skipped by its slot, so a double edge between two polygons is not a bridge.
