@@ -20,6 +20,7 @@
 use anyhow::{bail, Context, Result};
 use portolan::geom::{orient, Aabb, Vec2};
 use portolan::io::polyanya_mesh;
+use portolan::random::Rng;
 use portolan::search::landmarks::Landmarks;
 use portolan::{
     build, BuildOptions, Location, NavMesh, PathFinder, Scene, SearchMethod, SearchOptions,
@@ -39,33 +40,22 @@ struct Case {
     scene: Option<Scene>,
 }
 
-/// A tiny deterministic generator (SplitMix64), so the generated scene is the same every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// A scene of `n × n` cells of 100 units, most holding a random convex obstacle.
 fn generated_scene(n: usize, rng: &mut Rng) -> Scene {
     let size = 100.0 * n as f64;
     let mut scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(size, size)));
     for cy in 0..n {
         for cx in 0..n {
-            if rng.next() < 0.25 {
+            if rng.next_f64() < 0.25 {
                 continue;
             }
             let (ox, oy) = (cx as f64 * 100.0 + 50.0, cy as f64 * 100.0 + 50.0);
-            let k = 3 + (rng.next() * 5.0) as usize;
-            let mut angles: Vec<f64> = (0..k).map(|_| rng.next() * std::f64::consts::TAU).collect();
+            let k = 3 + (rng.next_f64() * 5.0) as usize;
+            let mut angles: Vec<f64> = (0..k)
+                .map(|_| rng.next_f64() * std::f64::consts::TAU)
+                .collect();
             angles.sort_by(f64::total_cmp);
-            let (rx, ry) = (15.0 + rng.next() * 25.0, 15.0 + rng.next() * 25.0);
+            let (rx, ry) = (15.0 + rng.next_f64() * 25.0, 15.0 + rng.next_f64() * 25.0);
             let mut ring: Vec<Vec2> = angles
                 .iter()
                 .map(|t| Vec2::new((ox + rx * t.cos()).round(), (oy + ry * t.sin()).round()))
@@ -120,7 +110,7 @@ fn load_cases(data: &std::path::Path) -> Result<Vec<Case>> {
         scene: None,
     });
 
-    let mut rng = Rng(2017);
+    let mut rng = Rng::new(2017); // SplitMix64: the same scene every run
     let scene = generated_scene(40, &mut rng);
     let mesh = build(&scene, &BuildOptions::trapezoid()).context("building the generated scene")?;
     let mut bytes = Vec::new();
@@ -128,7 +118,7 @@ fn load_cases(data: &std::path::Path) -> Result<Vec<Case>> {
     let size = scene.bounds.size();
     let mut queries = Vec::new();
     while queries.len() < 2000 {
-        let p = |rng: &mut Rng| Vec2::new(rng.next() * size.x, rng.next() * size.y);
+        let p = |rng: &mut Rng| Vec2::new(rng.next_f64() * size.x, rng.next_f64() * size.y);
         let (s, g) = (p(&mut rng), p(&mut rng));
         if matches!(mesh.locate(s), Location::InPolygon(_))
             && matches!(mesh.locate(g), Location::InPolygon(_))

@@ -25,7 +25,7 @@ pub struct Args {
     pub decomposition: DecompositionArg,
     /// Which search: `funnel` (channel A* + funnel), `midpoint` (the same crossing portals at
     /// their midpoints), `exact` (Polyanya, a shortest path). Default: funnel with --portal.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, conflicts_with = "portal")]
     pub search: Option<SearchArg>,
     /// Start point as X,Y.
     #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
