@@ -612,11 +612,17 @@ impl NavMesh {
     /// its projection onto the polygon's boundary, nudged inside where rounding left it a hair out
     /// (so [`NavMesh::locate_in`] always accepts the result).
     pub fn closest_point_in(&self, poly: PolyId, x: Vec2) -> Vec2 {
-        if self.locate_in(poly, x).is_some() {
-            return x;
-        }
-        let (_, q) = self.project_onto_boundary(poly, x);
+        let (_, q) = self.nearest_in(poly, x);
         self.pull_inside(poly, q)
+    }
+
+    /// The closest point of `poly` to `x` and its distance, not yet pulled inside: for searches
+    /// that compare many polygons and nudge only the winner ([`NavMesh::pull_inside`]).
+    pub(crate) fn nearest_in(&self, poly: PolyId, x: Vec2) -> (f64, Vec2) {
+        if self.locate_in(poly, x).is_some() {
+            return (0.0, x);
+        }
+        self.project_onto_boundary(poly, x)
     }
 
     /// The closest point of the boundary of `poly` to `x`, and its distance (not nudged).
@@ -638,7 +644,7 @@ impl NavMesh {
     /// edge is rounded and can land a hair outside. Moves it toward the polygon's centroid (strictly
     /// inside, the polygon being convex) by the smallest step that [`NavMesh::locate_in`] accepts,
     /// so that a snapped point is always on the mesh.
-    fn pull_inside(&self, poly: PolyId, q: Vec2) -> Vec2 {
+    pub(crate) fn pull_inside(&self, poly: PolyId, q: Vec2) -> Vec2 {
         if self.locate_in(poly, q).is_some() {
             return q;
         }

@@ -369,7 +369,8 @@ impl PathFinder {
             }
             let pid = PolyId(poly);
             if options.allow_partial {
-                let (d, q) = closest_point_in_polygon(mesh, pid, gp);
+                // Nudged onto the mesh below, for the winner only.
+                let (d, q) = mesh.nearest_in(pid, gp);
                 if closest.is_none_or(|(best, _, _)| d < best) {
                     closest = Some((d, cur, q));
                 }
@@ -402,6 +403,7 @@ impl PathFinder {
         let (end_poly, end, status) = match (found, closest) {
             (Some(p), _) => (p, gp, PathStatus::Complete),
             (None, Some((_, p, q))) if options.allow_partial => {
+                let q = mesh.pull_inside(PolyId(p as u32), q);
                 let reason = if limited {
                     PartialReason::SearchLimit
                 } else {
@@ -469,12 +471,6 @@ impl PathFinder {
             });
         }
     }
-}
-
-/// The point of polygon `p` closest to `x`, and its distance (see [`NavMesh::closest_point_in`]).
-fn closest_point_in_polygon(mesh: &NavMesh, p: PolyId, x: Vec2) -> (f64, Vec2) {
-    let q = mesh.closest_point_in(p, x);
-    (x.distance(q), q)
 }
 
 /// Rejects option values that cannot be used.

@@ -341,15 +341,18 @@ impl ExactSearch {
                 Some((_, right, left)) => closest_point_on_segment(q.goal, right, left),
                 None => q.goal,
             };
-            // Nudged into the polygon (the interval's rounded ends may sit a hair off it).
-            let p = mesh.closest_point_in(PolyId(n.poly), seen);
+            let (_, p) = mesh.nearest_in(PolyId(n.poly), seen);
             let d = dist(p, q.goal);
             if d < best.0 {
                 best = (d, Some(i as u32), p);
             }
         }
         let mut path = match best.1 {
-            Some(i) => self.path_to(mesh, i, q, expanded, best.2),
+            // Nudged into the polygon (the interval's rounded ends may sit a hair off it).
+            Some(i) => {
+                let end = mesh.pull_inside(PolyId(self.nodes[i as usize].poly), best.2);
+                self.path_to(mesh, i, q, expanded, end)
+            }
             None => Path {
                 length: 0.0,
                 points: vec![q.start],
@@ -396,8 +399,7 @@ impl ExactSearch {
         });
         let mut best: Option<(f64, Vec2, PolyId)> = None;
         while let Some(p) = stack.pop() {
-            let q = mesh.closest_point_in(p, t);
-            let d = q.distance(t);
+            let (d, q) = mesh.nearest_in(p, t);
             if best.is_none_or(|(b, _, _)| d < b) {
                 best = Some((d, q, p));
             }
@@ -408,9 +410,10 @@ impl ExactSearch {
                 }
             }
         }
-        let Some((_, mut end, poly)) = best else {
+        let Some((_, end, poly)) = best else {
             return Err(PathError::NoPath);
         };
+        let mut end = mesh.pull_inside(poly, end);
         // The nearest point may be a pinch vertex (where this part touches another), which is
         // ambiguous as an end: step a hair into its polygon.
         if is_pinch(mesh, mesh.locate(end)) {
