@@ -258,16 +258,21 @@ fn enters_or_blocks(ring: &[Vec2], p: Vec2, q: Vec2, along: Along, out: &mut Vec
         }
         if a != p && a != q {
             // The ring's angle at a touches the segment from one side (or both: a pinch).
-            let left = orient(p, q, u).is_ccw() || orient(p, q, b).is_ccw();
-            let right = orient(p, q, u).is_cw() || orient(p, q, b).is_cw();
-            for side in [true, false] {
-                if (side && left) || (!side && right) {
-                    out.push(Blocked {
-                        left: side,
-                        lo: ka,
-                        hi: ka,
-                    });
-                }
+            // (`ob` is already orient(p, q, b).)
+            let ou = orient(p, q, u);
+            if ou.is_ccw() || ob.is_ccw() {
+                out.push(Blocked {
+                    left: true,
+                    lo: ka,
+                    hi: ka,
+                });
+            }
+            if ou.is_cw() || ob.is_cw() {
+                out.push(Blocked {
+                    left: false,
+                    lo: ka,
+                    hi: ka,
+                });
             }
         }
     }
