@@ -347,7 +347,7 @@ function drawStatic() {
     el('polygon', { points: spts(polys[i]), class: 'mesh-poly', 'data-index': i }, layers.mesh);
   }
   layers.mesh.dataset.count = String(polys.length);
-  drawObstacles();
+  // (Obstacles: drawDynamic, which always follows in the same frame.)
 }
 
 function drawObstacles() {
