@@ -249,13 +249,34 @@ mod tests {
                 let p = f.find_path(&m, a, b, &opts).unwrap();
                 prop_assert_eq!(p.points.len(), base.points.len());
                 prop_assert!(all_clear(&m, &p.points), "offset path {:?}", p.points);
-                for (c, q) in base.points.iter().zip(&p.points) {
+                for q in &p.points {
                     prop_assert!(m.locate(*q) != Location::Outside);
-                    let d = c.distance(*q);
-                    let ok = [0.0, r, r / 2.0, r / 4.0]
-                        .iter()
-                        .any(|&x| (d - x).abs() <= 1e-9 * (1.0 + r));
-                    prop_assert!(ok, "moved {} for r = {}", d, r);
+                }
+                let n = p.points.len();
+                prop_assert_eq!(p.points[0], base.points[0]);
+                prop_assert_eq!(p.points[n - 1], base.points[n - 1]);
+                // Each turning point took the first of r, r/2, r/4 that fits, and stayed put
+                // only where none does: replay the rule's fit test from the final previous point.
+                let fits = |prev: Vec2, c: Vec2, q: Vec2, next: Vec2| {
+                    all_clear(&m, &[c, q]) && all_clear(&m, &[prev, q, next])
+                };
+                for i in 1..n - 1 {
+                    let (prev, c, next) = (p.points[i - 1], base.points[i], base.points[i + 1]);
+                    let moved = c.distance(p.points[i]);
+                    let Some(b) = outer_bisector(prev, c, next) else {
+                        prop_assert_eq!(p.points[i], c, "no bisector, yet moved");
+                        continue;
+                    };
+                    let tries = [r, r / 2.0, r / 4.0];
+                    let taken = tries.iter().position(|&x| (moved - x).abs() <= 1e-9 * (1.0 + r));
+                    prop_assert!(taken.is_some() || moved == 0.0, "moved {} for r = {}", moved, r);
+                    let skipped = taken.unwrap_or(tries.len());
+                    for &x in &tries[..skipped] {
+                        prop_assert!(!fits(prev, c, c + b * x, next), "offset {} fits at {:?}", x, c);
+                    }
+                    if let Some(k) = taken {
+                        prop_assert!((p.points[i] - (c + b * tries[k])).length() <= 1e-9 * (1.0 + r));
+                    }
                 }
             }
         }
