@@ -22,6 +22,8 @@
 pub mod batch;
 pub mod channel;
 pub mod corner;
+#[cfg(test)]
+pub(crate) mod counted_property;
 pub mod filter;
 pub mod funnel;
 pub mod landmarks;
