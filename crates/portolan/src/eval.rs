@@ -756,9 +756,34 @@ mod tests {
     #[test]
     fn worst_cases_are_the_largest_excess() {
         let o = small();
-        let s = evaluate(&o, |_| {}).unwrap();
-        for r in s.rows() {
+        let mut reports = Vec::new();
+        let s = evaluate(&o, |r| reports.push(r.clone())).unwrap();
+        for (k, r) in s.rows().iter().enumerate() {
             let w = r.worst.as_ref().unwrap();
+            // Every measured excess of this strategy, in map and query order.
+            let excesses: Vec<(usize, usize, f64)> = reports
+                .iter()
+                .flat_map(|m| m.queries.iter().map(move |q| (m.map, q)))
+                .filter_map(|(map, q)| match &q.outcome {
+                    QueryOutcome::Compared { runs, .. } => {
+                        runs[k].excess.map(|e| (map, q.query, e))
+                    }
+                    _ => None,
+                })
+                .filter(|&(_, _, e)| e >= -o.relative_tolerance)
+                .collect();
+            assert_eq!(excesses.len(), r.measured);
+            let max = excesses
+                .iter()
+                .map(|e| e.2)
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(w.excess, max, "{:?}", r.strategy);
+            let first = excesses.iter().find(|e| e.2 == max).unwrap();
+            assert_eq!(
+                (w.map, w.query),
+                (first.0, first.1),
+                "the first of equal excesses"
+            );
             assert!(w.excess >= 0.0);
             assert!((w.path.length / w.optimum.length - 1.0 - w.excess).abs() < 1e-12);
             // Redrawing the worst map from its index gives the same scene.
