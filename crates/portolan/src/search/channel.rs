@@ -758,7 +758,11 @@ mod tests {
             .find_path(&m, inside, Vec2::new(740.0, 390.0), &opts)
             .unwrap();
         let start = p.points[0];
-        assert_ne!(m.locate(start), Location::Outside, "the snapped start is on the mesh");
+        assert_ne!(
+            m.locate(start),
+            Location::Outside,
+            "the snapped start is on the mesh"
+        );
         // ... and it is the nearest free point: as far from `inside` as the obstacle's nearest
         // edge, to within the nudge that put it on the mesh.
         let wall = Scene::default_map()
@@ -768,7 +772,10 @@ mod tests {
             .map(|(&a, &b)| inside.distance(crate::geom::closest_point_on_segment(inside, a, b)))
             .fold(f64::INFINITY, f64::min);
         assert!(wall > 0.0 && wall < 20.0, "{wall}");
-        assert!((start.distance(inside) - wall).abs() < 1e-9, "{start:?} vs {wall}");
+        assert!(
+            (start.distance(inside) - wall).abs() < 1e-9,
+            "{start:?} vs {wall}"
+        );
     }
 
     #[test]
