@@ -171,7 +171,13 @@ pub enum BuildError {
     Degenerate(crate::mesh::InvariantError),
     /// The polygons produced do not form a valid mesh (a bug: please report it with the scene).
     #[error("internal error, the decomposition produced an invalid mesh: {0}")]
-    Mesh(#[from] MeshError),
+    Mesh(crate::mesh::InvariantError),
+}
+
+impl From<MeshError> for BuildError {
+    fn from(e: MeshError) -> BuildError {
+        BuildError::Mesh(crate::mesh::InvariantError::Structure(e))
+    }
 }
 
 /// Builds a navigation mesh from a scene.
@@ -190,12 +196,13 @@ pub fn build(scene: &Scene, options: &BuildOptions) -> Result<NavMesh, BuildErro
                 return Err(BuildError::NoWalkableSpace);
             }
             let merged = merge::merge_with_adjacency(&triangles);
-            Ok(NavMesh::from_known_adjacency(
+            NavMesh::from_known_adjacency(
                 triangles.vertices,
                 merged.offsets,
                 merged.ring,
                 merged.neighbours,
-            )?)
+            )
+            .map_err(BuildError::Mesh)
         }
     }
 }

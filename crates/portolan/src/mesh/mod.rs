@@ -298,15 +298,16 @@ impl NavMesh {
     /// range of `poly_neighbours`. The caller guarantees what `from_polygons` would check: at least
     /// one polygon, finite vertices, every polygon convex and counter-clockwise, and `poly_neighbours`
     /// naming, for each edge `a → b`, the polygon with the edge `b → a`. Debug builds verify it all
-    /// with [`NavMesh::check_invariants`].
+    /// with [`NavMesh::check_invariants`] and return what is broken (the builder's bug) as an error;
+    /// release builds trust the caller.
     pub(crate) fn from_known_adjacency(
         vertices: Vec<Vec2>,
         offsets: Vec<u32>,
         poly_vertices: Vec<VertexId>,
         poly_neighbours: Vec<Option<PolyId>>,
-    ) -> Result<NavMesh, MeshError> {
+    ) -> Result<NavMesh, InvariantError> {
         if offsets.len() < 2 {
-            return Err(MeshError::Empty);
+            return Err(MeshError::Empty.into());
         }
         to_u32(vertices.len())?;
         to_u32(offsets.len() - 1)?;
@@ -315,9 +316,7 @@ impl NavMesh {
         debug_assert_eq!(offsets.last().copied(), Some(poly_vertices.len() as u32));
         let mesh = Self::assemble(vertices, offsets, poly_vertices, poly_neighbours);
         #[cfg(debug_assertions)]
-        if let Err(e) = mesh.check_invariants() {
-            panic!("a builder passed a broken mesh to from_known_adjacency: {e}");
-        }
+        mesh.check_invariants()?;
         Ok(mesh)
     }
 

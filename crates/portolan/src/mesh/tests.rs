@@ -281,3 +281,29 @@ fn an_edge_shared_by_three_polygons_is_named() {
         }
     );
 }
+
+/// Debug builds check what a builder hands to `from_known_adjacency` and return a typed error
+/// for a broken mesh (they used to panic); release builds trust the builder.
+#[test]
+#[cfg(debug_assertions)]
+fn broken_known_adjacency_is_an_error_in_debug_builds() {
+    let vertices = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(0.0, 1.0),
+    ];
+    let ring = [0, 1, 2, 0, 2, 3].map(VertexId).to_vec();
+    let good = vec![None, None, Some(PolyId(1)), Some(PolyId(0)), None, None];
+    let offsets = vec![0, 3, 6];
+    assert!(
+        NavMesh::from_known_adjacency(vertices.clone(), offsets.clone(), ring.clone(), good)
+            .is_ok()
+    );
+    // Polygon 1 does not name polygon 0 back across their shared edge.
+    let one_sided = vec![None, None, Some(PolyId(1)), None, None, None];
+    assert!(matches!(
+        NavMesh::from_known_adjacency(vertices, offsets, ring, one_sided),
+        Err(InvariantError::AsymmetricAdjacency { .. })
+    ));
+}
