@@ -85,15 +85,24 @@ fn load_cases(data: &std::path::Path) -> Result<Vec<Case>> {
     let csv = String::from_utf8(read("polyanya/expected/arena-euclidean.csv")?)?;
     let arena: Vec<Query> = csv
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("sx"))
-        .map(|l| {
-            let v: Vec<f64> = l
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.starts_with("sx") && !l.trim().is_empty())
+        .map(|(i, l)| {
+            let v = l
                 .split(',')
-                .map(|x| x.trim().parse().unwrap_or(f64::NAN))
-                .collect();
-            (Vec2::new(v[0], v[1]), Vec2::new(v[2], v[3]), Some(v[4]))
+                .map(|x| x.trim().parse::<f64>())
+                .collect::<Result<Vec<f64>, _>>()
+                .ok()
+                .filter(|v| v.len() >= 5)
+                .with_context(|| {
+                    format!(
+                        "arena-euclidean.csv line {}: expected sx,sy,gx,gy,length numbers, got {l:?}",
+                        i + 1
+                    )
+                })?;
+            Ok((Vec2::new(v[0], v[1]), Vec2::new(v[2], v[3]), Some(v[4])))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     cases.push(Case {
         name: "arena-merged".into(),
         bytes: read("polyanya/meshes/arena-merged.mesh")?,
