@@ -124,8 +124,20 @@ export async function jsonAttr(page, selector, name) {
   return JSON.parse(await attr(page, selector, name));
 }
 
+/**
+ * The figure a #stats span holds in data-value. Throws when there is no such span or it holds no
+ * finite number (the page writes '' for a figure it has not got; Number('') would be 0).
+ */
 export async function stat(page, name) {
-  return Number(await attr(page, `#stats [data-stat="${name}"]`, 'data-value'));
+  const spans = page.locator(`#stats [data-stat="${name}"]`);
+  const count = await spans.count();
+  if (count !== 1) throw new Error(`stat "${name}": ${count} #stats [data-stat="${name}"] elements, want 1`);
+  const raw = await spans.getAttribute('data-value');
+  const value = Number(raw);
+  if (raw === null || raw.trim() === '' || !Number.isFinite(value)) {
+    throw new Error(`stat "${name}" holds no number: data-value=${JSON.stringify(raw)}`);
+  }
+  return value;
 }
 
 export async function screenshot(page, name) {
