@@ -1,27 +1,18 @@
 // Dragging S and G, the midpoints toggle, the mesh toggle, snapping: the page as a person uses it.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  attr, click, distanceToBoundary, dragHandle, freeNear, idle, interiorObstacle, jsonAttr, launchBrowser,
-  openPage, polylineLength, press, sceneOf, screenshot, startServer, stat, toScreen, twoPointsInOnePolygon,
+  attr, click, distanceToBoundary, dragHandle, freeNear, idle, interiorObstacle, jsonAttr, openPage,
+  polylineLength, press, sceneOf, screenshot, stat, toScreen, twoPointsInOnePolygon, useServerAndBrowser,
 } from './harness.mjs';
 
 const close = (a, b, tol = 1e-6) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
 
 describe('querying the default map', () => {
-  let server;
-  let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    assert.equal(await server?.stop(), 0, 'the server stops cleanly on SIGINT');
-  });
+  const app = useServerAndBrowser();
 
   it('draws the default query with the chapter\'s symbols', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const { defaults } = await sceneOf(page);
     assert.equal(await attr(page, '#handle-start', 'data-x'), String(defaults.start[0]));
     assert.equal(await attr(page, '#handle-goal', 'data-y'), String(defaults.goal[1]));
@@ -53,7 +44,7 @@ describe('querying the default map', () => {
   });
 
   it('drags S and G with the mouse and the path follows', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const scene = await sceneOf(page);
     const before = await jsonAttr(page, '#path', 'data-points');
     const beforeLength = await stat(page, 'length');
@@ -93,7 +84,7 @@ describe('querying the default map', () => {
   });
 
   it('keeps the path on the pointer during a drag: one query out at a time, stale ones dropped', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const scene = await sceneOf(page);
     assert.equal(await page.locator('#toggle-exact').isChecked(), false, 'one /api/path request per query');
     // Every /api/path request as the browser sends it; the first one of the drag is held unanswered
@@ -142,7 +133,7 @@ describe('querying the default map', () => {
   });
 
   it('drags G with a finger (touch pointer events)', async () => {
-    const { page, errors } = await openPage(browser, server.url, { width: 800, height: 900, hasTouch: true });
+    const { page, errors } = await openPage(app.browser, app.server.url, { width: 800, height: 900, hasTouch: true });
     const scene = await sceneOf(page);
     const cdp = await page.context().newCDPSession(page);
     const target = freeNear(scene, [scene.scene.bounds.max[0], scene.scene.bounds.min[1]]);
@@ -162,7 +153,7 @@ describe('querying the default map', () => {
   });
 
   it('moves S with the keyboard', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const scene = await sceneOf(page);
     // One arrow step is 1/160 of the map's longer side; Shift makes it five.
     const b = scene.scene.bounds;
@@ -182,7 +173,7 @@ describe('querying the default map', () => {
   });
 
   it('shows the midpoint polyline, longer than the funnel path', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     assert.equal(await page.locator('#midpoint-path').count(), 0);
     assert.ok(await page.locator('#stats [data-stat="midpoints"]').isHidden());
     await click(page, '#toggle-midpoints');
@@ -203,7 +194,7 @@ describe('querying the default map', () => {
   });
 
   it('toggles the mesh', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const polys = page.locator('.mesh-poly');
     assert.equal(await polys.count(), await stat(page, 'polygons'));
     assert.ok(await polys.first().isVisible());
@@ -218,7 +209,7 @@ describe('querying the default map', () => {
   });
 
   it('reports a start inside an obstacle unless snapping, then snaps it to the wall', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const obstacle = interiorObstacle(await sceneOf(page));
     await click(page, '#toggle-snap');
     await dragHandle(page, 'start', obstacle.inside);
@@ -237,7 +228,7 @@ describe('querying the default map', () => {
   });
 
   it('switches the A* crossing point to portal midpoints', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     let body = null;
     page.on('request', (r) => { if (r.url().endsWith('/api/path')) body = JSON.parse(r.postData()); });
     const towardGoal = await stat(page, 'length');
