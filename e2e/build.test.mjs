@@ -2,10 +2,10 @@
 // (nothing to edit) or a grid map.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  click, dragHandle, freeNear, idle, jsonAttr, launchBrowser, openPage, press, ROOT, sceneOf, screenshot,
-  startServer, stat,
+  click, dragHandle, freeNear, idle, jsonAttr, openPage, press, ROOT, sceneOf, screenshot, stat,
+  useServerAndBrowser,
 } from './harness.mjs';
 
 const DATA = join(ROOT, '..', 'shared', 'data');
@@ -21,17 +21,11 @@ function pointSegment(p, a, b) {
 /** Distance between two segments that do not cross (the path never crosses an obstacle edge). */
 const segmentSegment = (a, b, c, d) => Math.min(pointSegment(a, c, d), pointSegment(b, c, d), pointSegment(c, a, b), pointSegment(d, a, b));
 
-let browser;
-before(async () => { browser = await launchBrowser(); });
-after(async () => { await browser?.close(); });
-
 describe('building the mesh from the page', () => {
-  let server;
-  before(async () => { server = await startServer(); });
-  after(async () => { assert.equal(await server?.stop(), 0); });
+  const app = useServerAndBrowser();
 
   it('switches to CDT, grows the obstacles by an agent radius, and resets', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     let body = null;
     page.on('request', (r) => { if (r.url().endsWith('/api/scene') && r.method() === 'POST') body = JSON.parse(r.postData()); });
     const scene0 = await sceneOf(page);
@@ -97,12 +91,10 @@ describe('building the mesh from the page', () => {
 });
 
 describe('a served mesh file', () => {
-  let server;
-  before(async () => { server = await startServer(['--mesh', join(DATA, 'polyanya', 'meshes', 'arena-merged.mesh')]); });
-  after(async () => { assert.equal(await server?.stop(), 0); });
+  const app = useServerAndBrowser(['--mesh', join(DATA, 'polyanya', 'meshes', 'arena-merged.mesh')]);
 
   it('hides the editor, shades what is off the mesh, and answers paths', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const scene = await sceneOf(page);
     assert.equal(scene.editable, false);
     assert.ok(await page.locator('#editor').isHidden(), 'no obstacles to edit');
@@ -134,12 +126,10 @@ describe('a served mesh file', () => {
 });
 
 describe('a served grid map', () => {
-  let server;
-  before(async () => { server = await startServer(['--map', join(DATA, 'movingai', 'tiny', 'hard.map')]); });
-  after(async () => { assert.equal(await server?.stop(), 0); });
+  const app = useServerAndBrowser(['--map', join(DATA, 'movingai', 'tiny', 'hard.map')]);
 
   it('is an editable scene built with CDT', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const scene = await sceneOf(page);
     assert.equal(scene.editable, true);
     assert.equal(scene.build.decomposition, 'cdt-merged');

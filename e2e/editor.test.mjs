@@ -1,9 +1,9 @@
 // The obstacle editor: add, move, reshape and delete obstacles; the mesh is rebuilt by the server.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import {
-  attr, centroid, click, idle, interiorObstacle, jsonAttr, launchBrowser, openPage, press, roomOnPath, sceneOf,
-  screenshot, startServer, stat, toScreen,
+  attr, centroid, click, idle, interiorObstacle, jsonAttr, openPage, press, roomOnPath, sceneOf, screenshot, stat,
+  toScreen, useServerAndBrowser,
 } from './harness.mjs';
 
 /** Drags with the mouse from one world point to another. */
@@ -26,24 +26,15 @@ async function serverObstacles(page) {
 const inBox = (p, [x0, y0, x1, y1]) => p[0] > x0 + 1e-9 && p[0] < x1 - 1e-9 && p[1] > y0 + 1e-9 && p[1] < y1 - 1e-9;
 
 describe('editing obstacles', () => {
-  let server;
-  let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    assert.equal(await server?.stop(), 0);
-  });
+  const app = useServerAndBrowser();
   // Each test starts from the map the server started with, whatever the one before left.
   beforeEach(async () => {
-    const res = await fetch(`${server.url}api/scene/reset`, { method: 'POST' });
+    const res = await fetch(`${app.server.url}api/scene/reset`, { method: 'POST' });
     assert.equal(res.status, 200);
   });
 
   it('adds, moves, reshapes and deletes an obstacle; the mesh follows', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const scene0 = await sceneOf(page);
     const n = scene0.scene.obstacles.length;
     const polygons0 = await stat(page, 'polygons');
@@ -116,7 +107,7 @@ describe('editing obstacles', () => {
   });
 
   it('resets the map the server started with', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const n = (await sceneOf(page)).scene.obstacles.length;
     const polygons0 = await stat(page, 'polygons');
     await click(page, '#toggle-edit');
@@ -132,8 +123,8 @@ describe('editing obstacles', () => {
   });
 
   it('picks up a scene changed by another tab', async () => {
-    const a = await openPage(browser, server.url);
-    const b = await openPage(browser, server.url);
+    const a = await openPage(app.browser, app.server.url);
+    const b = await openPage(app.browser, app.server.url);
     const n = (await sceneOf(a.page)).scene.obstacles.length;
     await click(a.page, '#toggle-edit');
     await click(a.page, '#btn-add');

@@ -4,10 +4,12 @@
 // Environment:
 //   PORTOLAN_BIN     the binary to test (default: target/release/portolan, else target/debug/portolan)
 //   CHROMIUM         the browser (default: /usr/bin/chromium)
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,6 +63,39 @@ export async function launchBrowser() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
     ],
   });
+}
+
+/**
+ * Hooks for the enclosing `describe` (or file): before its tests, starts `portolan serve --port 0
+ * ...args` and a browser; after them, closes the browser and asserts that the server stops
+ * cleanly (exit code 0 on SIGINT). Returns getters for the two, valid inside the tests:
+ *
+ *   const app = useServerAndBrowser();
+ *   it('...', async () => { const { page } = await openPage(app.browser, app.server.url); ... });
+ */
+export function useServerAndBrowser(args = []) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer(args);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    try {
+      await browser?.close();
+    } finally {
+      // Not started: `before` failed and said why.
+      if (server) assert.equal(await server.stop(), 0, 'the server stops cleanly on SIGINT');
+    }
+  });
+  const started = (what, value) => {
+    if (!value) throw new Error(`no ${what}: use it inside the tests of the describe that called useServerAndBrowser()`);
+    return value;
+  };
+  return {
+    get server() { return started('server', server); },
+    get browser() { return started('browser', browser); },
+  };
 }
 
 /** Opens the page and waits until the first path is drawn. Collects console errors. */
@@ -124,8 +159,20 @@ export async function jsonAttr(page, selector, name) {
   return JSON.parse(await attr(page, selector, name));
 }
 
+/**
+ * The figure a #stats span holds in data-value. Throws when there is no such span or it holds no
+ * finite number (the page writes '' for a figure it has not got; Number('') would be 0).
+ */
 export async function stat(page, name) {
-  return Number(await attr(page, `#stats [data-stat="${name}"]`, 'data-value'));
+  const spans = page.locator(`#stats [data-stat="${name}"]`);
+  const count = await spans.count();
+  if (count !== 1) throw new Error(`stat "${name}": ${count} #stats [data-stat="${name}"] elements, want 1`);
+  const raw = await spans.getAttribute('data-value');
+  const value = Number(raw);
+  if (raw === null || raw.trim() === '' || !Number.isFinite(value)) {
+    throw new Error(`stat "${name}" holds no number: data-value=${JSON.stringify(raw)}`);
+  }
+  return value;
 }
 
 export async function screenshot(page, name) {

@@ -1,25 +1,16 @@
 // Search options on the page: the exact shortest path beside the funnel's, and the corner offset.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  attr, click, dragHandle, freeNear, idle, jsonAttr, launchBrowser, openPage, polylineLength, press, sceneOf,
-  screenshot, startServer, stat,
+  attr, click, dragHandle, freeNear, idle, jsonAttr, openPage, polylineLength, press, sceneOf, screenshot, stat,
+  useServerAndBrowser,
 } from './harness.mjs';
 
 const close = (a, b, tol = 1e-6) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
 const dist = (p, q) => Math.hypot(p[0] - q[0], p[1] - q[1]);
 
 describe('search options', () => {
-  let server;
-  let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    assert.equal(await server?.stop(), 0);
-  });
+  const app = useServerAndBrowser();
 
   /** Checks the drawn exact path against the funnel path and the stats line; returns both lengths. */
   async function checkExact(page) {
@@ -38,7 +29,7 @@ describe('search options', () => {
   }
 
   it('draws the exact shortest path, never longer than the funnel path', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const scene = await sceneOf(page);
     const methods = [];
     page.on('request', (r) => { if (r.url().endsWith('/api/path')) methods.push(JSON.parse(r.postData()).method); });
@@ -80,7 +71,7 @@ describe('search options', () => {
   });
 
   it('moves the path corners by the corner offset', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     let body = null;
     page.on('request', (r) => { if (r.url().endsWith('/api/path')) body = JSON.parse(r.postData()); });
     const before = await jsonAttr(page, '#path', 'data-points');

@@ -1,27 +1,17 @@
 // Step mode: walking the funnel portal by portal, as the chapter's figure does.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  attr, click, dragHandle, jsonAttr, launchBrowser, openPage, press, sceneOf, screenshot, startServer,
-  twoPointsInOnePolygon,
+  attr, click, dragHandle, jsonAttr, openPage, press, sceneOf, screenshot, twoPointsInOnePolygon, useServerAndBrowser,
 } from './harness.mjs';
 
 describe('stepping through the funnel', () => {
-  let server;
-  let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    assert.equal(await server?.stop(), 0);
-  });
+  const app = useServerAndBrowser();
 
   const step = async (page) => Number(await attr(page, '#step-info', 'data-step'));
 
   it('walks to the end; the corners found are the path', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     const steps = Number(await attr(page, '#step-info', 'data-steps'));
     const portals = await page.locator('.portal').count();
     assert.ok(steps >= portals + 1, `${steps} steps for ${portals} portals and the goal`);
@@ -84,7 +74,7 @@ describe('stepping through the funnel', () => {
   });
 
   it('keeps stepping sensibly while S moves', async () => {
-    const { page, errors } = await openPage(browser, server.url);
+    const { page, errors } = await openPage(app.browser, app.server.url);
     for (let i = 0; i < 4; i++) await click(page, '#btn-step');
     assert.equal(await step(page), 4);
     const [p, q] = twoPointsInOnePolygon(await sceneOf(page));

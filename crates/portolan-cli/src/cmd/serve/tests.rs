@@ -11,7 +11,7 @@ use portolan::{
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A server for the default map as `portolan serve` starts it: the chapter's trapezoids.
 fn server() -> RunningServer {
@@ -284,11 +284,13 @@ fn path_matches_the_library_and_the_funnel_steps_rebuild_it() {
         ("toward-goal", PortalPoint::TowardGoal),
         ("midpoint", PortalPoint::Midpoint),
     ] {
+        let sent = Instant::now();
         let a = post(
             srv.addr(),
             "/api/path",
             &json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL, "portal": portal}),
         );
+        let round_trip_micros = sent.elapsed().as_secs_f64() * 1e6;
         assert_eq!(a.status, 200);
         let v = a.json();
         let want = PathFinder::new()
@@ -308,7 +310,17 @@ fn path_matches_the_library_and_the_funnel_steps_rebuild_it() {
         assert_eq!(v["expanded"], want.expanded);
         let channel: Vec<u32> = want.channel.iter().map(|p| p.0).collect();
         assert_eq!(v["channel"], json!(channel));
-        assert!(v["micros"].as_f64().unwrap() >= 0.0);
+        // `micros` times the library call inside the request, in microseconds. It reads 10–20 µs
+        // here, so it must lie below this client's whole round trip (a few hundred µs; a figure
+        // in nanoseconds is not) and above 0.1 µs, a few hundred clock cycles that no search
+        // expanding this many polygons beats (a figure in milliseconds or seconds, of a clock
+        // read twice in a row, or NaN, is not).
+        assert!(want.expanded >= 10, "the default query does real work");
+        let micros = v["micros"].as_f64().unwrap();
+        assert!(
+            micros > 0.1 && micros < round_trip_micros,
+            "search {micros} µs, round trip {round_trip_micros} µs"
+        );
 
         let f = &v["funnel"];
         let portals = f["portals"].as_array().unwrap();
