@@ -5,7 +5,9 @@
 //! (used instead of the straight distance between its ends) and a `bidirectional` flag. The
 //! channel A* treats it as one more edge out of every polygon holding `from`, landing in the
 //! polygons holding `to`; the path is then funnelled run by run between the links it takes, and
-//! [`Path::links`](crate::search::Path::links) says which segments are link traversals.
+//! [`Path::links`](crate::search::Path::links) says which segments are link traversals. The
+//! exact search ([`polyanya`](crate::search::polyanya)) takes a link where its start is seen,
+//! and goes on from its end as from a start point.
 //!
 //! ```text
 //!    ┌──────────┬──┬──────────┐
@@ -20,10 +22,12 @@
 //! Links are not part of the mesh's serialised form ([`NavMeshData`](super::NavMeshData)): store
 //! the [`OffMeshLink`]s beside it (they serialise) and call `with_links` after loading.
 //!
-//! Cost model: a path's cost is its length on the mesh plus the `cost` of each link it takes. A
-//! link cheaper than the straight distance from its start to the goal region makes the A*'s
-//! straight-line heuristic inadmissible; the search still works but may miss a cheaper route, as
-//! in Detour.
+//! Cost model: a path's cost is its length on the mesh plus the `cost` of each link it takes
+//! ([`Path::length`](crate::search::Path::length) stays the polyline's length). A link cheaper
+//! than the straight distance from its start to the goal region makes the channel A*'s
+//! straight-line heuristic inadmissible; that search still works but may miss a cheaper route, as
+//! in Detour. The exact search bounds the cost through the links per query and always returns
+//! the cheapest path.
 //!
 //! ```
 //! use portolan::{build, BuildOptions, PathFinder, Scene, SearchOptions, Vec2};
@@ -441,6 +445,111 @@ mod tests {
         let r = PathFinder::new().find_path(&cheap, a, b, &opts).unwrap();
         assert!(!r.is_complete());
         assert!(r.links.is_empty());
+    }
+
+    #[test]
+    fn the_exact_search_takes_links_at_their_cost() {
+        use crate::search::SearchMethod;
+        let exact = SearchOptions {
+            method: SearchMethod::Exact,
+            ..SearchOptions::default()
+        };
+        let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 100.0))).with_obstacle([
+            (4.0, 0.0),
+            (6.0, 0.0),
+            (6.0, 90.0),
+            (4.0, 90.0),
+        ]);
+        let base = build(&s, &BuildOptions::trapezoid()).unwrap();
+        let mut f = PathFinder::new();
+        let (a, b) = (Vec2::new(1.0, 1.0), Vec2::new(9.0, 1.0));
+        let detour = f.find_path(&base, a, b, &exact).unwrap();
+        assert!(detour.length > 170.0);
+        let (from, to) = (Vec2::new(3.0, 1.0), Vec2::new(7.0, 1.0));
+        let jump = |cost| OffMeshLink::new(from, to, cost);
+        let cheap = base.clone().with_links([jump(20.0)]).unwrap();
+        let p = f.find_path(&cheap, a, b, &exact).unwrap();
+        assert_eq!(p.points, vec![a, from, to, b]);
+        assert_eq!(
+            p.links,
+            vec![LinkTraversal {
+                link: LinkId(0),
+                segment: 1,
+                reversed: false
+            }]
+        );
+        // Dearer than the walk: the exact search walks, as without the link.
+        let dear = base.clone().with_links([jump(500.0)]).unwrap();
+        let walk = f.find_path(&dear, a, b, &exact).unwrap();
+        assert_eq!(walk.points, detour.points);
+        assert!(walk.links.is_empty());
+        // Backwards only on a bidirectional link.
+        let back = f.find_path(&cheap, b, a, &exact).unwrap();
+        assert!(back.links.is_empty());
+        let both = base
+            .clone()
+            .with_links([jump(20.0).bidirectional()])
+            .unwrap();
+        let back = f.find_path(&both, b, a, &exact).unwrap();
+        assert_eq!(back.points, vec![b, to, from, a]);
+        assert!(back.links[0].reversed);
+        // A closed landing polygon closes the link; the partial path walks toward the goal.
+        let mut filter = crate::search::PolygonFilter::new();
+        filter.exclude(cheap.locate(to).polygon().unwrap());
+        let closed = SearchOptions {
+            filter: Some(std::sync::Arc::new(filter)),
+            allow_partial: true,
+            ..exact.clone()
+        };
+        let r = f.find_path(&cheap, a, b, &closed).unwrap();
+        assert!(!r.is_complete() && r.links.is_empty());
+        // Corner offsets leave the link's ends where they are.
+        let offset = SearchOptions {
+            corner_offset: 0.5,
+            ..exact.clone()
+        };
+        let up = Vec2::new(1.0, 20.0);
+        let p = f.find_path(&cheap, up, b, &offset).unwrap();
+        assert_eq!(p.links.len(), 1);
+        let k = p.links[0].segment;
+        assert_eq!((p.points[k], p.points[k + 1]), (from, to));
+        // Landmarks measure the mesh without its links: refused rather than wrong.
+        let lm = crate::search::landmarks::Landmarks::build(&cheap, 2);
+        let with_lm = SearchOptions {
+            landmarks: Some(std::sync::Arc::new(lm)),
+            ..exact.clone()
+        };
+        assert!(matches!(
+            f.find_path(&cheap, a, b, &with_lm),
+            Err(PathError::Unsupported {
+                method: "exact",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_cheap_link_beats_the_straight_line_inside_one_polygon() {
+        // Start and goal in the one polygon of an empty map; a teleport of cost 1 between
+        // points near them beats the straight walk of 80.
+        let m = build(
+            &Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(100.0, 10.0))),
+            &BuildOptions::trapezoid(),
+        )
+        .unwrap();
+        let (s, g) = (Vec2::new(5.0, 5.0), Vec2::new(85.0, 5.0));
+        let (from, to) = (Vec2::new(5.0, 6.0), Vec2::new(85.0, 6.0));
+        let m = m.with_links([OffMeshLink::new(from, to, 1.0)]).unwrap();
+        let exact = SearchOptions {
+            method: crate::search::SearchMethod::Exact,
+            ..SearchOptions::default()
+        };
+        let p = PathFinder::new().find_path(&m, s, g, &exact).unwrap();
+        assert_eq!(p.points, vec![s, from, to, g]);
+        assert_eq!(p.links.len(), 1);
+        // Backwards there is no link: the straight line.
+        let p = PathFinder::new().find_path(&m, g, s, &exact).unwrap();
+        assert_eq!(p.points, vec![g, s]);
     }
 
     #[test]

@@ -198,15 +198,16 @@ impl PathFinder {
         check_options(options)?;
         match options.method {
             SearchMethod::Exact => {
-                if mesh.has_links() {
-                    return Err(PathError::Unsupported {
-                        method: "exact",
-                        option: "off-mesh links",
-                    });
-                }
                 let mut path = self.exact.find_path(mesh, start, goal, options)?;
                 if options.corner_offset > 0.0 {
-                    super::corner::offset_corners(mesh, &mut path.points, options.corner_offset);
+                    // Run by run between the links taken: a link's ends stay where they are.
+                    let mut first = 0;
+                    let ends = path.links.iter().map(|l| (l.segment, l.segment + 1));
+                    for (last, next) in ends.chain([(path.points.len() - 1, 0)]) {
+                        let run = &mut path.points[first..=last];
+                        super::corner::offset_corners(mesh, run, options.corner_offset);
+                        first = next;
+                    }
                     path.length = Path::polyline_length(&path.points);
                 }
                 Ok(path)

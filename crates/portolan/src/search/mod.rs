@@ -217,7 +217,7 @@ pub enum PathError {
     Unsupported {
         /// The search method.
         method: &'static str,
-        /// The option's field name.
+        /// The option's field name (and, where the refusal depends on the mesh, why).
         option: &'static str,
     },
     /// Data given in an option was prepared for another mesh (see

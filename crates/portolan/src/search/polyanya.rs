@@ -78,6 +78,20 @@
 //! distances, see [`landmarks`](super::landmarks)) the heuristic also bounds the detour still to
 //! come, and the same queries take about 1,530 expansions, 6.3–6.7 times as fast as the crate.
 //!
+//! # Off-mesh links
+//! On a mesh with [links](crate::mesh::links), a link's take-off point is reached like the goal:
+//! straight from a node's root when its cone holds the point, or around the corner on its side.
+//! That makes a take-off pseudo node and a *landing* node, rooted at the link's end at `g` plus
+//! the link's cost, which is queued and, when popped, expanded like a start point. Take-off and
+//! landing points get root-level pruning like corners. The goal's straight line is then no longer
+//! the end of the story (a link elsewhere may be cheaper), so nodes are not dropped when the goal
+//! is in sight, dead-end pruning is off, and a polygon holding a take-off is no cul-de-sac. The
+//! heuristic stays admissible however cheap a link is: per query, Dijkstra over the directed
+//! link edges gives each a lower bound `B` on the cost of going on through it (its cost, then
+//! straight lines between link ends and the goal), and a node's `h` is the least of its interval
+//! heuristic toward the goal and, per link, toward the take-off point plus `B` (O(links) per
+//! node, none without links). Landmarks measure the mesh alone, and are refused with links.
+//!
 //! # One-to-all
 //! [`ExactSearch::distances_from`] runs the same search from a vertex with no goal until the
 //! open list is empty, recording at every interval end that is a vertex the length of the path
@@ -88,12 +102,12 @@
 use super::channel::locate_endpoint;
 use super::landmarks::Landmarks;
 use super::open::Open;
-use super::{Path, PathError, PathStatus, PolygonFilter, SearchOptions};
+use super::{LinkTraversal, Path, PathError, PathStatus, PolygonFilter, SearchOptions};
 use crate::geom::{
     closest_point_on_segment, line_intersection_t, on_segment, orient, Orientation, Vec2,
 };
 use crate::mesh::dead_ends::DeadEnds;
-use crate::mesh::{Location, NavMesh, PolyId, VertexId};
+use crate::mesh::{LinkEdge, LinkId, Location, NavMesh, PolyId, VertexId};
 use std::collections::BinaryHeap;
 
 /// Relative slack of root-level pruning: a node rooted at a corner is dropped when its `g`
@@ -117,6 +131,12 @@ const FINAL: u32 = u32::MAX;
 const ORIGIN: u32 = u32::MAX - 1;
 /// `entry` of a pseudo node recording a corner the path walked from along a wall.
 const VIA: u32 = u32::MAX - 2;
+/// `entry` of a pseudo node whose root is where the path takes an off-mesh link.
+const TAKEOFF: u32 = u32::MAX - 3;
+/// `entry` of a node whose root is where an off-mesh link lands: expanded like a start point.
+const LANDING: u32 = u32::MAX - 4;
+/// The smallest `entry` that is not an edge slot (nodes from here up are not intervals).
+const SPECIAL: u32 = LANDING;
 
 /// A search node: an interval on the edge through which it enters `poly`, 40 bytes.
 ///
@@ -195,6 +215,11 @@ pub struct ExactSearch {
     alt_start: f64,
     /// Per vertex: its landmark bound in this query, NaN until computed (valid with `root_stamp`).
     alt_h: Vec<f64>,
+    /// Per directed link edge `k` (see [`link_end`]): a lower bound on the cost from its take-off
+    /// point to the goal through it, `cost + D(landing)`; infinite for edges that cannot be taken.
+    link_bound: Vec<f64>,
+    /// Scratch for [`ExactSearch::prepare_links`]: directed link edges whose bound is final.
+    link_settled: Vec<bool>,
 }
 
 impl ExactSearch {
@@ -204,7 +229,11 @@ impl ExactSearch {
     }
 
     fn reset(&mut self, mesh: &NavMesh) {
-        let (nv, np) = (mesh.vertex_count(), mesh.polygon_count());
+        // Roots are vertices, then the take-off and landing points of the directed link edges.
+        let (nv, np) = (
+            mesh.vertex_count() + 4 * mesh.links().len(),
+            mesh.polygon_count(),
+        );
         if self.root_stamp.len() < nv {
             self.root_stamp.resize(nv, 0);
             self.root_g.resize(nv, 0.0);
@@ -225,7 +254,9 @@ impl ExactSearch {
         self.best_final = f64::INFINITY;
     }
 
-    /// Finds a shortest path from `start` to `goal`. These options apply: `snap`, `landmarks`,
+    /// Finds a shortest path from `start` to `goal` (on a mesh with off-mesh links, the cheapest,
+    /// counting each link at its cost; [`Path::links`] says which segments are links). These
+    /// options apply: `snap`, `landmarks` (not on a mesh with links: [`PathError::Unsupported`]),
     /// `filter` (closed polygons are walls for this query; a start polygon may be left, a goal
     /// only in closed polygons is unreachable), `max_expanded` (search nodes expanded, then
     /// [`PathError::SearchLimit`]) and `allow_partial` (an unreachable goal gives the shortest
@@ -234,8 +265,9 @@ impl ExactSearch {
     /// and are ignored.
     ///
     /// [`Path::channel`] lists the polygons the search carried the path through, start polygon
-    /// first, goal polygon last; consecutive ones share an edge, so the list is a channel that
-    /// contains the path. [`Path::expanded`] counts expanded search nodes.
+    /// first, goal polygon last; consecutive ones share an edge (or are joined by a link taken),
+    /// so the list is a channel that contains the path. [`Path::expanded`] counts expanded
+    /// search nodes.
     pub fn find_path(
         &mut self,
         mesh: &NavMesh,
@@ -249,9 +281,22 @@ impl ExactSearch {
                     option: "landmarks",
                 })
             }
+            // Landmark distances are measured on the mesh alone: a link can beat them.
+            Some(_) if mesh.has_links() => {
+                return Err(PathError::Unsupported {
+                    method: "exact",
+                    option: "landmarks on a mesh with off-mesh links",
+                })
+            }
             Some(lm) => Some(&**lm),
             None => None,
         };
+        if mesh.vertex_count() + 4 * mesh.links().len() >= SPECIAL as usize {
+            return Err(PathError::Unsupported {
+                method: "exact",
+                option: "off-mesh links (too many for its 32-bit node ids)",
+            });
+        }
         let (s, sloc) = locate_endpoint(mesh, start, options.snap, "start")?;
         let (t, tloc) = locate_endpoint(mesh, goal, options.snap, "goal")?;
         if is_pinch(mesh, sloc) || is_pinch(mesh, tloc) {
@@ -273,13 +318,19 @@ impl ExactSearch {
         if !goal_open {
             return self.unreachable(mesh, s, sloc, t, options);
         }
-        // Same polygon: a straight segment (polygons are convex).
+        // Same polygon: a straight segment (polygons are convex) — unless a link could be
+        // cheaper, which the search then finds (the start's own polygons hold the goal).
         let mut shared = None;
+        let links = mesh.has_links();
+        if links {
+            self.prepare_links(mesh, t);
+        }
         for_each_polygon(mesh, sloc, |p| {
             if shared.is_none() && self.goal_stamp[p.index()] == gen {
                 shared = Some(p);
             }
         });
+        let shared = shared.filter(|_| !links || self.point_h_links(mesh, s, t) >= s.distance(t));
         if let Some(p) = shared {
             let points = if s == t { vec![s] } else { vec![s, t] };
             return Ok(Path {
@@ -292,7 +343,8 @@ impl ExactSearch {
             });
         }
         // The goal's components: one, or two for a goal on a bridge; a goal on a vertex where
-        // more meet is rare enough to search without dead-end pruning.
+        // more meet is rare enough to search without dead-end pruning. (Off-mesh links lead out
+        // of dead ends: no pruning on meshes with links.)
         let dead_ends = mesh.dead_ends();
         let mut goal_parts = [u32::MAX; 2];
         let mut more = false;
@@ -309,8 +361,9 @@ impl ExactSearch {
             start: s,
             goal: t,
             landmarks,
-            dead_ends: (!more).then_some((dead_ends, goal_parts)),
+            dead_ends: (!more && !links).then_some((dead_ends, goal_parts)),
             filter,
+            links,
         };
         if let Some(lm) = landmarks {
             self.prepare_landmarks(mesh, lm, sloc, tloc, s, t);
@@ -334,8 +387,8 @@ impl ExactSearch {
     fn nearest_reached(&self, mesh: &NavMesh, q: &Query, expanded: usize) -> Path {
         let mut best: (f64, Option<u32>, Vec2) = (dist(q.start, q.goal), None, q.start);
         for (i, n) in self.nodes.iter().enumerate() {
-            if n.entry >= VIA {
-                continue; // final, origin and pseudo nodes
+            if n.entry >= SPECIAL {
+                continue; // final, origin, landing and pseudo nodes
             }
             let seen = match self.interval(mesh, q, n) {
                 Some((_, right, left)) => closest_point_on_segment(q.goal, right, left),
@@ -403,7 +456,8 @@ impl ExactSearch {
             if best.is_none_or(|(b, _, _)| d < b) {
                 best = Some((d, q, p));
             }
-            for &n in mesh.neighbours(p).iter().flatten() {
+            let across = mesh.neighbours(p).iter().flatten().copied();
+            for n in across.chain(mesh.links_from(p).iter().map(|e| e.to_polygon)) {
                 if self.goal_stamp[n.index()] != gen && open(n) {
                     self.goal_stamp[n.index()] = gen;
                     stack.push(n);
@@ -466,6 +520,7 @@ impl ExactSearch {
             landmarks: None,
             dead_ends: None,
             filter: None,
+            links: false,
         };
         self.push_start_nodes(mesh, &q, loc);
         let mut expanded = 0;
@@ -537,30 +592,7 @@ impl ExactSearch {
     /// to polygons that are start polygons too). An edge whose line only passes through the
     /// start is reached by walking along that line (see `successor`). Queues them.
     fn push_start_nodes(&mut self, mesh: &NavMesh, q: &Query, sloc: Location) {
-        let s = q.start;
-        for_each_polygon(mesh, sloc, |p| {
-            let origin = self.nodes.len() as u32;
-            self.nodes.push(Node {
-                g: 0.0,
-                root: START,
-                poly: p.0,
-                entry: ORIGIN,
-                parent: NONE,
-                right_line: [START, START],
-                left_line: [START, START],
-            });
-            let vs = mesh.polygon_vertices(p);
-            let n = vs.len();
-            for i in 0..n {
-                let (ia, ib) = (vs[i], vs[(i + 1) % n]);
-                let (a, b) = (mesh.vertex(ia), mesh.vertex(ib));
-                if on_segment(s, a, b) {
-                    continue;
-                }
-                let (from, to) = (End::Vertex(ia.0), End::Vertex(ib.0));
-                self.successor(mesh, q, origin, p, i, START, 0.0, from, to);
-            }
-        });
+        self.expand_point(mesh, q, NONE, START, 0.0, sloc);
         if let Some(first) = self.queue_successors(mesh, q) {
             let n = self.nodes[first as usize];
             let f = n.g + self.node_h(mesh, q, &n);
@@ -569,6 +601,178 @@ impl ExactSearch {
                 g: n.g,
                 id: first,
             });
+        }
+    }
+
+    /// The successors of a point root (the start, or where a link lands) at distance `g`,
+    /// located at `loc`. Per polygon holding the point (open ones; the start's may be closed):
+    /// an origin node naming the polygon, then one node per edge that does not hold the point;
+    /// with links, also the goal and the link take-offs in the polygon, which the point sees
+    /// (polygons are convex).
+    fn expand_point(
+        &mut self,
+        mesh: &NavMesh,
+        q: &Query,
+        parent: u32,
+        root: u32,
+        g: f64,
+        loc: Location,
+    ) {
+        let x = Self::root_point(mesh, q, root);
+        for_each_polygon(mesh, loc, |p| {
+            if root != START && q.filter.is_some_and(|f| f.is_excluded(p)) {
+                return;
+            }
+            let origin = self.nodes.len() as u32;
+            self.nodes.push(Node {
+                g,
+                root,
+                poly: p.0,
+                entry: ORIGIN,
+                parent,
+                right_line: [root, root],
+                left_line: [root, root],
+            });
+            if q.links {
+                if self.goal_stamp[p.index()] == self.generation {
+                    self.final_node(mesh, q, origin, root, g);
+                }
+                for e in mesh.links_from(p) {
+                    self.take_off(mesh, q, origin, root, g, e);
+                }
+            }
+            let vs = mesh.polygon_vertices(p);
+            let n = vs.len();
+            for i in 0..n {
+                let (ia, ib) = (vs[i], vs[(i + 1) % n]);
+                let (a, b) = (mesh.vertex(ia), mesh.vertex(ib));
+                if on_segment(x, a, b) {
+                    continue;
+                }
+                let (from, to) = (End::Vertex(ia.0), End::Vertex(ib.0));
+                self.successor(mesh, q, origin, p, i, root, g, from, to);
+            }
+        });
+    }
+
+    /// Per directed link edge, a lower bound on the cost of reaching the goal `t` by taking it:
+    /// its cost plus `D(landing)`, where `D(x) = min(|x t|, min over edges j of
+    /// |x from_j| + cost_j + D(to_j))` (straight lines between link ends and the goal), by
+    /// Dijkstra over the edges: O(k²) for k directed edges. With these the heuristic
+    /// ([`ExactSearch::point_h_links`]) stays admissible however cheap a link is.
+    fn prepare_links(&mut self, mesh: &NavMesh, t: Vec2) {
+        let k = 2 * mesh.links().len();
+        let (d, done) = (&mut self.link_bound, &mut self.link_settled);
+        d.clear();
+        done.clear();
+        for j in 0..k {
+            let (_, to, _) = link_end(mesh, j);
+            let usable = j.is_multiple_of(2) || mesh.links()[j / 2].bidirectional;
+            d.push(if usable { dist(to, t) } else { f64::INFINITY });
+            done.push(!usable);
+        }
+        while let Some(j) = (0..k)
+            .filter(|&j| !done[j])
+            .min_by(|&a, &b| d[a].total_cmp(&d[b]))
+        {
+            done[j] = true;
+            let (from, _, cost) = link_end(mesh, j);
+            let via = cost + d[j];
+            for i in 0..k {
+                if !done[i] {
+                    let (_, to, _) = link_end(mesh, i);
+                    d[i] = d[i].min(dist(to, from) + via);
+                }
+            }
+        }
+        for (j, b) in d.iter_mut().enumerate() {
+            *b += link_end(mesh, j).2;
+        }
+    }
+
+    /// A lower bound on the cost from point `x` to the goal `t` on a mesh with links: straight
+    /// there, or straight to a link's take-off and on at least its bound.
+    fn point_h_links(&self, mesh: &NavMesh, x: Vec2, t: Vec2) -> f64 {
+        let mut h = dist(x, t);
+        for (j, &b) in self.link_bound.iter().enumerate() {
+            if b < h {
+                h = h.min(dist(x, link_end(mesh, j).0) + b);
+            }
+        }
+        h
+    }
+
+    /// The path reaches the take-off point of link edge `e` straight from `root` (at distance
+    /// `g`; `root` sees it). Makes a pseudo node for the corner `root` when it is not the
+    /// parent's root, a take-off pseudo node, and the landing node, queued like any node and
+    /// expanded like a start. Root-level pruning applies to take-off and landing points too.
+    #[allow(clippy::too_many_arguments)]
+    fn take_off(
+        &mut self,
+        mesh: &NavMesh,
+        q: &Query,
+        parent: u32,
+        root: u32,
+        g: f64,
+        e: &LinkEdge,
+    ) {
+        if q.filter.is_some_and(|f| f.is_excluded(e.to_polygon)) {
+            return;
+        }
+        let mut parent = parent;
+        let poly = self.nodes[parent as usize].poly;
+        if root != self.nodes[parent as usize].root {
+            if !self.root_ok(root, g) {
+                return;
+            }
+            self.nodes.push(Node {
+                g,
+                root,
+                poly,
+                entry: VIA,
+                parent,
+                right_line: [root, root],
+                left_line: [root, root],
+            });
+            parent = self.nodes.len() as u32 - 1;
+        }
+        let j = 2 * e.link.index() + usize::from(e.reversed);
+        let up = (mesh.vertex_count() + 2 * j) as u32;
+        let g_up = g + dist(Self::root_point(mesh, q, root), e.from);
+        let g_down = g_up + e.cost;
+        if !self.root_ok(up, g_up) || !self.root_ok(up + 1, g_down) {
+            return;
+        }
+        self.nodes.push(Node {
+            g: g_up,
+            root: up,
+            poly,
+            entry: TAKEOFF,
+            parent,
+            right_line: [up, up],
+            left_line: [up, up],
+        });
+        self.nodes.push(Node {
+            g: g_down,
+            root: up + 1,
+            poly: e.to_polygon.0,
+            entry: LANDING,
+            parent: self.nodes.len() as u32 - 1,
+            right_line: [up + 1, up + 1],
+            left_line: [up + 1, up + 1],
+        });
+        self.succ.push(self.nodes.len() as u32 - 1);
+    }
+
+    /// Expands node `idx`: a landing node like a start point, any other through its polygon.
+    #[inline]
+    fn expand_node(&mut self, mesh: &NavMesh, q: &Query, idx: u32) {
+        let n = self.nodes[idx as usize];
+        if n.entry == LANDING {
+            let at = Self::root_point(mesh, q, n.root);
+            self.expand_point(mesh, q, idx, n.root, n.g, mesh.locate(at));
+        } else {
+            self.expand(mesh, q, idx);
         }
     }
 
@@ -595,7 +799,7 @@ impl ExactSearch {
                     return Outcome::Limited;
                 }
                 *expanded += 1;
-                self.expand(mesh, q, cur);
+                self.expand_node(mesh, q, cur);
                 // Intermediate pruning: a lone successor is expanded at once.
                 if self.succ.len() == 1 && self.nodes[self.succ[0] as usize].entry != FINAL {
                     cur = self.succ[0];
@@ -661,10 +865,27 @@ impl ExactSearch {
         if self.one_to_all {
             return 0.0;
         }
-        let h = match self.interval(mesh, q, n) {
+        if n.entry == LANDING {
+            return self.point_h_links(mesh, Self::root_point(mesh, q, n.root), q.goal);
+        }
+        let interval = self.interval(mesh, q, n);
+        let mut h = match interval {
             None => dist(Self::root_point(mesh, q, n.root), q.goal),
             Some((r, right, left)) => interval_h(r, right, left, q.goal),
         };
+        if q.links {
+            // Through the interval to a take-off point, then on at least the link's bound.
+            for (j, &b) in self.link_bound.iter().enumerate() {
+                if b < h {
+                    let f = link_end(mesh, j).0;
+                    let to_f = match interval {
+                        None => dist(Self::root_point(mesh, q, n.root), f),
+                        Some((r, right, left)) => interval_h(r, right, left, f),
+                    };
+                    h = h.min(to_f + b);
+                }
+            }
+        }
         match q.landmarks {
             Some(lm) => h.max(self.landmark_h(lm, n.root)),
             None => h,
@@ -711,10 +932,20 @@ impl ExactSearch {
 
     #[inline]
     fn root_point(mesh: &NavMesh, q: &Query, root: u32) -> Vec2 {
+        let nv = mesh.vertex_count();
         if root == START {
             q.start
-        } else {
+        } else if (root as usize) < nv {
             mesh.vertices()[root as usize]
+        } else {
+            // A link's take-off (even) or landing (odd) point.
+            let j = root as usize - nv;
+            let (from, to, _) = link_end(mesh, j / 2);
+            if j.is_multiple_of(2) {
+                from
+            } else {
+                to
+            }
         }
     }
 
@@ -820,7 +1051,11 @@ impl ExactSearch {
         debug_assert_eq!(nv[wrap(entry + 1, nv.len())], ea);
         // Cul-de-sac pruning.
         let goal_here = self.goal_stamp[next.index()] == self.generation;
-        if !goal_here && open_edges < 2 && !self.one_to_all {
+        if !goal_here
+            && open_edges < 2
+            && !self.one_to_all
+            && (!q.links || mesh.links_from(next).is_empty())
+        {
             return;
         }
         if root != self.nodes[parent as usize].root && !self.root_ok(root, g) {
@@ -905,7 +1140,14 @@ impl ExactSearch {
             // polygon is visible from it.
             if goal_here {
                 self.final_node(mesh, q, idx, n.root, n.g);
-                return;
+                if !q.links {
+                    return;
+                }
+            }
+            if q.links {
+                for e in mesh.links_from(poly) {
+                    self.take_off(mesh, q, idx, n.root, n.g, e);
+                }
             }
             for j in 0..m {
                 let (from, to) = (End::Vertex(id(j)), End::Vertex(id(j + 1)));
@@ -930,16 +1172,35 @@ impl ExactSearch {
             let sr = orient(rp, rq, t);
             let sl = orient(lp, lq, t);
             if sr != Orientation::Clockwise && sl != Orientation::CounterClockwise {
-                // Visible: nothing through this polygon can beat the straight line.
+                // Visible: nothing through this polygon can beat the straight line (but a
+                // link somewhere may).
                 self.final_node(mesh, q, idx, n.root, n.g);
-                return;
-            }
-            if sr == Orientation::Clockwise {
+                if !q.links {
+                    return;
+                }
+            } else if sr == Orientation::Clockwise {
                 if right_turn {
                     self.final_node(mesh, q, idx, a_id.0, n.g + dist(r, a));
                 }
             } else if left_turn {
                 self.final_node(mesh, q, idx, b_id.0, n.g + dist(r, b));
+            }
+        }
+        if q.links {
+            // Link take-offs in this polygon, reached like the goal: straight from the root
+            // when the cone holds them, else around the corner on their side.
+            for e in mesh.links_from(poly) {
+                let sr = orient(rp, rq, e.from);
+                let sl = orient(lp, lq, e.from);
+                if sr != Orientation::Clockwise && sl != Orientation::CounterClockwise {
+                    self.take_off(mesh, q, idx, n.root, n.g, e);
+                } else if sr == Orientation::Clockwise {
+                    if right_turn {
+                        self.take_off(mesh, q, idx, a_id.0, n.g + dist(r, a), e);
+                    }
+                } else if left_turn {
+                    self.take_off(mesh, q, idx, b_id.0, n.g + dist(r, b), e);
+                }
             }
         }
         // Where the right side leaves the polygon: far edge `er`, from `pr` (a vertex, or where
@@ -1034,14 +1295,23 @@ impl ExactSearch {
     fn path_to(&self, mesh: &NavMesh, idx: u32, q: &Query, expanded: usize, end: Vec2) -> Path {
         let mut points = vec![end];
         let mut channel: Vec<PolyId> = Vec::new();
+        // Links taken, as (directed link edge, index of its take-off point in `points`), which
+        // is built backwards.
+        let mut links: Vec<(usize, usize)> = Vec::new();
         let mut last_root = NONE - 2;
         let mut i = idx;
         while i != NONE {
             let n = &self.nodes[i as usize];
             if n.root != last_root {
                 let p = Self::root_point(mesh, q, n.root);
-                if points.last() != Some(&p) {
+                // A take-off point always gets its own entry, right before its landing point
+                // (a zero-length link is still a link segment).
+                if points.last() != Some(&p) || n.entry == TAKEOFF {
                     points.push(p);
+                }
+                if n.entry == TAKEOFF {
+                    let j = (n.root as usize - mesh.vertex_count()) / 2;
+                    links.push((j, points.len() - 1));
                 }
                 last_root = n.root;
             }
@@ -1052,13 +1322,23 @@ impl ExactSearch {
         }
         points.reverse();
         channel.reverse();
+        let last = points.len() - 1;
+        let links = links
+            .iter()
+            .rev()
+            .map(|&(j, at)| LinkTraversal {
+                link: LinkId((j / 2) as u32),
+                segment: last - at,
+                reversed: j % 2 == 1,
+            })
+            .collect();
         Path {
             length: Path::polyline_length(&points),
             points,
             channel,
             expanded,
             status: PathStatus::Complete,
-            links: Vec::new(),
+            links,
         }
     }
 }
@@ -1101,6 +1381,21 @@ struct Query<'a> {
     dead_ends: Option<(&'a DeadEnds, [u32; 2])>,
     /// Polygons closed for this query ([`SearchOptions::filter`]), when any are.
     filter: Option<&'a PolygonFilter>,
+    /// The mesh has off-mesh links (and this is not one-to-all mode): take-offs, landings and
+    /// the link-aware heuristic are on.
+    links: bool,
+}
+
+/// Directed link edge `j` of the mesh (link `j / 2`, taken backwards when `j` is odd): its
+/// take-off point, landing point and cost.
+#[inline]
+fn link_end(mesh: &NavMesh, j: usize) -> (Vec2, Vec2, f64) {
+    let l = &mesh.links()[j / 2];
+    if j.is_multiple_of(2) {
+        (l.from, l.to, l.cost)
+    } else {
+        (l.to, l.from, l.cost)
+    }
 }
 
 /// `a − b` lowered by [`LANDMARK_SLACK`] of the magnitudes: a lower bound on a true difference
