@@ -20,6 +20,18 @@ pub(crate) fn split_map() -> NavMesh {
     build(&s, &BuildOptions::trapezoid()).unwrap()
 }
 
+/// A 10 × 10 map with a square obstacle [4, 6]² in the middle; four trapezoids around it (left,
+/// below, above, right).
+pub(crate) fn square_map() -> NavMesh {
+    let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0))).with_obstacle([
+        (4.0, 4.0),
+        (6.0, 4.0),
+        (6.0, 6.0),
+        (4.0, 6.0),
+    ]);
+    build(&s, &BuildOptions::trapezoid()).unwrap()
+}
+
 /// Two unit squares touching only at the vertex (1, 1), a pinch: vertices and polygons, for
 /// tests to extend.
 pub(crate) fn pinched_squares() -> (Vec<Vec2>, Vec<Vec<u32>>) {
