@@ -7,11 +7,12 @@
 //! ```
 //!
 //! 1. **Repair.** Each obstacle ring loses repeated consecutive vertices. A ring that is already
-//!    a convex polygon (checked exactly with [`orient`]) is only turned counter-clockwise; any
-//!    other ring, or an obstacle with holes, goes through its own overlay with the non-zero fill
-//!    rule, which resolves self-intersections (every point the ring winds around is solid),
-//!    drops collinear runs and zero-area slivers, and subtracts the holes. Afterwards every solid
-//!    ring has the solid on its left: outer rings counter-clockwise, holes clockwise.
+//!    a convex polygon (checked exactly by [`convexity`](crate::geom::convexity)) is only turned
+//!    counter-clockwise; any other ring, or an obstacle with holes, goes through its own overlay
+//!    with the non-zero fill rule, which resolves self-intersections (every point the ring winds
+//!    around is solid), drops collinear runs and zero-area slivers, and subtracts the holes.
+//!    Afterwards every solid ring has the solid on its left: outer rings counter-clockwise, holes
+//!    clockwise.
 //! 2. **Walkable region.** `bounds`, or the boundary polygon (non-zero fill) clipped to `bounds`.
 //! 3. **Inflate.** With an agent radius, a convex obstacle becomes one convex polygon with rounded
 //!    corners ([`inflate::inflate_convex`]); other solid rings and the region's outside contribute
