@@ -1,10 +1,11 @@
 //! Loading the inputs every subcommand shares: scenes, points.
 
+use crate::cmd::build::DecompositionArg;
 use anyhow::{Context, Result};
 use portolan::{
     build, BuildOptions, NavMesh, PortalPoint, Scene, SearchMethod, SearchOptions, Vec2,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Reads a Polyanya `.mesh` file (version 1, 2 or 3), noting on stderr any face the reader had to
 /// cut into convex pieces.
@@ -25,23 +26,105 @@ pub fn load_mesh(path: &Path) -> Result<NavMesh> {
     Ok(mesh)
 }
 
-/// The mesh to search: a Polyanya mesh file when given, else the scene built with `options`; with
-/// the scene to draw (for a mesh file, its bounds and no obstacles).
-pub fn load_mesh_or_scene(
-    mesh: Option<&Path>,
-    scene: Option<&Path>,
-    options: &BuildOptions,
-) -> Result<(Scene, NavMesh)> {
-    match mesh {
-        Some(m) => {
-            let mesh = load_mesh(m)?;
-            Ok((Scene::new(mesh.bounds()), mesh))
+/// The one input a subcommand reads: a scene file, a grid map, a `.poly` file, a ready-made mesh,
+/// or (no input flag) the built-in default map.
+///
+/// Each subcommand keeps its own input flags, since their help and conflict rules differ (`build`
+/// requires one of three, `serve` allows one of three, ...), and turns them into an `Input` with
+/// [`Input::from_flags`]; reading it is then the same for all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input<'a> {
+    /// No input flag: [`Scene::default_map`].
+    DefaultMap,
+    /// `--scene`: a scene JSON file.
+    Scene(&'a Path),
+    /// `--map`: a MovingAI grid map.
+    Map(&'a Path),
+    /// `--poly`: a Polyanya obstacle file.
+    Poly(&'a Path),
+    /// `--mesh`: a Polyanya mesh file.
+    Mesh(&'a Path),
+}
+
+/// An [`Input`] once read: obstacles to build a mesh from, or a mesh as it is.
+pub enum Loaded {
+    /// A scene (from a scene file, grid map, `.poly` file or the default map).
+    Scene(Scene),
+    /// A mesh read from a `.mesh` file (boxed: a `NavMesh` is five times a `Scene`'s size).
+    Mesh(Box<NavMesh>),
+}
+
+impl<'a> Input<'a> {
+    /// The input named by a subcommand's flags (`None` for a flag it does not have). Each
+    /// subcommand's conflict rules let at most one flag through, so the order tried here does not
+    /// matter; with none, the default map.
+    pub fn from_flags(
+        scene: Option<&'a Path>,
+        map: Option<&'a Path>,
+        poly: Option<&'a Path>,
+        mesh: Option<&'a Path>,
+    ) -> Input<'a> {
+        match (scene, map, poly, mesh) {
+            (Some(p), ..) => Input::Scene(p),
+            (_, Some(p), ..) => Input::Map(p),
+            (_, _, Some(p), _) => Input::Poly(p),
+            (.., Some(p)) => Input::Mesh(p),
+            (None, None, None, None) => Input::DefaultMap,
         }
-        None => {
-            let scene = load_scene(scene)?;
-            let mesh = build_mesh(&scene, options)?;
-            Ok((scene, mesh))
+    }
+
+    /// Reads the input; errors name the file.
+    pub fn load(self) -> Result<Loaded> {
+        Ok(match self {
+            Input::DefaultMap => Loaded::Scene(Scene::default_map()),
+            Input::Scene(p) => Loaded::Scene(load_scene(p)?),
+            Input::Map(p) => Loaded::Scene(load_map(p)?),
+            Input::Poly(p) => Loaded::Scene(load_poly(p)?),
+            Input::Mesh(p) => Loaded::Mesh(Box::new(load_mesh(p)?)),
+        })
+    }
+}
+
+impl Loaded {
+    /// The scene to draw and the mesh to search: a scene and the mesh built from it with
+    /// `options`, or a mesh as read with, as its scene, its bounds and no obstacles.
+    pub fn with_mesh(self, options: &BuildOptions) -> Result<(Scene, NavMesh)> {
+        match self {
+            Loaded::Scene(scene) => {
+                let mesh = build_mesh(&scene, options)?;
+                Ok((scene, mesh))
+            }
+            Loaded::Mesh(mesh) => Ok((Scene::new(mesh.bounds()), *mesh)),
         }
+    }
+}
+
+/// The input flags of subcommands that search or draw one mesh (`path`, `render`): a scene
+/// (or the default map) built with `--decomposition`, or a ready-made mesh.
+///
+/// The help of `--scene` and `--mesh` is `path`'s; a subcommand that says it otherwise changes it
+/// with `#[command(mut_arg(...))]`.
+#[derive(clap::Args, Debug)]
+pub struct SceneOrMesh {
+    /// Scene JSON file (see README); the built-in default map when omitted.
+    #[arg(long, conflicts_with = "mesh")]
+    pub scene: Option<PathBuf>,
+    /// Polyanya mesh file (.mesh, version 1, 2 or 3) to search instead of building one.
+    #[arg(long)]
+    pub mesh: Option<PathBuf>,
+    /// How a scene is cut into convex polygons (ignored with --mesh).
+    #[arg(long, value_enum, default_value_t = DecompositionArg::Cdt)]
+    pub decomposition: DecompositionArg,
+}
+
+impl SceneOrMesh {
+    /// The scene to draw and the mesh to search (see [`Loaded::with_mesh`]).
+    pub fn load(&self) -> Result<(Scene, NavMesh)> {
+        let input = Input::from_flags(self.scene.as_deref(), None, None, self.mesh.as_deref());
+        input.load()?.with_mesh(&BuildOptions {
+            decomposition: self.decomposition.into(),
+            ..BuildOptions::default()
+        })
     }
 }
 
@@ -70,17 +153,12 @@ impl SearchArg {
     }
 }
 
-/// Reads a scene JSON file, or the built-in default map when `path` is `None`.
-pub fn load_scene(path: Option<&Path>) -> Result<Scene> {
-    match path {
-        None => Ok(Scene::default_map()),
-        Some(p) => {
-            let f = std::fs::File::open(p)
-                .with_context(|| format!("cannot open scene {}", p.display()))?;
-            Scene::from_json_reader(std::io::BufReader::new(f))
-                .with_context(|| format!("scene {}", p.display()))
-        }
-    }
+/// Reads a scene JSON file.
+pub fn load_scene(path: &Path) -> Result<Scene> {
+    let f = std::fs::File::open(path)
+        .with_context(|| format!("cannot open scene {}", path.display()))?;
+    Scene::from_json_reader(std::io::BufReader::new(f))
+        .with_context(|| format!("scene {}", path.display()))
 }
 
 /// Reads a MovingAI `.map` grid file as a scene (traced obstacle outlines; y grows south).
@@ -129,6 +207,19 @@ pub fn parse_point(s: &str) -> std::result::Result<Vec2, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_input_flag_names_its_input_and_none_the_default_map() {
+        let p = Path::new("x");
+        assert_eq!(Input::from_flags(None, None, None, None), Input::DefaultMap);
+        assert_eq!(
+            Input::from_flags(Some(p), None, None, None),
+            Input::Scene(p)
+        );
+        assert_eq!(Input::from_flags(None, Some(p), None, None), Input::Map(p));
+        assert_eq!(Input::from_flags(None, None, Some(p), None), Input::Poly(p));
+        assert_eq!(Input::from_flags(None, None, None, Some(p)), Input::Mesh(p));
+    }
 
     #[test]
     fn points_parse_or_say_why() {

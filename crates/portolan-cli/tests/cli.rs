@@ -105,39 +105,30 @@ fn bad_arguments_and_files_fail_in_one_line() {
     let dir = std::env::temp_dir().join(format!("portolan-cli-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.json");
-    std::fs::write(
-        &bad,
-        "{\"bounds\": {\"min\": [0, 0], \"max\": [10, 10]},\n \"obstacles\": [[[1, 1], [2, 1]]]}",
-    )
-    .unwrap();
-    assert_clean_failure(
-        &portolan(&[
-            "path",
-            "--scene",
-            bad.to_str().unwrap(),
-            "--from",
-            "5,5",
-            "--to",
-            "6,6",
-        ]),
-        "obstacle 0",
-    );
-    std::fs::write(
-        &bad,
-        "{\"bounds\": {\"min\": [0, 0], \"max\": [10, 10]},\n \"obstacles\": [[[1, 1], [2, 1]]",
-    )
-    .unwrap();
-    assert_clean_failure(
-        &portolan(&[
-            "path",
-            "--scene",
-            bad.to_str().unwrap(),
-            "--from",
-            "5,5",
-            "--to",
-            "6,6",
-        ]),
-        "line 2",
-    );
+    // An invalid scene, then one that is not JSON: each error names the place.
+    for (text, expected) in [
+        (
+            "{\"bounds\": {\"min\": [0, 0], \"max\": [10, 10]},\n \"obstacles\": [[[1, 1], [2, 1]]]}",
+            "obstacle 0",
+        ),
+        (
+            "{\"bounds\": {\"min\": [0, 0], \"max\": [10, 10]},\n \"obstacles\": [[[1, 1], [2, 1]]",
+            "line 2",
+        ),
+    ] {
+        std::fs::write(&bad, text).unwrap();
+        assert_clean_failure(
+            &portolan(&[
+                "path",
+                "--scene",
+                bad.to_str().unwrap(),
+                "--from",
+                "5,5",
+                "--to",
+                "6,6",
+            ]),
+            expected,
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -32,10 +32,10 @@ fn get(host_port: &str, path: &str) -> String {
     out
 }
 
-#[test]
-fn serve_prints_its_url_answers_and_stops_on_ctrl_c() {
+/// Starts `portolan` with `args` and returns it with the first line it prints on stdout.
+fn start(args: &[&str]) -> (Guard, String) {
     let child = portolan()
-        .args(["serve", "--port", "0"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -45,6 +45,12 @@ fn serve_prints_its_url_answers_and_stops_on_ctrl_c() {
     BufReader::new(child.0.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
+    (child, line)
+}
+
+#[test]
+fn serve_prints_its_url_answers_and_stops_on_ctrl_c() {
+    let (mut child, line) = start(&["serve", "--port", "0"]);
     let url = line
         .trim()
         .strip_prefix("Listening on ")
@@ -105,16 +111,7 @@ fn a_busy_port_is_a_clear_error() {
 fn bare_portolan_serves_on_a_free_port_when_8080_is_taken() {
     // Hold 8080 if we can; if something else already holds it the test is just as meaningful.
     let _held = std::net::TcpListener::bind("127.0.0.1:8080");
-    let child = portolan()
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut child = Guard(child);
-    let mut line = String::new();
-    BufReader::new(child.0.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (_child, line) = start(&[]);
     assert!(
         line.starts_with("Listening on http://127.0.0.1:"),
         "{line:?}"

@@ -6,25 +6,15 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use portolan::geom::Aabb;
+use portolan::random::Rng;
 use portolan::search::batch::{find_paths, find_paths_sequential};
 use portolan::search::raycast::{raycast_into, RayOutcome};
 use portolan::{build, BuildOptions, NavMesh, Scene, SearchOptions, Vec2};
 use std::hint::black_box;
 
-/// A small deterministic generator (xorshift64*), so runs are comparable.
-struct Rng(u64);
-impl Rng {
-    fn next_f64(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// 2000 × 2000 with a 20 × 20 grid of cells, each holding a random convex pentagon-ish obstacle.
 fn big_scene() -> Scene {
-    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut rng = Rng::new(0x5EED_1234_ABCD_0001);
     let mut scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(2000.0, 2000.0)));
     for cy in 0..20 {
         for cx in 0..20 {
@@ -45,7 +35,7 @@ fn big_scene() -> Scene {
 
 /// Random points on the mesh (rejection sampling in its bounds).
 fn points_on(mesh: &NavMesh, n: usize, seed: u64) -> Vec<Vec2> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let b = mesh.bounds();
     let mut out = Vec::with_capacity(n);
     while out.len() < n {

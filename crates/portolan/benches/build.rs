@@ -7,35 +7,24 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use portolan::geom::{Aabb, Vec2};
 use portolan::io::movingai::read_map;
-use portolan::random::quad_grid_scene;
+use portolan::random::{quad_grid_scene, Rng};
 use portolan::{build, BuildOptions, Scene};
 use std::hint::black_box;
 use std::time::Duration;
-
-/// xorshift64*, so inputs are the same everywhere (same generator as `benches/core.rs`).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 /// `n` concave 6-pointed stars at random positions: they overlap and cross the border.
 fn overlapping_scene(n: usize, seed: u64) -> Scene {
     let k = (n as f64).sqrt().ceil();
     let size = 100.0 * k;
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let mut scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(size, size)));
     for _ in 0..n {
-        let c = Vec2::new(rng.next() * size, rng.next() * size);
-        let a0 = rng.next() * std::f64::consts::TAU;
+        let c = Vec2::new(rng.next_f64() * size, rng.next_f64() * size);
+        let a0 = rng.next_f64() * std::f64::consts::TAU;
         let ring: Vec<Vec2> = (0..12)
             .map(|j| {
                 let a = a0 + j as f64 * std::f64::consts::PI / 6.0;
-                let r = if j % 2 == 0 { 40.0 } else { 15.0 } * (0.6 + 0.4 * rng.next());
+                let r = if j % 2 == 0 { 40.0 } else { 15.0 } * (0.6 + 0.4 * rng.next_f64());
                 c + Vec2::new(a.cos(), a.sin()) * r
             })
             .collect();

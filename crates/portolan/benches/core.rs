@@ -5,21 +5,10 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use portolan::geom::Vec2;
-use portolan::random::quad_grid_scene;
+use portolan::random::{quad_grid_scene, Rng};
 use portolan::{build, BuildOptions, NavMesh, PathFinder, PortalPoint, Scene, SearchOptions};
 use std::hint::black_box;
 use std::time::Duration;
-
-/// A small deterministic generator (xorshift64*), so benchmark inputs are the same everywhere.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 /// A triangulated `k × k` grid of unit squares: exactly `2 k²` triangles.
 fn grid_mesh(k: usize) -> NavMesh {
@@ -48,9 +37,9 @@ fn locate(c: &mut Criterion) {
     for k in [7usize, 22, 71, 224] {
         let mesh = grid_mesh(k); // 98, 968, 10 082, 100 352 triangles
         let n = mesh.polygon_count();
-        let mut rng = Rng(42);
+        let mut rng = Rng::new(42);
         let points: Vec<Vec2> = (0..256)
-            .map(|_| Vec2::new(rng.next() * k as f64, rng.next() * k as f64))
+            .map(|_| Vec2::new(rng.next_f64() * k as f64, rng.next_f64() * k as f64))
             .collect();
         group.bench_with_input(BenchmarkId::new("grid", n), &points, |b, pts| {
             b.iter(|| {

@@ -102,11 +102,7 @@ pub fn check_ring(ring: &[Vec2]) -> Result<(), RingFault> {
     if let Some(vertex) = ring.iter().position(|p| !p.is_finite()) {
         return Err(RingFault::NonFinite { vertex });
     }
-    let mut distinct: Vec<Vec2> = ring.to_vec();
-    distinct.dedup();
-    while distinct.len() > 1 && distinct.first() == distinct.last() {
-        distinct.pop();
-    }
+    let distinct = crate::geom::dedup_ring(ring.to_vec());
     if distinct.len() < 3 {
         return Err(RingFault::TooFewVertices {
             count: distinct.len(),

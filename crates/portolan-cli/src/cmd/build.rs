@@ -1,7 +1,7 @@
 //! `portolan build`: a navigation mesh from a scene, a grid map or a `.poly` file, written as JSON
 //! (`{"vertices": [[x, y], ...], "polygons": [[i, j, k, ...], ...]}`) or as a Polyanya v2 `.mesh`.
 
-use crate::input::{build_mesh, load_map, load_poly, load_scene};
+use crate::input::{build_mesh, Input, Loaded};
 use anyhow::{Context, Result};
 use portolan::{BuildOptions, Decomposition};
 use std::io::Write;
@@ -58,12 +58,14 @@ impl From<DecompositionArg> for Decomposition {
 
 /// Runs `portolan build`.
 pub fn run(args: Args) -> Result<()> {
-    let scene = match (&args.scene, &args.map, &args.poly) {
-        (Some(p), _, _) => load_scene(Some(p))?,
-        (_, Some(p), _) => load_map(p)?,
-        (_, _, Some(p)) => load_poly(p)?,
-        // clap's "input" group requires exactly one of them.
-        _ => anyhow::bail!("give one of --scene, --map, --poly"),
+    let input = Input::from_flags(
+        args.scene.as_deref(),
+        args.map.as_deref(),
+        args.poly.as_deref(),
+        None,
+    );
+    let Loaded::Scene(scene) = input.load()? else {
+        unreachable!("`build` has no --mesh flag, so its input is a scene");
     };
     let options = BuildOptions {
         decomposition: args.decomposition.into(),

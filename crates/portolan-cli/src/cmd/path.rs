@@ -1,11 +1,9 @@
 //! `portolan path`: one query, printed as text or JSON.
 
-use crate::cmd::build::DecompositionArg;
-use crate::input::{build_mesh, load_mesh_or_scene, parse_point, SearchArg};
+use crate::input::{build_mesh, parse_point, SceneOrMesh, SearchArg};
 use anyhow::Result;
 use portolan::search::funnel::channel_portals;
 use portolan::{BuildOptions, Path, PathFinder, PortalPoint, Scene, SearchOptions, Vec2};
-use std::path::PathBuf;
 
 /// Arguments of `portolan path`.
 #[derive(clap::Args, Debug)]
@@ -14,15 +12,9 @@ use std::path::PathBuf;
   portolan path --scene scene.json --from 10,10 --to 90,40 --portal midpoint --json
   portolan path --mesh arena.mesh --from 1,11 --to 40,40 --search exact")]
 pub struct Args {
-    /// Scene JSON file (see README); the built-in default map when omitted.
-    #[arg(long, conflicts_with = "mesh")]
-    pub scene: Option<PathBuf>,
-    /// Polyanya mesh file (.mesh, version 1, 2 or 3) to search instead of building one.
-    #[arg(long)]
-    pub mesh: Option<PathBuf>,
-    /// How a scene is cut into convex polygons (ignored with --mesh).
-    #[arg(long, value_enum, default_value_t = DecompositionArg::Cdt)]
-    pub decomposition: DecompositionArg,
+    /// --scene, --mesh, --decomposition.
+    #[command(flatten)]
+    pub input: SceneOrMesh,
     /// Which search: `funnel` (channel A* + funnel), `midpoint` (the same crossing portals at
     /// their midpoints), `exact` (Polyanya, a shortest path). Default: funnel with --portal.
     #[arg(long, value_enum, conflicts_with = "portal")]
@@ -70,14 +62,7 @@ struct Output<'a> {
 
 /// Runs `portolan path`.
 pub fn run(args: Args) -> Result<()> {
-    let (_, mesh) = load_mesh_or_scene(
-        args.mesh.as_deref(),
-        args.scene.as_deref(),
-        &BuildOptions {
-            decomposition: args.decomposition.into(),
-            ..BuildOptions::default()
-        },
-    )?;
+    let (_, mesh) = args.input.load()?;
     let opts = match args.search {
         Some(s) => s.options(),
         None => SearchOptions::with_portal_point(args.portal.into()),

@@ -1,9 +1,8 @@
 //! `portolan render`: an SVG picture of a scene, its mesh and a query.
 
-use crate::cmd::build::DecompositionArg;
-use crate::input::{load_mesh_or_scene, parse_point, SearchArg};
+use crate::input::{parse_point, SceneOrMesh, SearchArg};
 use anyhow::{bail, Context, Result};
-use portolan::{BuildOptions, PathFinder, Vec2};
+use portolan::{PathFinder, Vec2};
 use std::path::PathBuf;
 
 /// Arguments of `portolan render`.
@@ -11,16 +10,14 @@ use std::path::PathBuf;
 #[command(after_help = "Example:
   portolan render --from 40,60 --to 760,390 -o default.svg
   portolan render --decomposition trapezoid --from 40,60 --to 760,390 -o chapter.svg")]
+#[command(mut_arg("scene", |a| a.help("Scene JSON file; the built-in default map when omitted")))]
+#[command(mut_arg("mesh", |a| {
+    a.help("Polyanya mesh file (.mesh, version 1, 2 or 3) to draw instead of building one")
+}))]
 pub struct Args {
-    /// Scene JSON file; the built-in default map when omitted.
-    #[arg(long, conflicts_with = "mesh")]
-    pub scene: Option<PathBuf>,
-    /// Polyanya mesh file (.mesh, version 1, 2 or 3) to draw instead of building one.
-    #[arg(long)]
-    pub mesh: Option<PathBuf>,
-    /// How a scene is cut into convex polygons (ignored with --mesh).
-    #[arg(long, value_enum, default_value_t = DecompositionArg::Cdt)]
-    pub decomposition: DecompositionArg,
+    /// --scene, --mesh, --decomposition.
+    #[command(flatten)]
+    pub input: SceneOrMesh,
     /// Which search draws the query's path.
     #[arg(long, value_enum, default_value_t = SearchArg::Funnel)]
     pub search: SearchArg,
@@ -37,14 +34,7 @@ pub struct Args {
 
 /// Runs `portolan render`.
 pub fn run(args: Args) -> Result<()> {
-    let (scene, mesh) = load_mesh_or_scene(
-        args.mesh.as_deref(),
-        args.scene.as_deref(),
-        &BuildOptions {
-            decomposition: args.decomposition.into(),
-            ..BuildOptions::default()
-        },
-    )?;
+    let (scene, mesh) = args.input.load()?;
     let query = match (args.from, args.to) {
         (Some(s), Some(g)) => Some((
             s,

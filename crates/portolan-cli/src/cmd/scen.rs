@@ -1,6 +1,6 @@
 //! `portolan scen`: run every query of a scenario file and time it.
 
-use crate::input::{build_mesh, load_map, load_mesh_or_scene, SearchArg};
+use crate::input::{Input, SearchArg};
 use anyhow::{bail, Context, Result};
 use portolan::search::landmarks::Landmarks;
 use portolan::{BuildOptions, PathError, PathFinder};
@@ -69,17 +69,13 @@ pub fn run(args: Args) -> Result<()> {
     if args.landmarks.is_some() && args.search != SearchArg::Exact {
         bail!("--landmarks needs --search exact (the funnel search does not use them)");
     }
-    let mesh = match &args.map {
-        Some(map) => build_mesh(&load_map(map)?, &BuildOptions::default())?,
-        None => {
-            load_mesh_or_scene(
-                args.mesh.as_deref(),
-                args.scene.as_deref(),
-                &BuildOptions::default(),
-            )?
-            .1
-        }
-    };
+    let input = Input::from_flags(
+        args.scene.as_deref(),
+        args.map.as_deref(),
+        None,
+        args.mesh.as_deref(),
+    );
+    let (_, mesh) = input.load()?.with_mesh(&BuildOptions::default())?;
     let f = std::fs::File::open(&args.scen)
         .with_context(|| format!("cannot open {}", args.scen.display()))?;
     let queries = portolan::io::scenario::read(std::io::BufReader::new(f))

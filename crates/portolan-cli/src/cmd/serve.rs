@@ -12,7 +12,7 @@ pub mod http;
 mod tests;
 
 use crate::cmd::build::DecompositionArg;
-use crate::input::{load_map, load_mesh, load_scene};
+use crate::input::{Input, Loaded};
 use anyhow::{bail, Context, Result};
 use api::{App, BuildSettings};
 use http::{Event, RunningServer};
@@ -97,15 +97,19 @@ pub fn start(app: Arc<App>, addr: SocketAddr) -> Result<RunningServer> {
 /// The server state the arguments ask for: a mesh file as it is, or a scene (file, grid map or
 /// the default map) and the mesh built from it.
 fn app(args: &Args) -> Result<App> {
-    if let Some(path) = &args.mesh {
-        return Ok(App::from_mesh(load_mesh(path)?));
-    }
-    let (scene, default_decomposition) = match &args.map {
-        Some(path) => (load_map(path)?, DecompositionArg::Cdt),
-        None => (
-            load_scene(args.scene.as_deref())?,
-            DecompositionArg::Trapezoid,
-        ),
+    let input = Input::from_flags(
+        args.scene.as_deref(),
+        args.map.as_deref(),
+        None,
+        args.mesh.as_deref(),
+    );
+    let default_decomposition = match input {
+        Input::Map(_) => DecompositionArg::Cdt,
+        _ => DecompositionArg::Trapezoid,
+    };
+    let scene = match input.load()? {
+        Loaded::Mesh(mesh) => return Ok(App::from_mesh(*mesh)),
+        Loaded::Scene(scene) => scene,
     };
     if !(args.radius.is_finite() && args.radius >= 0.0) {
         bail!(

@@ -7,11 +7,12 @@
 //! ```
 //!
 //! 1. **Repair.** Each obstacle ring loses repeated consecutive vertices. A ring that is already
-//!    a convex polygon (checked exactly with [`orient`]) is only turned counter-clockwise; any
-//!    other ring, or an obstacle with holes, goes through its own overlay with the non-zero fill
-//!    rule, which resolves self-intersections (every point the ring winds around is solid),
-//!    drops collinear runs and zero-area slivers, and subtracts the holes. Afterwards every solid
-//!    ring has the solid on its left: outer rings counter-clockwise, holes clockwise.
+//!    a convex polygon (checked exactly by [`convexity`](crate::geom::convexity)) is only turned
+//!    counter-clockwise; any other ring, or an obstacle with holes, goes through its own overlay
+//!    with the non-zero fill rule, which resolves self-intersections (every point the ring winds
+//!    around is solid), drops collinear runs and zero-area slivers, and subtracts the holes.
+//!    Afterwards every solid ring has the solid on its left: outer rings counter-clockwise, holes
+//!    clockwise.
 //! 2. **Walkable region.** `bounds`, or the boundary polygon (non-zero fill) clipped to `bounds`.
 //! 3. **Inflate.** With an agent radius, a convex obstacle becomes one convex polygon with rounded
 //!    corners ([`inflate::inflate_convex`]); other solid rings and the region's outside contribute
@@ -33,7 +34,7 @@
 
 use super::inflate;
 use super::BuildError;
-use crate::geom::{orient, signed_area, Aabb, Orientation, Vec2};
+use crate::geom::{dedup_ring, orient_if_convex, signed_area, Aabb, Vec2};
 use crate::scene::Scene;
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay::ShapeType;
@@ -76,7 +77,7 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
     let region: Vec<Vec<Vec2>> = match &scene.boundary {
         None => vec![rect],
         Some(ring) => {
-            let ring = dedup_ring(ring);
+            let ring = dedup_ring(ring.clone());
             let mut bbox = b;
             for &p in &ring {
                 bbox.include(p);
@@ -96,8 +97,8 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
         };
         // Each hole is filled on its own (non-zero) before the holes of an obstacle are united:
         // overlapping holes of opposite orientation must not cancel out.
-        let mut ring = dedup_ring(&h.ring);
-        if convex_after_orienting(&mut ring) {
+        let mut ring = dedup_ring(h.ring.clone());
+        if orient_if_convex(&mut ring) {
             list.push(ring);
         } else if let Some(bbox) = Aabb::from_points(ring.iter().copied()) {
             list.extend(oriented(run_overlay(
@@ -112,8 +113,8 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
     // Whether each ring of `solid` came through the convex fast path.
     let mut convex: Vec<bool> = Vec::with_capacity(scene.obstacles.len());
     for (oi, ring) in scene.obstacles.iter().enumerate() {
-        let mut ring = dedup_ring(ring);
-        if holes_of[oi].is_empty() && convex_after_orienting(&mut ring) {
+        let mut ring = dedup_ring(ring.clone());
+        if holes_of[oi].is_empty() && orient_if_convex(&mut ring) {
             solid.push(ring);
             convex.push(true);
             continue;
@@ -140,7 +141,7 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
                 *ring = inflate::inflate_convex(ring, radius, max_angle);
                 // Growing is exact only as far as the input's turns are: where a turn underflows
                 // to "straight" the grown ring can fold, and the fast path needs convex rings.
-                *is_convex = convex_after_orienting(ring);
+                *is_convex = orient_if_convex(ring);
             } else {
                 inflate::ring_pieces(ring, radius, max_angle, &mut pieces);
             }
@@ -294,59 +295,6 @@ fn disjoint_fast_path(
         }
     }
     Some(vec![shape])
-}
-
-/// The ring without repeated consecutive vertices (nor a repeated first vertex at the end).
-fn dedup_ring(ring: &[Vec2]) -> Vec<Vec2> {
-    let mut r = ring.to_vec();
-    r.dedup();
-    while r.len() > 1 && r.first() == r.last() {
-        r.pop();
-    }
-    r
-}
-
-/// Turns the ring counter-clockwise if it is a convex polygon (collinear vertices allowed) and
-/// says whether it is one. Exact: every turn is decided by [`orient`].
-pub(crate) fn convex_after_orienting(ring: &mut [Vec2]) -> bool {
-    let n = ring.len();
-    if n < 3 {
-        return false;
-    }
-    let mut turn = None;
-    for i in 0..n {
-        let (a, b, c) = (ring[i], ring[(i + 1) % n], ring[(i + 2) % n]);
-        match orient(a, b, c) {
-            Orientation::Collinear => {
-                if (b - a).dot(c - b) <= 0.0 {
-                    return false; // folds back: a spike
-                }
-            }
-            o => match turn {
-                None => turn = Some(o),
-                Some(t) if t != o => return false,
-                _ => {}
-            },
-        }
-    }
-    let Some(turn) = turn else {
-        return false;
-    };
-    if turn == Orientation::Clockwise {
-        ring.reverse();
-    }
-    // Turning one way everywhere still allows winding twice (a pentagram): a convex polygon's
-    // edges rise once and fall once.
-    let signs: Vec<bool> = (0..n)
-        .filter_map(|i| {
-            let dy = ring[(i + 1) % n].y - ring[i].y;
-            (dy != 0.0).then_some(dy > 0.0)
-        })
-        .collect();
-    let peaks = (0..signs.len())
-        .filter(|&i| signs[i] && !signs[(i + 1) % signs.len()])
-        .count();
-    peaks == 1
 }
 
 /// Flattens overlay output into rings with the solid on their left.
@@ -730,33 +678,5 @@ mod tests {
             free_space(&s, 5.0, 1.0).unwrap_err(),
             BuildError::NoWalkableSpace
         );
-    }
-
-    #[test]
-    fn convexity_test() {
-        let mut sq = vec![
-            Vec2::new(0.0, 0.0),
-            Vec2::new(0.0, 1.0),
-            Vec2::new(1.0, 1.0),
-            Vec2::new(1.0, 0.0),
-        ];
-        assert!(convex_after_orienting(&mut sq));
-        assert!(signed_area(&sq) > 0.0);
-        let mut star: Vec<Vec2> = (0..5)
-            .map(|k| {
-                let t = k as f64 * 4.0 * std::f64::consts::PI / 5.0;
-                Vec2::new(t.cos(), t.sin())
-            })
-            .collect();
-        assert!(!convex_after_orienting(&mut star));
-        let mut l = vec![
-            Vec2::new(0.0, 0.0),
-            Vec2::new(2.0, 0.0),
-            Vec2::new(2.0, 1.0),
-            Vec2::new(1.0, 1.0),
-            Vec2::new(1.0, 2.0),
-            Vec2::new(0.0, 2.0),
-        ];
-        assert!(!convex_after_orienting(&mut l));
     }
 }

@@ -32,7 +32,7 @@
 //!
 //! Cost: O(n + Σ fan segments) pieces for a ring of n vertices, then one union for all rings.
 
-use crate::geom::{orient, Orientation, Vec2};
+use crate::geom::{dedup_ring, orient, Orientation, Vec2};
 
 /// The chord angle θ whose sagitta is `ratio · r`: `θ = 2 acos(1 − ratio)`.
 ///
@@ -193,11 +193,7 @@ pub fn clip_convex_to_rect(ring: &[Vec2], min: Vec2, max: Vec2) -> Vec<Vec2> {
                 (false, false) => {}
             }
         }
-        next.dedup();
-        while next.len() > 1 && next.first() == next.last() {
-            next.pop();
-        }
-        poly = next;
+        poly = dedup_ring(next);
     }
     // Collinear leftovers (a sliver on a side) carry no area.
     poly.retain({

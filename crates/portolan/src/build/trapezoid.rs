@@ -35,7 +35,7 @@
 //! (the CDT decomposition unites them instead).
 
 use super::BuildError;
-use crate::geom::{orient, Orientation, Vec2};
+use crate::geom::{dedup_ring, orient, orient_if_convex, Orientation, Vec2};
 use crate::mesh::{InvariantError, NavMesh, PolyId, VertexId};
 use crate::scene::Scene;
 use std::collections::HashMap;
@@ -186,7 +186,7 @@ pub fn build_inflated(scene: &Scene, r: f64, max_angle: f64) -> Result<NavMesh, 
         // Growing is exact only as far as the turns of the input are: where a turn underflows to
         // "straight" the grown ring can fold. The sweep needs convex rings, so say so.
         let mut g = g;
-        if !super::free_space::convex_after_orienting(&mut g) {
+        if !orient_if_convex(&mut g) {
             return Err(BuildError::NotConvex {
                 obstacle: i,
                 vertex: 0,
@@ -349,10 +349,7 @@ fn build_rings(rings: &[Vec<Vec2>], min: Vec2, max: Vec2) -> Result<NavMesh, Bui
                 .filter(|&&y| y > yb0 && y < yt0)
                 .map(|&y| Vec2::new(t.x0, y)),
         );
-        ring.dedup();
-        if ring.len() > 1 && ring.first() == ring.last() {
-            ring.pop();
-        }
+        let ring = dedup_ring(ring);
         polygons.push(ring.into_iter().map(|p| id(p, &mut vertices)).collect());
     }
     Ok(NavMesh::from_polygons(vertices, polygons)?)

@@ -20,6 +20,7 @@ pub use polygon::{
     point_in_polygon_strict, polygon_is_simple, segments_cross, signed_area, ConvexFault,
     PointInPolygon, SimplicityError,
 };
+pub(crate) use polygon::{dedup_ring, orient_if_convex};
 pub use vec2::{Aabb, Vec2};
 
 /// Which way three points turn, decided exactly.

@@ -260,6 +260,37 @@ pub fn convexity(n: usize, pt: impl Fn(usize) -> Vec2) -> Result<(), ConvexFault
     Ok(())
 }
 
+/// Turns `ring` counter-clockwise if it is a convex polygon in either orientation and says
+/// whether it is one, by [`convexity`] (exact; collinear vertices allowed where the ring goes
+/// straight on). A ring with fewer than three vertices or a repeated consecutive vertex is not
+/// convex; a ring that is not convex is left as it was.
+pub(crate) fn orient_if_convex(ring: &mut [Vec2]) -> bool {
+    let n = ring.len();
+    if n < 3 || (0..n).any(|i| ring[i] == ring[(i + 1) % n]) {
+        return false;
+    }
+    if convexity(n, |i| ring[i]).is_ok() {
+        return true;
+    }
+    ring.reverse();
+    if convexity(n, |i| ring[i]).is_ok() {
+        return true;
+    }
+    ring.reverse();
+    false
+}
+
+/// The closed ring without repeated consecutive vertices, nor a last vertex equal to the first.
+pub(crate) fn dedup_ring(mut ring: Vec<Vec2>) -> Vec<Vec2> {
+    ring.dedup();
+    // After `dedup` the new last vertex differs from the one popped, hence from the first: one
+    // pop at most.
+    if ring.len() > 1 && ring.first() == ring.last() {
+        ring.pop();
+    }
+    ring
+}
+
 /// Cuts a simple counter-clockwise polygon into convex pieces along diagonals between its
 /// vertices, exactly: ear clipping (an ear is a strict left turn whose closed triangle holds no
 /// other vertex), then Hertel–Mehlhorn (two pieces sharing a diagonal are merged while the
@@ -459,6 +490,50 @@ mod tests {
         }
         let whole = signed_area(poly);
         assert!((area - whole).abs() <= 1e-9 * whole, "{area} vs {whole}");
+    }
+
+    #[test]
+    fn orient_if_convex_turns_convex_rings_only() {
+        let mut ccw = sq();
+        assert!(orient_if_convex(&mut ccw));
+        assert_eq!(ccw, sq());
+        let mut cw: Vec<Vec2> = sq().into_iter().rev().collect();
+        assert!(orient_if_convex(&mut cw));
+        assert_eq!(signed_area(&cw), 4.0);
+        // Not convex: left as it was, in either orientation.
+        let star: Vec<Vec2> = (0..5)
+            .map(|k| {
+                let t = -(k as f64) * 4.0 * std::f64::consts::PI / 5.0;
+                Vec2::new(t.cos(), t.sin())
+            })
+            .collect();
+        for ring in [l_shape(), l_shape().into_iter().rev().collect(), star] {
+            let mut r = ring.clone();
+            assert!(!orient_if_convex(&mut r));
+            assert_eq!(r, ring);
+        }
+        let mut repeated = pts(&[(0.0, 0.0), (2.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)]);
+        assert!(!orient_if_convex(&mut repeated));
+        assert!(!orient_if_convex(&mut pts(&[(0.0, 0.0), (1.0, 1.0)])));
+    }
+
+    #[test]
+    fn dedup_ring_drops_repeats_and_the_closing_vertex() {
+        let ring = pts(&[
+            (0.0, 0.0),
+            (0.0, 0.0),
+            (1.0, 0.0),
+            (1.0, 1.0),
+            (1.0, 1.0),
+            (0.0, 0.0),
+            (0.0, 0.0),
+        ]);
+        assert_eq!(dedup_ring(ring), pts(&[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)]));
+        assert_eq!(
+            dedup_ring(pts(&[(3.0, 4.0), (3.0, 4.0)])),
+            pts(&[(3.0, 4.0)])
+        );
+        assert_eq!(dedup_ring(Vec::new()), Vec::new());
     }
 
     #[test]

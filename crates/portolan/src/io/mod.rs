@@ -32,6 +32,15 @@ pub enum ReadError {
 }
 
 impl ReadError {
+    /// A [`ReadError::Syntax`] at 1-based `line` and `column` (0 when unknown).
+    pub(crate) fn syntax(line: usize, column: usize, message: impl Into<String>) -> ReadError {
+        ReadError::Syntax {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
     /// Converts a serde_json error, keeping its line and column.
     pub fn from_json(e: serde_json::Error) -> ReadError {
         if e.is_io() {
@@ -42,5 +51,69 @@ impl ReadError {
             column: e.column(),
             message: e.to_string(),
         }
+    }
+}
+
+/// The whitespace-separated words of one line of text, each with its 1-based column (counted in
+/// characters), as the text parsers report them in errors.
+fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut chars = line.char_indices().enumerate().peekable();
+    std::iter::from_fn(move || {
+        let (column, start) = loop {
+            let (ci, (bi, c)) = chars.next()?;
+            if !c.is_whitespace() {
+                break (ci + 1, bi);
+            }
+        };
+        let mut end = line.len();
+        while let Some(&(_, (bi, c))) = chars.peek() {
+            if c.is_whitespace() {
+                end = bi;
+                break;
+            }
+            chars.next();
+        }
+        Some((column, &line[start..end]))
+    })
+}
+
+/// `word`, found at `line` and `column`, as a finite number; else an error saying that `what`
+/// was expected there.
+fn finite_number(word: &str, line: usize, column: usize, what: &str) -> Result<f64, ReadError> {
+    match word.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(ReadError::syntax(
+            line,
+            column,
+            format!("expected {what} (a finite number), found {word:?}"),
+        )),
+    }
+}
+
+/// The line, column and message of a [`ReadError::Syntax`]; panics (failing the test) on
+/// anything else.
+#[cfg(test)]
+fn syntax_parts<T: std::fmt::Debug>(result: Result<T, ReadError>) -> (usize, usize, String) {
+    match result {
+        Err(ReadError::Syntax {
+            line,
+            column,
+            message,
+        }) => (line, column, message),
+        other => panic!("expected a syntax error, got {other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words;
+
+    #[test]
+    fn words_have_their_columns_in_characters() {
+        let w: Vec<(usize, &str)> = words("  ab\tc  é d\u{a0}e ").collect();
+        assert_eq!(w, [(3, "ab"), (6, "c"), (9, "é"), (11, "d"), (13, "e")]);
+        assert_eq!(words("").count(), 0);
+        assert_eq!(words(" \t ").count(), 0);
+        assert_eq!(words("x").collect::<Vec<_>>(), [(1, "x")]);
     }
 }

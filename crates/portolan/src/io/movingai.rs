@@ -230,18 +230,13 @@ impl GridMap {
 
 /// Reads a MovingAI `.map` file.
 pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
-    let syntax = |line: usize, column: usize, message: String| ReadError::Syntax {
-        line,
-        column,
-        message,
-    };
     let mut lines = BufReader::new(r).lines();
     let mut line_no = 0;
     let (mut width, mut height) = (None, None);
     loop {
         line_no += 1;
         let Some(line) = lines.next() else {
-            return Err(syntax(line_no, 0, "missing the \"map\" line".into()));
+            return Err(ReadError::syntax(line_no, 0, "missing the \"map\" line"));
         };
         let line = line?;
         let line = line.trim();
@@ -253,7 +248,7 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
         let value = words.next();
         let number = |v: Option<&str>| -> Result<usize, ReadError> {
             v.and_then(|v| v.parse().ok()).ok_or_else(|| {
-                syntax(
+                ReadError::syntax(
                     line_no,
                     key.len() + 2,
                     format!("{key} needs a whole number"),
@@ -265,27 +260,35 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
             "height" => height = Some(number(value)?),
             "width" => width = Some(number(value)?),
             "map" => break,
-            _ => return Err(syntax(line_no, 1, format!("unknown header line {line:?}"))),
+            _ => {
+                return Err(ReadError::syntax(
+                    line_no,
+                    1,
+                    format!("unknown header line {line:?}"),
+                ))
+            }
         }
     }
     let (Some(width), Some(height)) = (width, height) else {
-        return Err(syntax(
+        return Err(ReadError::syntax(
             line_no,
             0,
-            "the header needs width and height".into(),
+            "the header needs width and height",
         ));
     };
     let cells = width
         .checked_mul(height)
         .filter(|&n| n <= 1 << 32)
-        .ok_or_else(|| syntax(line_no, 0, format!("a {width} × {height} map is too large")))?;
+        .ok_or_else(|| {
+            ReadError::syntax(line_no, 0, format!("a {width} × {height} map is too large"))
+        })?;
     let mut blocked = Vec::with_capacity(cells);
     for row in 0..height {
         line_no += 1;
         let line = match lines.next() {
             Some(l) => l?,
             None => {
-                return Err(syntax(
+                return Err(ReadError::syntax(
                     line_no,
                     0,
                     format!("expected {height} map rows, found {row}"),
@@ -294,7 +297,7 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
         };
         let line = line.trim_end_matches(['\r', '\n']);
         if line.chars().count() < width {
-            return Err(syntax(
+            return Err(ReadError::syntax(
                 line_no,
                 line.chars().count() + 1,
                 format!("row {row} has {} cells, expected {width}", line.len()),
@@ -305,7 +308,7 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
                 '.' | 'G' | 'S' => false,
                 '@' | 'O' | 'T' | 'W' => true,
                 _ => {
-                    return Err(syntax(
+                    return Err(ReadError::syntax(
                         line_no,
                         col + 1,
                         format!("unknown terrain {ch:?} (expected one of . G S @ O T W)"),

@@ -22,7 +22,7 @@
 //! assert_eq!(scene.obstacles.len(), 1);
 //! ```
 
-use super::ReadError;
+use super::{words, ReadError};
 use crate::build::BuildError;
 use crate::geom::{Aabb, Vec2};
 use crate::scene::{Hole, Scene};
@@ -67,20 +67,20 @@ pub fn read_poly(mut r: impl Read) -> Result<PolyMap, ReadError> {
     let mut tokens = Tokens::new(&text);
     let (line, column, header) = tokens.next_token("the header \"poly\"")?;
     if header != "poly" {
-        return Err(ReadError::Syntax {
+        return Err(ReadError::syntax(
             line,
             column,
-            message: format!("expected the header \"poly\", found {header:?}"),
-        });
+            format!("expected the header \"poly\", found {header:?}"),
+        ));
     }
     let version: usize = tokens.number("the version")?;
     if version != 1 {
         let (line, column) = tokens.last;
-        return Err(ReadError::Syntax {
+        return Err(ReadError::syntax(
             line,
             column,
-            message: format!("version {version} is not supported (only 1)"),
-        });
+            format!("version {version} is not supported (only 1)"),
+        ));
     }
     let count: usize = tokens.number("the number of polygons")?;
     let mut polygons = Vec::with_capacity(count.min(1 << 20));
@@ -88,11 +88,11 @@ pub fn read_poly(mut r: impl Read) -> Result<PolyMap, ReadError> {
         let m: usize = tokens.number("a polygon's point count")?;
         if m < 3 {
             let (line, column) = tokens.last;
-            return Err(ReadError::Syntax {
+            return Err(ReadError::syntax(
                 line,
                 column,
-                message: format!("a polygon needs at least 3 points, this one has {m}"),
-            });
+                format!("a polygon needs at least 3 points, this one has {m}"),
+            ));
         }
         let mut ring = Vec::with_capacity(m.min(1 << 20));
         for _ in 0..m {
@@ -100,22 +100,22 @@ pub fn read_poly(mut r: impl Read) -> Result<PolyMap, ReadError> {
             let y: f64 = tokens.number("a y coordinate")?;
             if !(x.is_finite() && y.is_finite()) {
                 let (line, column) = tokens.last;
-                return Err(ReadError::Syntax {
+                return Err(ReadError::syntax(
                     line,
                     column,
-                    message: "coordinates must be finite numbers".into(),
-                });
+                    "coordinates must be finite numbers",
+                ));
             }
             ring.push(Vec2::new(x, y));
         }
         polygons.push(ring);
     }
     if let Ok((line, column, extra)) = tokens.next_token("") {
-        return Err(ReadError::Syntax {
+        return Err(ReadError::syntax(
             line,
             column,
-            message: format!("unexpected {extra:?} after the last polygon"),
-        });
+            format!("unexpected {extra:?} after the last polygon"),
+        ));
     }
     Ok(PolyMap { polygons })
 }
@@ -141,30 +141,15 @@ impl<'a> Tokens<'a> {
     fn next_token(&mut self, what: &str) -> Result<(usize, usize, &'a str), ReadError> {
         while self.current.is_empty() {
             let Some((i, l)) = self.lines.next() else {
-                return Err(ReadError::Syntax {
-                    line: self.line + 1,
-                    column: 0,
-                    message: format!("the file ends where {what} was expected"),
-                });
+                return Err(ReadError::syntax(
+                    self.line + 1,
+                    0,
+                    format!("the file ends where {what} was expected"),
+                ));
             };
             self.line = i + 1;
-            let mut words: Vec<(usize, &str)> = Vec::new();
-            let mut start = None;
-            for (k, ch) in l.char_indices() {
-                match (ch.is_whitespace(), start) {
-                    (false, None) => start = Some(k),
-                    (true, Some(s)) => {
-                        words.push((s + 1, &l[s..k]));
-                        start = None;
-                    }
-                    _ => {}
-                }
-            }
-            if let Some(s) = start {
-                words.push((s + 1, &l[s..]));
-            }
-            words.reverse();
-            self.current = words;
+            self.current = words(l).collect();
+            self.current.reverse();
         }
         let (column, word) = self.current.pop().expect("refilled above");
         self.last = (self.line, column);
@@ -173,10 +158,8 @@ impl<'a> Tokens<'a> {
 
     fn number<T: std::str::FromStr>(&mut self, what: &str) -> Result<T, ReadError> {
         let (line, column, word) = self.next_token(what)?;
-        word.parse().map_err(|_| ReadError::Syntax {
-            line,
-            column,
-            message: format!("expected {what}, found {word:?}"),
+        word.parse().map_err(|_| {
+            ReadError::syntax(line, column, format!("expected {what}, found {word:?}"))
         })
     }
 }

@@ -60,7 +60,7 @@
 //! assert_eq!(String::from_utf8(out).unwrap(), text);
 //! ```
 
-use super::ReadError;
+use super::{finite_number, words, ReadError};
 use crate::geom::{convex_partition, convexity, orient, ConvexFault, Orientation, Vec2};
 use crate::mesh::{InvariantError, MeshError, NavMesh, PolyId, VertexId};
 use std::io::{Read, Write};
@@ -215,32 +215,16 @@ impl<'a> Parser<'a> {
         for (li, raw) in text.lines().enumerate() {
             last_line = li + 1;
             let content = raw.split("//").next().unwrap_or("");
-            let mut rest = content;
-            let mut offset = 0;
-            while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
-                let after = &rest[start..];
-                let len = after.find(char::is_whitespace).unwrap_or(after.len());
-                tokens.push(Token {
-                    text: &after[..len],
-                    line: li + 1,
-                    column: content[..offset + start].chars().count() + 1,
-                });
-                offset += start + len;
-                rest = &after[len..];
-            }
+            tokens.extend(words(content).map(|(column, text)| Token {
+                text,
+                line: li + 1,
+                column,
+            }));
         }
         Parser {
             tokens,
             next: 0,
             last_line,
-        }
-    }
-
-    fn err(line: usize, column: usize, message: String) -> ReadError {
-        ReadError::Syntax {
-            line,
-            column,
-            message,
         }
     }
 
@@ -250,7 +234,7 @@ impl<'a> Parser<'a> {
                 self.next += 1;
                 Ok(t)
             }
-            None => Err(Self::err(
+            None => Err(ReadError::syntax(
                 self.last_line,
                 0,
                 format!("unexpected end of file: expected {what}"),
@@ -262,7 +246,7 @@ impl<'a> Parser<'a> {
         let t = self.token(what)?;
         match t.text.parse::<i64>() {
             Ok(v) => Ok((v, t)),
-            Err(_) => Err(Self::err(
+            Err(_) => Err(ReadError::syntax(
                 t.line,
                 t.column,
                 format!("expected {what} (an integer), found {:?}", t.text),
@@ -274,7 +258,7 @@ impl<'a> Parser<'a> {
     fn int_in(&mut self, what: &str, lo: i64, hi: i64) -> Result<(i64, Token<'a>), ReadError> {
         let (v, t) = self.int(what)?;
         if v < lo || v > hi {
-            return Err(Self::err(
+            return Err(ReadError::syntax(
                 t.line,
                 t.column,
                 format!("expected {what} between {lo} and {hi}, found {v}"),
@@ -290,20 +274,13 @@ impl<'a> Parser<'a> {
 
     fn number(&mut self, what: &str) -> Result<f64, ReadError> {
         let t = self.token(what)?;
-        match t.text.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(Self::err(
-                t.line,
-                t.column,
-                format!("expected {what} (a finite number), found {:?}", t.text),
-            )),
-        }
+        finite_number(t.text, t.line, t.column, what)
     }
 
     fn parse(mut self) -> Result<(NavMesh, MeshInfo), ReadError> {
         let head = self.token("the header \"mesh\"")?;
         if head.text != "mesh" {
-            return Err(Self::err(
+            return Err(ReadError::syntax(
                 head.line,
                 head.column,
                 format!("expected the header \"mesh\", found {:?}", head.text),
@@ -315,7 +292,7 @@ impl<'a> Parser<'a> {
             2 => MeshVersion::V2,
             3 => MeshVersion::V3,
             v => {
-                return Err(Self::err(
+                return Err(ReadError::syntax(
                     vt.line,
                     vt.column,
                     format!("expected the format version 1, 2 or 3, found {v}"),
@@ -329,7 +306,7 @@ impl<'a> Parser<'a> {
         let remaining = self.tokens.len() - self.next;
         if nv.saturating_add(np).saturating_mul(2) > remaining {
             let t = self.tokens[self.next - 1];
-            return Err(Self::err(
+            return Err(ReadError::syntax(
                 t.line,
                 t.column,
                 format!(
@@ -384,7 +361,7 @@ impl<'a> Parser<'a> {
             )?;
             let n = n as usize;
             if n > self.tokens.len() - self.next {
-                return Err(Self::err(
+                return Err(ReadError::syntax(
                     nt.line,
                     nt.column,
                     format!("polygon {i} announces {n} vertices, but the file ends before them"),
@@ -445,7 +422,7 @@ impl<'a> Parser<'a> {
             ));
         }
         if let Some(t) = self.tokens.get(self.next) {
-            return Err(Self::err(
+            return Err(ReadError::syntax(
                 t.line,
                 t.column,
                 format!(
@@ -458,7 +435,7 @@ impl<'a> Parser<'a> {
         // Keep traversable faces (all of them before v3).
         let polygon_face: Vec<usize> = (0..np).filter(|&i| faces[i].0.traversable).collect();
         if polygon_face.is_empty() {
-            return Err(Self::err(
+            return Err(ReadError::syntax(
                 self.last_line,
                 0,
                 "the file has no traversable polygon".to_owned(),
@@ -497,7 +474,7 @@ impl<'a> Parser<'a> {
             .collect();
         let at_polygon = |p: usize, e: &dyn std::fmt::Display| {
             let f = piece_face.get(p).copied().unwrap_or(0);
-            Self::err(faces[f].0.line, 0, format!("{e}"))
+            ReadError::syntax(faces[f].0.line, 0, format!("{e}"))
         };
         let mesh = NavMesh::from_polygons(vertices, polygons).map_err(|e| match &e {
             MeshError::TooFewVertices { polygon, .. }
@@ -556,7 +533,7 @@ impl<'a> Parser<'a> {
                     } else {
                         ""
                     };
-                    return Err(Self::err(
+                    return Err(ReadError::syntax(
                         tok.line,
                         tok.column,
                         format!(
@@ -629,14 +606,7 @@ mod tests {
 ";
 
     fn syntax(text: &str) -> (usize, usize, String) {
-        match read(text.as_bytes()) {
-            Err(ReadError::Syntax {
-                line,
-                column,
-                message,
-            }) => (line, column, message),
-            other => panic!("expected a syntax error, got {other:?}"),
-        }
+        super::super::syntax_parts(read(text.as_bytes()))
     }
 
     #[test]

@@ -26,7 +26,7 @@
 //! assert_eq!(qs[0].line, 2);
 //! ```
 
-use super::ReadError;
+use super::{finite_number, words, ReadError};
 use crate::geom::Vec2;
 use std::io::{BufRead, BufReader, Read};
 
@@ -56,7 +56,7 @@ pub fn read(r: impl Read) -> Result<Vec<Scenario>, ReadError> {
     for (i, line) in BufReader::new(r).lines().enumerate() {
         let line = line?;
         let no = i + 1;
-        let fields: Vec<(usize, &str)> = split_fields(&line);
+        let fields: Vec<(usize, &str)> = words(&line).collect();
         if fields.is_empty() {
             continue;
         }
@@ -64,7 +64,7 @@ pub fn read(r: impl Read) -> Result<Vec<Scenario>, ReadError> {
             if out.is_empty() && fields.len() == 2 && fields[1].1.parse::<f64>().is_ok() {
                 continue;
             }
-            return Err(err(
+            return Err(ReadError::syntax(
                 no,
                 fields[0].0,
                 "a `version N` line is only allowed once, before the queries".to_owned(),
@@ -73,34 +73,6 @@ pub fn read(r: impl Read) -> Result<Vec<Scenario>, ReadError> {
         out.push(parse_query(no, &fields)?);
     }
     Ok(out)
-}
-
-fn err(line: usize, column: usize, message: String) -> ReadError {
-    ReadError::Syntax {
-        line,
-        column,
-        message,
-    }
-}
-
-/// Whitespace-separated fields with their 1-based columns.
-fn split_fields(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (ci, (bi, c)) in line.char_indices().enumerate() {
-        match (c.is_whitespace(), start) {
-            (false, None) => start = Some((ci, bi)),
-            (true, Some((col, b))) => {
-                out.push((col + 1, &line[b..bi]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some((col, b)) = start {
-        out.push((col + 1, &line[b..]));
-    }
-    out
 }
 
 const FIELDS: [&str; 9] = [
@@ -118,7 +90,7 @@ const FIELDS: [&str; 9] = [
 fn parse_query(no: usize, f: &[(usize, &str)]) -> Result<Scenario, ReadError> {
     if f.len() < FIELDS.len() {
         let col = f.last().map_or(0, |&(c, s)| c + s.chars().count());
-        return Err(err(
+        return Err(ReadError::syntax(
             no,
             col,
             format!(
@@ -129,7 +101,7 @@ fn parse_query(no: usize, f: &[(usize, &str)]) -> Result<Scenario, ReadError> {
         ));
     }
     if f.len() > FIELDS.len() {
-        return Err(err(
+        return Err(ReadError::syntax(
             no,
             f[9].0,
             format!(
@@ -140,33 +112,21 @@ fn parse_query(no: usize, f: &[(usize, &str)]) -> Result<Scenario, ReadError> {
     }
     let int = |i: usize| -> Result<u32, ReadError> {
         f[i].1.parse::<u32>().map_err(|_| {
-            err(
+            ReadError::syntax(
                 no,
                 f[i].0,
                 format!("expected {}, found {:?}", FIELDS[i], f[i].1),
             )
         })
     };
-    let num = |i: usize| -> Result<f64, ReadError> {
-        match f[i].1.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(err(
-                no,
-                f[i].0,
-                format!(
-                    "expected {} (a finite number), found {:?}",
-                    FIELDS[i], f[i].1
-                ),
-            )),
-        }
-    };
+    let num = |i: usize| finite_number(f[i].1, no, f[i].0, FIELDS[i]);
     let cost = num(8)?;
     let expected = if cost == -1.0 {
         None
     } else if cost >= 0.0 {
         Some(cost)
     } else {
-        return Err(err(
+        return Err(ReadError::syntax(
             no,
             f[8].0,
             format!("expected a path cost ≥ 0 or -1 for no path, found {cost}"),
@@ -188,14 +148,7 @@ mod tests {
     use super::*;
 
     fn syntax(text: &str) -> (usize, usize, String) {
-        match read(text.as_bytes()) {
-            Err(ReadError::Syntax {
-                line,
-                column,
-                message,
-            }) => (line, column, message),
-            other => panic!("expected a syntax error, got {other:?}"),
-        }
+        super::super::syntax_parts(read(text.as_bytes()))
     }
 
     #[test]

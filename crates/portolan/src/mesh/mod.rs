@@ -414,6 +414,46 @@ impl NavMesh {
         self.dead_ends
             .get_or_init(|| dead_ends::DeadEnds::new(self))
     }
+    /// The connected parts of the mesh: a label per polygon (indexed by [`PolyId::index`]), the
+    /// same for two polygons exactly when a walk across shared edges leads from one to the other.
+    /// Labels run from 0 to the number of parts − 1, numbered in the order of each part's lowest
+    /// polygon id. Off-mesh links do not join parts. O(n), by depth-first flood fill.
+    ///
+    /// ```
+    /// use portolan::{build, BuildOptions, Scene, Vec2};
+    /// use portolan::geom::Aabb;
+    ///
+    /// // A wall over the whole height cuts the map in two.
+    /// let scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0)))
+    ///     .with_obstacle([(4.0, 0.0), (6.0, 0.0), (6.0, 10.0), (4.0, 10.0)]);
+    /// let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
+    /// let part = mesh.connected_components();
+    /// let of = |x: f64| part[mesh.locate(Vec2::new(x, 5.0)).polygon().unwrap().index()];
+    /// assert_ne!(of(1.0), of(9.0));
+    /// assert_eq!(part.iter().max(), Some(&1));
+    /// ```
+    pub fn connected_components(&self) -> Vec<u32> {
+        let mut part = vec![u32::MAX; self.polygon_count()];
+        let mut parts = 0;
+        let mut stack = Vec::new();
+        for seed in self.polygons() {
+            if part[seed.index()] != u32::MAX {
+                continue;
+            }
+            part[seed.index()] = parts;
+            stack.push(seed);
+            while let Some(p) = stack.pop() {
+                for &q in self.neighbours(p).iter().flatten() {
+                    if part[q.index()] == u32::MAX {
+                        part[q.index()] = parts;
+                        stack.push(q);
+                    }
+                }
+            }
+            parts += 1;
+        }
+        part
+    }
     /// Number of polygons.
     #[inline]
     pub fn polygon_count(&self) -> usize {

@@ -192,6 +192,7 @@ mod tests {
     use crate::build::{build, BuildOptions};
     use crate::geom::Aabb;
     use crate::scene::Scene;
+    use crate::search::test_scenes::square_map;
     use crate::search::{PathError, PathFinder, SearchOptions};
     use std::sync::Arc;
 
@@ -219,13 +220,7 @@ mod tests {
     #[test]
     fn overlap_is_exact_and_ignores_touching() {
         // Square map with a central obstacle; polygons: left, below, above, right.
-        let s = Scene::new(Aabb::new(Vec2::ZERO, v(10.0, 10.0))).with_obstacle([
-            (4.0, 4.0),
-            (6.0, 4.0),
-            (6.0, 6.0),
-            (4.0, 6.0),
-        ]);
-        let m = build(&s, &BuildOptions::trapezoid()).unwrap();
+        let m = square_map();
         let left = m.locate(v(1.0, 5.0)).polygon().unwrap();
         // Touching the left polygon along its side x = 4 only: nothing closed on that side.
         let mut f = PolygonFilter::new();

@@ -287,6 +287,22 @@ mod tests {
         Vec2::new(x, y)
     }
 
+    /// Zig-zag: the portals force a detour below the corner (1, -1), then above (2, 1).
+    fn zigzag() -> Vec<Portal> {
+        vec![
+            Portal::point(v(0.0, 0.0)),
+            Portal {
+                left: v(1.0, -1.0),
+                right: v(1.0, -3.0),
+            },
+            Portal {
+                left: v(2.0, 3.0),
+                right: v(2.0, 1.0),
+            },
+            Portal::point(v(3.0, 0.0)),
+        ]
+    }
+
     #[test]
     fn straight_corridor_is_a_segment() {
         let portals = vec![
@@ -306,20 +322,7 @@ mod tests {
 
     #[test]
     fn turns_right_and_left() {
-        // Zig-zag: first around a right corner (1,-1)... portals force a detour below then above.
-        let portals = vec![
-            Portal::point(v(0.0, 0.0)),
-            Portal {
-                left: v(1.0, -1.0),
-                right: v(1.0, -3.0),
-            },
-            Portal {
-                left: v(2.0, 3.0),
-                right: v(2.0, 1.0),
-            },
-            Portal::point(v(3.0, 0.0)),
-        ];
-        let path = string_pull(&portals);
+        let path = string_pull(&zigzag());
         assert_eq!(
             path,
             vec![v(0.0, 0.0), v(1.0, -1.0), v(2.0, 1.0), v(3.0, 0.0)]
@@ -372,18 +375,7 @@ mod tests {
 
     #[test]
     fn steps_end_with_the_path() {
-        let portals = vec![
-            Portal::point(v(0.0, 0.0)),
-            Portal {
-                left: v(1.0, -1.0),
-                right: v(1.0, -3.0),
-            },
-            Portal {
-                left: v(2.0, 3.0),
-                right: v(2.0, 1.0),
-            },
-            Portal::point(v(3.0, 0.0)),
-        ];
+        let portals = zigzag();
         let mut f = Funnel::new(&portals);
         let mut corners = vec![v(0.0, 0.0)];
         let mut last = None;

@@ -163,7 +163,7 @@ impl Landmarks {
 /// exact distances of all sites can then be computed independently (in parallel).
 fn choose_sites(mesh: &NavMesh, count: usize) -> Vec<VertexId> {
     let nv = mesh.vertex_count();
-    let parts = components(mesh);
+    let parts = Parts::new(mesh);
     let graph = EdgeGraph::new(mesh);
     let mut sites = Vec::new();
     let mut nearest = vec![f64::INFINITY; nv];
@@ -302,30 +302,15 @@ struct Parts {
     size: Vec<usize>,
 }
 
-fn components(mesh: &NavMesh) -> Parts {
-    let mut of = vec![u32::MAX; mesh.polygon_count()];
-    let mut size = Vec::new();
-    let mut stack = Vec::new();
-    for p in mesh.polygons() {
-        if of[p.index()] != u32::MAX {
-            continue;
+impl Parts {
+    fn new(mesh: &NavMesh) -> Parts {
+        let of = mesh.connected_components();
+        let mut size = vec![0; of.iter().max().map_or(0, |&m| m as usize + 1)];
+        for &part in &of {
+            size[part as usize] += 1;
         }
-        let part = size.len() as u32;
-        of[p.index()] = part;
-        stack.push(p);
-        let mut n = 0;
-        while let Some(q) = stack.pop() {
-            n += 1;
-            for &nb in mesh.neighbours(q).iter().flatten() {
-                if of[nb.index()] == u32::MAX {
-                    of[nb.index()] = part;
-                    stack.push(nb);
-                }
-            }
-        }
-        size.push(n);
+        Parts { of, size }
     }
-    Parts { of, size }
 }
 
 /// How many of `count` landmarks each part gets: in proportion to its polygons, largest parts

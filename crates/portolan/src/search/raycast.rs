@@ -469,10 +469,9 @@ fn clockwise_from(ray: &Ray, v: Vec2, x: Vec2, y: Vec2) -> Ordering {
 mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
-    use crate::geom::Aabb;
     use crate::scene::Scene;
     use crate::search::test_scenes::{
-        grid_point, mesh_of, point_is_free, random_scene, ray_end, segment_is_free,
+        grid_point, mesh_of, point_is_free, random_scene, ray_end, segment_is_free, square_map,
     };
     use proptest::prelude::*;
 
@@ -480,21 +479,9 @@ mod tests {
         Vec2::new(x, y)
     }
 
-    /// A 10 × 10 map with a square obstacle [4, 6]².
-    fn square_map() -> (Scene, NavMesh) {
-        let s = Scene::new(Aabb::new(Vec2::ZERO, v(10.0, 10.0))).with_obstacle([
-            (4.0, 4.0),
-            (6.0, 4.0),
-            (6.0, 6.0),
-            (4.0, 6.0),
-        ]);
-        let m = build(&s, &BuildOptions::trapezoid()).unwrap();
-        (s, m)
-    }
-
     #[test]
     fn clear_ray_visits_a_connected_run_of_polygons() {
-        let (_, m) = square_map();
+        let m = square_map();
         let r = raycast(&m, v(1.0, 1.0), v(9.0, 2.0)).unwrap();
         assert!(r.is_clear());
         assert_eq!(r.t(), 1.0);
@@ -515,7 +502,7 @@ mod tests {
 
     #[test]
     fn head_on_wall_hit_reports_edge_point_and_normal() {
-        let (_, m) = square_map();
+        let m = square_map();
         let r = raycast(&m, v(1.0, 5.0), v(9.0, 5.0)).unwrap();
         let h = r.hit().expect("the obstacle blocks");
         assert_eq!(h.point, v(4.0, 5.0));
@@ -530,7 +517,7 @@ mod tests {
 
     #[test]
     fn rays_along_walls_and_through_corners() {
-        let (_, m) = square_map();
+        let m = square_map();
         // Along the obstacle's bottom wall, past both corners: clear.
         assert!(raycast(&m, v(1.0, 4.0), v(9.0, 4.0)).unwrap().is_clear());
         // Along the map's bottom side: clear.
@@ -564,7 +551,7 @@ mod tests {
 
     #[test]
     fn starting_on_walls_and_vertices() {
-        let (_, m) = square_map();
+        let m = square_map();
         // On the obstacle's left wall, pointing into it: hit at t = 0.
         let r = raycast(&m, v(4.0, 5.0), v(5.0, 5.0)).unwrap();
         let h = r.hit().unwrap();
@@ -590,7 +577,7 @@ mod tests {
 
     #[test]
     fn bad_input_is_an_error() {
-        let (_, m) = square_map();
+        let m = square_map();
         assert!(matches!(
             raycast(&m, v(f64::NAN, 1.0), v(2.0, 2.0)),
             Err(RaycastError::NonFinite { which: "start", .. })

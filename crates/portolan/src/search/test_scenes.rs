@@ -8,16 +8,27 @@ use crate::mesh::NavMesh;
 use crate::scene::Scene;
 use proptest::prelude::*;
 
+/// The trapezoid mesh of a 10 × 10 map with one obstacle, the rectangle `[x0, x1] × [y0, y1]`.
+fn map10_with_box(x0: f64, x1: f64, y0: f64, y1: f64) -> NavMesh {
+    let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0))).with_obstacle([
+        (x0, y0),
+        (x1, y0),
+        (x1, y1),
+        (x0, y1),
+    ]);
+    build(&s, &BuildOptions::trapezoid()).unwrap()
+}
+
 /// A 10 × 10 map cut in two by a wall over its full height (x from 4 to 6): the left and right
 /// halves are not connected.
 pub(crate) fn split_map() -> NavMesh {
-    let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0))).with_obstacle([
-        (4.0, 0.0),
-        (6.0, 0.0),
-        (6.0, 10.0),
-        (4.0, 10.0),
-    ]);
-    build(&s, &BuildOptions::trapezoid()).unwrap()
+    map10_with_box(4.0, 6.0, 0.0, 10.0)
+}
+
+/// A 10 × 10 map with a square obstacle [4, 6]² in the middle; four trapezoids around it (left,
+/// below, above, right).
+pub(crate) fn square_map() -> NavMesh {
+    map10_with_box(4.0, 6.0, 4.0, 6.0)
 }
 
 /// Two unit squares touching only at the vertex (1, 1), a pinch: vertices and polygons, for

@@ -219,7 +219,7 @@ impl World {
 /// centres of the polygons nearest the lower-left and upper-right corners of the bounds, among
 /// those of the largest (by area) connected part of the mesh, so that a path exists.
 fn default_query(scene: &Scene, mesh: &NavMesh) -> Defaults {
-    let part = connected_parts(mesh);
+    let part = mesh.connected_components();
     let part_of = |p: Vec2| mesh.locate(p).polygon().map(|id| part[id.index()]);
     let (s, g) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
     if *scene == Scene::default_map() && part_of(s).is_some() && part_of(s) == part_of(g) {
@@ -228,7 +228,7 @@ fn default_query(scene: &Scene, mesh: &NavMesh) -> Defaults {
     let mut area = vec![0.0; mesh.polygon_count()];
     for p in mesh.polygons() {
         let ring: Vec<Vec2> = mesh.polygon_points(p).collect();
-        area[part[p.index()]] += portolan::geom::signed_area(&ring).abs();
+        area[part[p.index()] as usize] += portolan::geom::signed_area(&ring).abs();
     }
     let largest = (0..area.len())
         .max_by(|&a, &b| area[a].total_cmp(&area[b]))
@@ -236,7 +236,7 @@ fn default_query(scene: &Scene, mesh: &NavMesh) -> Defaults {
     let b = mesh.bounds();
     let nearest = |corner: Vec2| {
         mesh.polygons()
-            .filter(|p| part[p.index()] == largest)
+            .filter(|p| part[p.index()] as usize == largest)
             .map(|p| mesh.centroid(p))
             .min_by(|a, c| a.distance(corner).total_cmp(&c.distance(corner)))
             // A mesh has at least one polygon (BuildError::NoWalkableSpace, ReadError
@@ -247,31 +247,6 @@ fn default_query(scene: &Scene, mesh: &NavMesh) -> Defaults {
         start: nearest(b.min),
         goal: nearest(b.max),
     }
-}
-
-/// A label per polygon: polygons share a label when a path can lead from one to the other
-/// across shared edges. Labels are `0..number of parts`.
-fn connected_parts(mesh: &NavMesh) -> Vec<usize> {
-    let mut part = vec![usize::MAX; mesh.polygon_count()];
-    let mut parts = 0;
-    let mut stack = Vec::new();
-    for seed in mesh.polygons() {
-        if part[seed.index()] != usize::MAX {
-            continue;
-        }
-        part[seed.index()] = parts;
-        stack.push(seed);
-        while let Some(p) = stack.pop() {
-            for &q in mesh.neighbours(p).iter().flatten() {
-                if part[q.index()] == usize::MAX {
-                    part[q.index()] = parts;
-                    stack.push(q);
-                }
-            }
-        }
-        parts += 1;
-    }
-    part
 }
 
 /// `GET /api/scene` (and the answer to scene edits).
