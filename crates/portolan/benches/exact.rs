@@ -2,13 +2,15 @@
 //!
 //! `cargo bench -p portolan --bench exact`
 //!
-//! The exact search runs plain and with 16 landmarks (built once, outside the timing).
+//! The exact search runs plain and with 16 landmarks (built once, outside the timing), and on
+//! scene_mp_2p_01 with 8 off-mesh links.
 //! Each iteration runs a fixed batch of published queries with one reused `PathFinder`; divide
 //! by the batch size for the time per query. The side-by-side run against the `polyanya` crate
 //! is `cargo run --release -p portolan-compare` (see BENCHMARKS.md).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use portolan::io::{polyanya_mesh, scenario};
+use portolan::mesh::OffMeshLink;
 use portolan::search::landmarks::Landmarks;
 use portolan::{NavMesh, PathFinder, SearchMethod, SearchOptions, Vec2};
 use std::hint::black_box;
@@ -67,6 +69,37 @@ fn bench(c: &mut Criterion) {
                 })
             });
         }
+    }
+    // What off-mesh links cost: the same 200 scene_mp_2p_01 queries on the mesh with 8 one-way
+    // shortcuts (cost half their straight length) between the ends of the next 8 published queries.
+    let (mesh, more) = load(
+        "meshes/scene_mp_2p_01.mesh",
+        "meshes/scene_mp_2p_01.mesh.scen",
+        208,
+    );
+    let links = more[200..]
+        .iter()
+        .map(|&(a, b)| OffMeshLink::new(a, b, 0.5 * a.distance(b)));
+    let linked = mesh
+        .with_links(links)
+        .expect("published query points are on the mesh");
+    g.throughput(Throughput::Elements(200));
+    for (method, label) in [
+        (SearchMethod::Exact, "exact"),
+        (SearchMethod::Funnel, "funnel"),
+    ] {
+        let opts = SearchOptions {
+            method,
+            ..SearchOptions::default()
+        };
+        let mut finder = PathFinder::new();
+        g.bench_function(format!("scene_mp_2p_01+8-links/{label}"), |b| {
+            b.iter(|| {
+                for &(s, t) in &more[..200] {
+                    black_box(finder.find_path(&linked, s, t, &opts).ok());
+                }
+            })
+        });
     }
     g.finish();
 }
