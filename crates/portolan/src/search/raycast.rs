@@ -285,30 +285,34 @@ fn exit_of(mesh: &NavMesh, poly: PolyId, ray: &Ray) -> Option<Exit> {
     let n = vs.len();
     let pt = |i: usize| mesh.vertex(vs[i % n]);
     let side = |i: usize| orient(ray.s, ray.e, pt(i));
+    // One pass, one orient per vertex: the sides, and where the counter-clockwise boundary goes
+    // from the right run to the left run (or to the vertex between them) — where the ray leaves
+    // when the line crosses the polygon. A convex polygon has one such place; an edge lying on
+    // the line is impossible then (the polygon would be on one side).
     let (mut has_left, mut has_right) = (false, false);
+    let first = side(0);
+    let mut here = first;
+    let mut exit = None;
     for i in 0..n {
-        match side(i) {
+        let next = if i + 1 == n { first } else { side(i + 1) };
+        match here {
             Orientation::CounterClockwise => has_left = true,
-            Orientation::Clockwise => has_right = true,
-            Orientation::Collinear => {}
-        }
-    }
-    if has_left && has_right {
-        // The counter-clockwise boundary goes from the right run to the left run where the ray
-        // leaves; an edge lying on the line is impossible (the polygon would be on one side).
-        let mut here = side(0);
-        for i in 0..n {
-            let next = side(i + 1);
-            if here.is_cw() {
-                match next {
-                    Orientation::CounterClockwise => return Some(Exit::Edge(i)),
-                    Orientation::Collinear => return Some(Exit::Vertex((i + 1) % n)),
-                    Orientation::Clockwise => {}
+            Orientation::Clockwise => {
+                has_right = true;
+                if exit.is_none() {
+                    exit = match next {
+                        Orientation::CounterClockwise => Some(Exit::Edge(i)),
+                        Orientation::Collinear => Some(Exit::Vertex((i + 1) % n)),
+                        Orientation::Clockwise => None,
+                    };
                 }
             }
-            here = next;
+            Orientation::Collinear => {}
         }
-        return None;
+        here = next;
+    }
+    if has_left && has_right {
+        return exit;
     }
     // The line only touches the boundary: along an edge (or a run of collinear edges) or at one
     // vertex. Leave through the touching vertex furthest along the ray.
