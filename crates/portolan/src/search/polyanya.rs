@@ -82,15 +82,19 @@
 //! On a mesh with [links](crate::mesh::links), a link's take-off point is reached like the goal:
 //! straight from a node's root when its cone holds the point, or around the corner on its side.
 //! That makes a take-off pseudo node and a *landing* node, rooted at the link's end at `g` plus
-//! the link's cost, which is queued and, when popped, expanded like a start point. Take-off and
-//! landing points get root-level pruning like corners. The goal's straight line is then no longer
+//! the link's cost, which is queued and, when popped, expanded like a start point. Take-off
+//! points get root-level pruning like corners; a landing is kept only when it *strictly* improves
+//! on the best made at that point (what follows does not depend on how the search got there, and
+//! a cycle of free links would otherwise land again and again). The goal's straight line is then no longer
 //! the end of the story (a link elsewhere may be cheaper), so nodes are not dropped when the goal
 //! is in sight, dead-end pruning is off, and a polygon holding a take-off is no cul-de-sac. The
 //! heuristic stays admissible however cheap a link is: per query, Dijkstra over the directed
-//! link edges gives each a lower bound `B` on the cost of going on through it (its cost, then
-//! straight lines between link ends and the goal), and a node's `h` is the least of its interval
-//! heuristic toward the goal and, per link, toward the take-off point plus `B` (O(links) per
-//! node, none without links). Landmarks measure the mesh alone, and are refused with links.
+//! link edges that are shortcuts (cheaper than the straight line between their ends; no other
+//! link can lower a bound) gives each a lower bound `B` on the cost of going on through it (its
+//! cost, then straight lines between link ends and the goal), and a node's `h` is the least of
+//! its interval heuristic toward the goal and, per shortcut, toward the take-off point plus `B`
+//! (bounds sorted, so the loop stops at the first that cannot help; nothing without shortcuts).
+//! Landmarks measure the mesh alone, and are refused with links.
 //!
 //! # One-to-all
 //! [`ExactSearch::distances_from`] runs the same search from a vertex with no goal until the
@@ -216,10 +220,16 @@ pub struct ExactSearch {
     /// Per vertex: its landmark bound in this query, NaN until computed (valid with `root_stamp`).
     alt_h: Vec<f64>,
     /// Per directed link edge `k` (see [`link_end`]): a lower bound on the cost from its take-off
-    /// point to the goal through it, `cost + D(landing)`; infinite for edges that cannot be taken.
+    /// point to the goal through it, `cost + D(landing)`; infinite for edges that do not exist
+    /// or are no shortcut (see [`ExactSearch::prepare_links`]).
     link_bound: Vec<f64>,
     /// Scratch for [`ExactSearch::prepare_links`]: directed link edges whose bound is final.
     link_settled: Vec<bool>,
+    /// The directed link edges that can lower the heuristic, by increasing bound (so the
+    /// per-node loop stops at the first bound that cannot).
+    link_order: Vec<(f64, u32)>,
+    /// Inside [`ExactSearch::unreachable`]'s search for the nearest reachable point.
+    rerun: bool,
 }
 
 impl ExactSearch {
@@ -473,15 +483,24 @@ impl ExactSearch {
         if is_pinch(mesh, mesh.locate(end)) {
             end = end.lerp(mesh.centroid(poly), 1e-9);
         }
+        // The point is reachable (the walk above crossed edges and links, as the search does).
+        // Under the same budget the search may still run out first: then the partial path of
+        // the budget, toward that point. `rerun` keeps a broken invariant from recursing.
+        if self.rerun {
+            return Err(PathError::NoPath);
+        }
         let reachable = SearchOptions {
-            allow_partial: false,
+            allow_partial: true,
             snap: super::Snap::Reject,
             ..options.clone()
         };
-        let mut path = self
-            .find_path(mesh, s, end, &reachable)
-            .map_err(|_| PathError::NoPath)?;
-        path.status = PathStatus::Partial(super::PartialReason::Unreachable);
+        self.rerun = true;
+        let found = self.find_path(mesh, s, end, &reachable);
+        self.rerun = false;
+        let mut path = found.map_err(|_| PathError::NoPath)?;
+        if path.status == PathStatus::Complete {
+            path.status = PathStatus::Partial(super::PartialReason::Unreachable);
+        }
         Ok(path)
     }
 
@@ -660,16 +679,23 @@ impl ExactSearch {
     /// |x from_j| + cost_j + D(to_j))` (straight lines between link ends and the goal), by
     /// Dijkstra over the edges: O(k²) for k directed edges. With these the heuristic
     /// ([`ExactSearch::point_h_links`]) stays admissible however cheap a link is.
+    ///
+    /// Only *shortcuts* (cost below the straight distance between the ends) take part: for any
+    /// other link, `h(from) + cost + D(to) ≥ h(to) + D(to)` by the triangle inequality (the
+    /// interval heuristic is a shortest distance through the interval), which the goal's or
+    /// another link's term already bounds from below, so it could never lower a bound. Links
+    /// that are only dearer ways across a wall cost the heuristic nothing.
     fn prepare_links(&mut self, mesh: &NavMesh, t: Vec2) {
         let k = 2 * mesh.links().len();
         let (d, done) = (&mut self.link_bound, &mut self.link_settled);
         d.clear();
         done.clear();
         for j in 0..k {
-            let (_, to, _) = link_end(mesh, j);
-            let usable = j.is_multiple_of(2) || mesh.links()[j / 2].bidirectional;
-            d.push(if usable { dist(to, t) } else { f64::INFINITY });
-            done.push(!usable);
+            let (from, to, cost) = link_end(mesh, j);
+            let exists = j.is_multiple_of(2) || mesh.links()[j / 2].bidirectional;
+            let shortcut = exists && cost < dist(from, to);
+            d.push(if shortcut { dist(to, t) } else { f64::INFINITY });
+            done.push(!shortcut);
         }
         while let Some(j) = (0..k)
             .filter(|&j| !done[j])
@@ -685,19 +711,25 @@ impl ExactSearch {
                 }
             }
         }
+        self.link_order.clear();
         for (j, b) in d.iter_mut().enumerate() {
             *b += link_end(mesh, j).2;
+            if b.is_finite() {
+                self.link_order.push((*b, j as u32));
+            }
         }
+        self.link_order.sort_by(|x, y| x.0.total_cmp(&y.0));
     }
 
     /// A lower bound on the cost from point `x` to the goal `t` on a mesh with links: straight
-    /// there, or straight to a link's take-off and on at least its bound.
+    /// there, or straight to a shortcut's take-off and on at least its bound.
     fn point_h_links(&self, mesh: &NavMesh, x: Vec2, t: Vec2) -> f64 {
         let mut h = dist(x, t);
-        for (j, &b) in self.link_bound.iter().enumerate() {
-            if b < h {
-                h = h.min(dist(x, link_end(mesh, j).0) + b);
+        for &(b, j) in &self.link_order {
+            if b >= h {
+                break; // the bounds only grow from here
             }
+            h = h.min(dist(x, link_end(mesh, j as usize).0) + b);
         }
         h
     }
@@ -740,6 +772,13 @@ impl ExactSearch {
         let up = (mesh.vertex_count() + 2 * j) as u32;
         let g_up = g + dist(Self::root_point(mesh, q, root), e.from);
         let g_down = g_up + e.cost;
+        // What follows a landing does not depend on how the search got there: a landing that
+        // does not strictly improve on one already made adds nothing. (Letting equal ones
+        // through, as `root_ok` does for corners, loops forever on a cycle of free links.)
+        let down = (up + 1) as usize;
+        if self.root_stamp[down] == self.generation && g_down >= self.root_g[down] {
+            return;
+        }
         if !self.root_ok(up, g_up) || !self.root_ok(up + 1, g_down) {
             return;
         }
@@ -874,16 +913,17 @@ impl ExactSearch {
             Some((r, right, left)) => interval_h(r, right, left, q.goal),
         };
         if q.links {
-            // Through the interval to a take-off point, then on at least the link's bound.
-            for (j, &b) in self.link_bound.iter().enumerate() {
-                if b < h {
-                    let f = link_end(mesh, j).0;
-                    let to_f = match interval {
-                        None => dist(Self::root_point(mesh, q, n.root), f),
-                        Some((r, right, left)) => interval_h(r, right, left, f),
-                    };
-                    h = h.min(to_f + b);
+            // Through the interval to a shortcut's take-off point, then on at least its bound.
+            for &(b, j) in &self.link_order {
+                if b >= h {
+                    break; // the bounds only grow from here
                 }
+                let f = link_end(mesh, j as usize).0;
+                let to_f = match interval {
+                    None => dist(Self::root_point(mesh, q, n.root), f),
+                    Some((r, right, left)) => interval_h(r, right, left, f),
+                };
+                h = h.min(to_f + b);
             }
         }
         match q.landmarks {
@@ -1315,7 +1355,9 @@ impl ExactSearch {
                 }
                 last_root = n.root;
             }
-            if channel.last() != Some(&PolyId(n.poly)) {
+            // (A landing node names one polygon holding the landing point; the origin node after
+            // it names the one the path goes on in.)
+            if n.entry != LANDING && channel.last() != Some(&PolyId(n.poly)) {
                 channel.push(PolyId(n.poly));
             }
             i = n.parent;
@@ -1636,6 +1678,36 @@ mod tests {
             find(&u_mesh(), (0.5, 0.5), (10.5, 0.5)),
             Err(PathError::NoPath)
         );
+    }
+
+    #[test]
+    fn an_unreachable_goal_under_a_tiny_budget_is_still_a_partial_path() {
+        // The walk to the nearest reachable point needs more than the budget: the budget's
+        // partial path toward it (it used to be NoPath).
+        // From the U's left arm toward the separate square: the nearest reachable point is at
+        // the bottom of the right arm, round two corners.
+        let u = u_mesh();
+        let (s, g) = (Vec2::new(0.5, 0.5), Vec2::new(10.5, 0.5));
+        let mut search = ExactSearch::new();
+        let full = SearchOptions {
+            allow_partial: true,
+            ..SearchOptions::default()
+        };
+        let p = search.find_path(&u, s, g, &full).unwrap();
+        assert_eq!(p.points.last(), Some(&Vec2::new(3.0, 0.5)));
+        assert!(p.points.len() == 4 && !p.is_complete());
+        for budget in [0, 1, 2] {
+            let options = SearchOptions {
+                allow_partial: true,
+                max_expanded: Some(budget),
+                ..SearchOptions::default()
+            };
+            let p = search.find_path(&u, s, g, &options).unwrap();
+            assert_eq!(p.points[0], s);
+            assert!(!p.is_complete(), "budget {budget}");
+            let end = *p.points.last().unwrap();
+            assert!(end.distance(g) <= s.distance(g));
+        }
     }
 
     #[test]
