@@ -230,6 +230,8 @@ pub struct ExactSearch {
     link_order: Vec<(f64, u32)>,
     /// Inside [`ExactSearch::unreachable`]'s search for the nearest reachable point.
     rerun: bool,
+    /// The query's own goal during that search, for the partial path of an exhausted budget.
+    rerun_goal: Option<Vec2>,
 }
 
 impl ExactSearch {
@@ -395,25 +397,45 @@ impl ExactSearch {
     /// root on the entry edge sees the whole polygon), or the start itself, marked
     /// [`PartialReason::SearchLimit`](super::PartialReason::SearchLimit).
     fn nearest_reached(&self, mesh: &NavMesh, q: &Query, expanded: usize) -> Path {
-        let mut best: (f64, Option<u32>, Vec2) = (dist(q.start, q.goal), None, q.start);
+        // (Inside `unreachable`'s search toward the nearest reachable point: still nearest the
+        // query's own goal.)
+        let goal = self.rerun_goal.unwrap_or(q.goal);
+        let mut best: (f64, Option<u32>, Vec2) = (dist(q.start, goal), None, q.start);
         for (i, n) in self.nodes.iter().enumerate() {
             if n.entry >= SPECIAL {
                 continue; // final, origin, landing and pseudo nodes
             }
             let seen = match self.interval(mesh, q, n) {
-                Some((_, right, left)) => closest_point_on_segment(q.goal, right, left),
-                None => q.goal,
+                Some((_, right, left)) => closest_point_on_segment(goal, right, left),
+                None => goal,
             };
             let (_, p) = mesh.nearest_in(PolyId(n.poly), seen);
-            let d = dist(p, q.goal);
+            let d = dist(p, goal);
             if d < best.0 {
                 best = (d, Some(i as u32), p);
             }
         }
         let mut path = match best.1 {
-            // Nudged into the polygon (the interval's rounded ends may sit a hair off it).
+            // Nudged into the polygon (the interval's rounded ends may sit a hair off it), and
+            // into the cone until the last leg is clear: an interval end, rounded, can lie a
+            // hair past the corner that bounds the cone, and the leg then grazes it. The root
+            // sees every point strictly inside its interval (or all of the polygon, when it is
+            // on the entry edge).
             Some(i) => {
-                let end = mesh.pull_inside(PolyId(self.nodes[i as usize].poly), best.2);
+                let n = self.nodes[i as usize];
+                let mut end = mesh.pull_inside(PolyId(n.poly), best.2);
+                let root = Self::root_point(mesh, q, n.root);
+                let inside = match self.interval(mesh, q, &n) {
+                    Some((_, right, left)) => (right + left) * 0.5,
+                    None => mesh.centroid(PolyId(n.poly)),
+                };
+                let clear =
+                    |p: Vec2| super::raycast::raycast(mesh, root, p).is_ok_and(|r| r.is_clear());
+                let mut t = f64::EPSILON;
+                while !clear(end) && t < 1.0 {
+                    end = end.lerp(inside, t);
+                    t *= 4.0;
+                }
                 self.path_to(mesh, i, q, expanded, end)
             }
             None => Path {
@@ -495,8 +517,10 @@ impl ExactSearch {
             ..options.clone()
         };
         self.rerun = true;
+        self.rerun_goal = Some(t);
         let found = self.find_path(mesh, s, end, &reachable);
         self.rerun = false;
+        self.rerun_goal = None;
         let mut path = found.map_err(|_| PathError::NoPath)?;
         if path.status == PathStatus::Complete {
             path.status = PathStatus::Partial(super::PartialReason::Unreachable);
@@ -2035,6 +2059,25 @@ mod tests {
                         }
                     }
                     other => proptest::prop_assert_eq!(other, p),
+                }
+                // Under a small budget too: a path (never NoPath for a reachable start), ending
+                // no further from the goal than the start, every leg clear.
+                if is_pinch(&mesh, mesh.locate(s)) || is_pinch(&mesh, mesh.locate(g)) {
+                    continue;
+                }
+                for budget in [1, 3, 8] {
+                    let opts = SearchOptions { max_expanded: Some(budget), ..partial.clone() };
+                    let Ok(p) = search.find_path(&mesh, s, g, &opts) else {
+                        proptest::prop_assert!(mesh.locate(s) == Location::Outside || mesh.locate(g) == Location::Outside);
+                        continue;
+                    };
+                    let (first, last) = (p.points[0], *p.points.last().unwrap());
+                    proptest::prop_assert!(last.distance(g) <= first.distance(g) + 1e-9,
+                        "budget {}: {:?}", budget, p.points);
+                    for w in p.points.windows(2) {
+                        let clear = crate::search::raycast::raycast(&mesh, w[0], w[1]).is_ok_and(|r| r.is_clear());
+                        proptest::prop_assert!(clear, "budget {}: leg {} -> {} of {:?}", budget, w[0], w[1], p.points);
+                    }
                 }
             }
         }
