@@ -132,3 +132,94 @@ fn bad_arguments_and_files_fail_in_one_line() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn path_takes_off_mesh_links_from_a_file() {
+    let dir = std::env::temp_dir().join(format!("portolan-cli-links-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_owned()
+    };
+    // A cheap jump from near the start to near the goal, and a bidirectional one across the map.
+    let links = file(
+        "links.json",
+        r#"[{"from": [60, 80], "to": [700, 380], "cost": 5},
+            {"from": [100, 400], "to": [740, 20], "cost": 50, "bidirectional": true}]"#,
+    );
+    for search in ["funnel", "exact"] {
+        let o = portolan(&[
+            "path", "--from", "40,60", "--to", "760,390", "--links", &links, "--search", search,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(
+            v["links"],
+            serde_json::json!([{"link": 0, "segment": 1, "reversed": false}]),
+            "{search}"
+        );
+        let pts = v["points"].as_array().unwrap();
+        assert_eq!(pts[1], serde_json::json!([60.0, 80.0]));
+        assert_eq!(pts[2], serde_json::json!([700.0, 380.0]));
+        // The cost counts the jump at 5, not at its ~707 straight length.
+        let (len, cost) = (v["length"].as_f64().unwrap(), v["cost"].as_f64().unwrap());
+        let jump = (640.0f64.powi(2) + 300.0f64.powi(2)).sqrt();
+        assert!((len - jump + 5.0 - cost).abs() < 1e-9, "{len} {cost}");
+    }
+    // Backwards over the bidirectional link, in text.
+    let o = portolan(&[
+        "path", "--from", "760,10", "--to", "90,420", "--links", &links, "--search", "exact",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("link:     1 from point 1 to point 2 (cost 50.000, backwards)"),
+        "{text}"
+    );
+    // Bad files: named, one line, no panic.
+    let off = file(
+        "off.json",
+        r#"[{"from": [60, 80], "to": [7000, 380], "cost": 5}]"#,
+    );
+    assert_clean_failure(
+        &portolan(&[
+            "path", "--from", "40,60", "--to", "760,390", "--links", &off,
+        ]),
+        "link 0: its end point (7000, 380) is not on the navigation mesh",
+    );
+    let broken = file(
+        "broken.json",
+        r#"[{"from": [60, 80], "to": [70 380], "cost": 5}]"#,
+    );
+    assert_clean_failure(
+        &portolan(&[
+            "path", "--from", "40,60", "--to", "760,390", "--links", &broken,
+        ]),
+        "is not a links file",
+    );
+    let negative = file(
+        "negative.json",
+        r#"[{"from": [60, 80], "to": [70, 380], "cost": -1}]"#,
+    );
+    assert_clean_failure(
+        &portolan(&[
+            "path", "--from", "40,60", "--to", "760,390", "--links", &negative,
+        ]),
+        "link 0: cost -1 must be finite and not negative",
+    );
+    assert_clean_failure(
+        &portolan(&[
+            "path",
+            "--from",
+            "40,60",
+            "--to",
+            "760,390",
+            "--links",
+            "/nonexistent/links.json",
+        ]),
+        "cannot read the links file",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

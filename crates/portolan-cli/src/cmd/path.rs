@@ -1,7 +1,8 @@
 //! `portolan path`: one query, printed as text or JSON.
 
 use crate::input::{build_mesh, parse_point, SceneOrMesh, SearchArg};
-use anyhow::Result;
+use anyhow::{Context, Result};
+use portolan::mesh::OffMeshLink;
 use portolan::search::funnel::channel_portals;
 use portolan::{BuildOptions, Path, PathFinder, PortalPoint, Scene, SearchOptions, Vec2};
 
@@ -10,7 +11,12 @@ use portolan::{BuildOptions, Path, PathFinder, PortalPoint, Scene, SearchOptions
 #[command(after_help = "Examples:
   portolan path --from 40,60 --to 760,390
   portolan path --scene scene.json --from 10,10 --to 90,40 --portal midpoint --json
-  portolan path --mesh arena.mesh --from 1,11 --to 40,40 --search exact")]
+  portolan path --mesh arena.mesh --from 1,11 --to 40,40 --search exact
+  portolan path --from 40,60 --to 760,390 --links links.json --search exact
+
+A links file is a JSON array of off-mesh links:
+  [{\"from\": [x, y], \"to\": [x, y], \"cost\": c, \"bidirectional\": true}]
+(`bidirectional` may be left out: one-way.)")]
 pub struct Args {
     /// --scene, --mesh, --decomposition.
     #[command(flatten)]
@@ -28,6 +34,10 @@ pub struct Args {
     /// Where the channel A* assumes the agent crosses a portal.
     #[arg(long, value_enum, default_value_t = PortalArg::TowardGoal)]
     pub portal: PortalArg,
+    /// Off-mesh links (jumps, ladders, teleports) from a JSON file: both searches take them,
+    /// each at its cost. See the format below.
+    #[arg(long, value_name = "FILE")]
+    pub links: Option<std::path::PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -55,14 +65,55 @@ impl From<PortalArg> for PortalPoint {
 struct Output<'a> {
     points: &'a [Vec2],
     length: f64,
+    /// The length with each link segment counted at its link's cost instead.
+    cost: f64,
     expanded: usize,
     channel: Vec<u32>,
     polygons: usize,
+    links: Vec<LinkOut>,
+}
+
+/// A link the path takes: its index in the links file, the path segment it is, its direction.
+#[derive(serde::Serialize)]
+struct LinkOut {
+    link: u32,
+    segment: usize,
+    reversed: bool,
+}
+
+/// Reads a links file: a JSON array of [`OffMeshLink`]s.
+fn read_links(file: &std::path::Path) -> Result<Vec<OffMeshLink>> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read the links file {}", file.display()))?;
+    serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not a links file (a JSON array of {{\"from\": [x, y], \"to\": [x, y], \"cost\": c}})",
+            file.display()
+        )
+    })
+}
+
+/// The path's cost: its length, each link segment counted at its link's cost.
+fn cost(path: &Path, links: &[OffMeshLink]) -> f64 {
+    path.links.iter().fold(path.length, |c, t| {
+        c + links[t.link.index()].cost - path.points[t.segment].distance(path.points[t.segment + 1])
+    })
 }
 
 /// Runs `portolan path`.
 pub fn run(args: Args) -> Result<()> {
     let (_, mesh) = args.input.load()?;
+    let links = match &args.links {
+        Some(file) => read_links(file)?,
+        None => Vec::new(),
+    };
+    let mesh = if links.is_empty() {
+        mesh
+    } else {
+        let file = args.links.as_deref().unwrap_or(std::path::Path::new(""));
+        mesh.with_links(links.iter().copied())
+            .with_context(|| format!("in {}", file.display()))?
+    };
     let opts = match args.search {
         Some(s) => s.options(),
         None => SearchOptions::with_portal_point(args.portal.into()),
@@ -72,23 +123,46 @@ pub fn run(args: Args) -> Result<()> {
         let out = Output {
             points: &path.points,
             length: path.length,
+            cost: cost(&path, &links),
             expanded: path.expanded,
             channel: path.channel.iter().map(|p| p.0).collect(),
             polygons: mesh.polygon_count(),
+            links: path
+                .links
+                .iter()
+                .map(|t| LinkOut {
+                    link: t.link.0,
+                    segment: t.segment,
+                    reversed: t.reversed,
+                })
+                .collect(),
         };
         println!("{}", serde_json::to_string(&out)?);
     } else {
-        print_text(&path, mesh.polygon_count());
+        print_text(&path, &links, mesh.polygon_count());
     }
     Ok(())
 }
 
-fn print_text(path: &Path, polygons: usize) {
+fn print_text(path: &Path, links: &[OffMeshLink], polygons: usize) {
     println!("points:");
     for p in &path.points {
         println!("  {:.3}, {:.3}", p.x, p.y);
     }
     println!("length:   {:.3}", path.length);
+    for t in &path.links {
+        let way = if t.reversed { ", backwards" } else { "" };
+        println!(
+            "link:     {} from point {} to point {} (cost {:.3}{way})",
+            t.link.0,
+            t.segment,
+            t.segment + 1,
+            links[t.link.index()].cost
+        );
+    }
+    if !path.links.is_empty() {
+        println!("cost:     {:.3}", cost(path, links));
+    }
     println!("expanded: {} of {} polygons", path.expanded, polygons);
     println!("channel:  {} polygons", path.channel.len());
 }
