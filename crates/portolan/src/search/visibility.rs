@@ -149,12 +149,30 @@ pub struct VisibilityGraph {
     bounds: Aabb,
     /// The bounds as a counter-clockwise ring.
     frame: [Vec2; 4],
-    /// Obstacles, counter-clockwise, in scene order.
+    /// Obstacles, counter-clockwise, in scene order (an outline touching itself split into its
+    /// simple loops).
     rings: Vec<Vec<Vec2>>,
+    /// The scene obstacle each ring comes from.
+    ring_obstacle: Vec<usize>,
     ring_boxes: Vec<Aabb>,
     corners: Vec<Corner>,
     /// `adjacency[i]`: the corners corner `i` sees, with the distance.
     adjacency: Vec<Vec<(u32, f64)>>,
+}
+
+/// Splits a ring that visits a point more than once into loops that do not: walking the ring,
+/// a point seen before closes the loop since its first visit.
+fn split_at_touches(ring: Vec<Vec2>) -> Vec<Vec<Vec2>> {
+    let mut loops = Vec::new();
+    let mut path: Vec<Vec2> = Vec::with_capacity(ring.len());
+    for p in ring {
+        if let Some(k) = path.iter().position(|&q| q == p) {
+            loops.push(path.split_off(k));
+        }
+        path.push(p);
+    }
+    loops.push(path);
+    loops
 }
 
 /// Does the direction from vertex `v` toward `x` point strictly into the polygon's interior?
@@ -302,17 +320,29 @@ impl VisibilityGraph {
         if !scene.holes.is_empty() {
             return Err(OracleError::Unsupported("obstacles with holes"));
         }
-        let rings: Vec<Vec<Vec2>> = scene
-            .obstacles
-            .iter()
-            .map(|r| {
-                let mut r = r.clone();
-                if crate::geom::signed_area(&r) < 0.0 {
-                    r.reverse();
+        // Counter-clockwise rings; an outline that visits a point twice (traced grid maps have
+        // them) is split there into simple loops, which the corner and pinch tests understand
+        // (they look at other rings at a shared point, not at the same ring again).
+        let mut rings: Vec<Vec<Vec2>> = Vec::new();
+        let mut ring_obstacle = Vec::new();
+        for (i, r) in scene.obstacles.iter().enumerate() {
+            let mut r = r.clone();
+            if crate::geom::signed_area(&r) < 0.0 {
+                r.reverse();
+            }
+            for part in split_at_touches(r) {
+                if part.len() < 3 {
+                    continue; // a spike out and back: no area
                 }
-                r
-            })
-            .collect();
+                if crate::geom::signed_area(&part) <= 0.0 {
+                    return Err(OracleError::Unsupported(
+                        "an obstacle outline that touches itself around a free pocket",
+                    ));
+                }
+                rings.push(part);
+                ring_obstacle.push(i);
+            }
+        }
         let ring_boxes: Vec<Aabb> = rings
             .iter()
             // Validated: every obstacle has at least 3 vertices.
@@ -322,6 +352,7 @@ impl VisibilityGraph {
             bounds: scene.bounds,
             frame: scene.bounds.corners(),
             rings,
+            ring_obstacle,
             ring_boxes,
             corners: Vec::new(),
             adjacency: Vec::new(),
@@ -435,10 +466,10 @@ impl VisibilityGraph {
             .zip(&self.ring_boxes)
             .position(|(r, b)| b.contains(p) && point_in_polygon(r, p) == PointInPolygon::Inside)
         {
-            Some(obstacle) => Err(VisibilityError::InsideObstacle {
+            Some(ring) => Err(VisibilityError::InsideObstacle {
                 which,
                 point: p,
-                obstacle,
+                obstacle: self.ring_obstacle[ring],
             }),
             None => Ok(()),
         }
@@ -771,6 +802,73 @@ mod tests {
         // Straight down the pocket, onto its floor.
         assert_eq!(length(&s, v(5.0, 9.0), v(5.0, 4.0)), 5.0);
         assert!(!g.visible(v(5.0, 9.0), v(5.0, 3.0)));
+    }
+
+    #[test]
+    fn a_ring_touching_itself_is_its_loops() {
+        // Two thin triangles touching at their tips (5, 5), as two rings and as one outline that
+        // visits the tip twice (traced grid maps have such outlines): the same answers. (As one
+        // ring, the tip's second visit was ignored: legs along the triangles were blocked, and
+        // (2, 6.9) -> (8, 6.9) went the long way round, 9.795 instead of 9.679.)
+        let two = map10()
+            .with_obstacle([(5.0, 5.0), (1.0, 6.0), (1.0, 7.0)])
+            .with_obstacle([(5.0, 5.0), (1.0, 8.0), (1.0, 9.0)]);
+        let one = map10().with_obstacle([
+            (5.0, 5.0),
+            (1.0, 6.0),
+            (1.0, 7.0),
+            (5.0, 5.0),
+            (1.0, 8.0),
+            (1.0, 9.0),
+        ]);
+        let (g2, g1) = (
+            VisibilityGraph::new(&two).unwrap(),
+            VisibilityGraph::new(&one).unwrap(),
+        );
+        assert!(g1.visible(v(1.0, 6.0), v(5.0, 5.0)) && g1.visible(v(5.0, 5.0), v(8.0, 6.9)));
+        for (a, b) in [
+            (v(2.0, 6.9), v(8.0, 6.9)),
+            (v(4.0, 3.0), v(4.0, 9.8)),
+            (v(2.0, 7.1), v(9.0, 5.0)),
+            (v(0.5, 6.5), v(3.0, 9.5)),
+        ] {
+            let (p2, p1) = (
+                g2.shortest_path(a, b).unwrap(),
+                g1.shortest_path(a, b).unwrap(),
+            );
+            assert!(
+                close(p1.length, p2.length),
+                "{a} -> {b}: one ring {p1:?}, two {p2:?}"
+            );
+        }
+        assert!(close(
+            g1.shortest_path(v(2.0, 6.9), v(8.0, 6.9)).unwrap().length,
+            9.679_149_368_642_69
+        ));
+        // A point inside the second loop is inside obstacle 0, the scene's only one.
+        assert!(matches!(
+            g1.classify(v(1.5, 8.2), "start"),
+            Err(VisibilityError::InsideObstacle { obstacle: 0, .. })
+        ));
+        // An outline closing on itself round a free pocket is refused, not answered wrongly.
+        let pocket = map10().with_obstacle([
+            (2.0, 2.0),
+            (8.0, 2.0),
+            (8.0, 8.0),
+            (5.0, 8.0),
+            (5.0, 6.0),
+            (6.0, 6.0),
+            (6.0, 4.0),
+            (4.0, 4.0),
+            (4.0, 6.0),
+            (5.0, 6.0),
+            (5.0, 8.0),
+            (2.0, 8.0),
+        ]);
+        assert!(matches!(
+            VisibilityGraph::new(&pocket),
+            Err(OracleError::Unsupported(_))
+        ));
     }
 
     #[test]
