@@ -276,17 +276,6 @@ fn oracle_with_links(
     best[1].is_finite().then_some(best[1])
 }
 
-/// A path's cost: its length, with each link segment's straight length replaced by its cost.
-fn cost(p: &portolan::Path, links: &[OffMeshLink]) -> f64 {
-    p.length
-        + p.links
-            .iter()
-            .map(|t| {
-                links[t.link.index()].cost - p.points[t.segment].distance(p.points[t.segment + 1])
-            })
-            .sum::<f64>()
-}
-
 #[test]
 fn exact_with_links_is_the_cheapest_way_and_beats_funnel() {
     let input = (
@@ -351,7 +340,7 @@ fn exact_with_links_is_the_cheapest_way_and_beats_funnel() {
                 match (want, &got) {
                     (None, Err(PathError::NoPath)) => {}
                     (Some(w), Ok(p)) => {
-                        let c = cost(p, &links);
+                        let c = p.cost(&mesh);
                         prop_assert!(
                             (c - w).abs() <= 1e-9 * w.max(1.0),
                             "{s} -> {g}: exact cost {c} vs oracle {w}: {:?} {:?}",
@@ -383,7 +372,7 @@ fn exact_with_links_is_the_cheapest_way_and_beats_funnel() {
                         }
                         taken.set(taken.get() + usize::from(!p.links.is_empty()));
                         if let Ok(f) = finder.find_path(&mesh, s, g, &SearchOptions::default()) {
-                            let fc = cost(&f, &links);
+                            let fc = f.cost(&mesh);
                             prop_assert!(c <= fc * (1.0 + 1e-12), "exact {} > funnel {}", c, fc);
                         }
                     }

@@ -4,7 +4,8 @@ use crate::input::{build_mesh, parse_point, SceneOrMesh, SearchArg};
 use anyhow::{Context, Result};
 use portolan::mesh::OffMeshLink;
 use portolan::search::funnel::channel_portals;
-use portolan::{BuildOptions, Path, PathFinder, PortalPoint, Scene, SearchOptions, Vec2};
+use portolan::search::LinkTraversal;
+use portolan::{BuildOptions, NavMesh, Path, PathFinder, PortalPoint, Scene, SearchOptions, Vec2};
 
 /// Arguments of `portolan path`.
 #[derive(clap::Args, Debug)]
@@ -70,15 +71,8 @@ struct Output<'a> {
     expanded: usize,
     channel: Vec<u32>,
     polygons: usize,
-    links: Vec<LinkOut>,
-}
-
-/// A link the path takes: its index in the links file, the path segment it is, its direction.
-#[derive(serde::Serialize)]
-struct LinkOut {
-    link: u32,
-    segment: usize,
-    reversed: bool,
+    /// The links taken: index in the links file, path segment, direction.
+    links: &'a [LinkTraversal],
 }
 
 /// Reads a links file: a JSON array of [`OffMeshLink`]s.
@@ -93,27 +87,14 @@ fn read_links(file: &std::path::Path) -> Result<Vec<OffMeshLink>> {
     })
 }
 
-/// The path's cost: its length, each link segment counted at its link's cost.
-fn cost(path: &Path, links: &[OffMeshLink]) -> f64 {
-    path.links.iter().fold(path.length, |c, t| {
-        c + links[t.link.index()].cost - path.points[t.segment].distance(path.points[t.segment + 1])
-    })
-}
-
 /// Runs `portolan path`.
 pub fn run(args: Args) -> Result<()> {
-    let (_, mesh) = args.input.load()?;
-    let links = match &args.links {
-        Some(file) => read_links(file)?,
-        None => Vec::new(),
-    };
-    let mesh = if links.is_empty() {
-        mesh
-    } else {
-        let file = args.links.as_deref().unwrap_or(std::path::Path::new(""));
-        mesh.with_links(links.iter().copied())
-            .with_context(|| format!("in {}", file.display()))?
-    };
+    let (_, mut mesh) = args.input.load()?;
+    if let Some(file) = &args.links {
+        mesh = mesh
+            .with_links(read_links(file)?)
+            .with_context(|| format!("in {}", file.display()))?;
+    }
     let opts = match args.search {
         Some(s) => s.options(),
         None => SearchOptions::with_portal_point(args.portal.into()),
@@ -123,28 +104,20 @@ pub fn run(args: Args) -> Result<()> {
         let out = Output {
             points: &path.points,
             length: path.length,
-            cost: cost(&path, &links),
+            cost: path.cost(&mesh),
             expanded: path.expanded,
             channel: path.channel.iter().map(|p| p.0).collect(),
             polygons: mesh.polygon_count(),
-            links: path
-                .links
-                .iter()
-                .map(|t| LinkOut {
-                    link: t.link.0,
-                    segment: t.segment,
-                    reversed: t.reversed,
-                })
-                .collect(),
+            links: &path.links,
         };
         println!("{}", serde_json::to_string(&out)?);
     } else {
-        print_text(&path, &links, mesh.polygon_count());
+        print_text(&path, &mesh);
     }
     Ok(())
 }
 
-fn print_text(path: &Path, links: &[OffMeshLink], polygons: usize) {
+fn print_text(path: &Path, mesh: &NavMesh) {
     println!("points:");
     for p in &path.points {
         println!("  {:.3}, {:.3}", p.x, p.y);
@@ -157,13 +130,17 @@ fn print_text(path: &Path, links: &[OffMeshLink], polygons: usize) {
             t.link.0,
             t.segment,
             t.segment + 1,
-            links[t.link.index()].cost
+            mesh.links()[t.link.index()].cost // the path was found on this mesh
         );
     }
     if !path.links.is_empty() {
-        println!("cost:     {:.3}", cost(path, links));
+        println!("cost:     {:.3}", path.cost(mesh));
     }
-    println!("expanded: {} of {} polygons", path.expanded, polygons);
+    println!(
+        "expanded: {} of {} polygons",
+        path.expanded,
+        mesh.polygon_count()
+    );
     println!("channel:  {} polygons", path.channel.len());
 }
 

@@ -560,7 +560,7 @@ mod tests {
             let m = base.clone().with_links(links).unwrap();
             let got = PathFinder::new().find_path(&m, a, b, &budget).unwrap();
             assert_eq!(got.points[..3], [a, p, q]);
-            let cost = got.length - p.distance(q);
+            let cost = got.cost(&m);
             assert!((cost - want).abs() < 1e-9, "{cost} vs {want}: {got:?}");
         }
         // Free jumps landing on mesh vertices where several polygons meet (the corners of a
@@ -673,12 +673,7 @@ mod tests {
                 method: crate::search::SearchMethod::Exact,
                 ..SearchOptions::default()
             };
-            let cost = |p: &Path| {
-                p.links.iter().fold(p.length, |c, t| {
-                    c + links[t.link.index()].cost
-                        - p.points[t.segment].distance(p.points[t.segment + 1])
-                })
-            };
+            let cost = |p: &Path| p.cost(&m);
             for (a, b) in queries {
                 let Ok(funnel) = f.find_path(&m, a, b, &SearchOptions::default()) else {
                     // Same graph, links included: the exact search finds no path either.

@@ -179,6 +179,20 @@ impl Path {
     pub fn is_complete(&self) -> bool {
         self.status == PathStatus::Complete
     }
+    /// The path's cost on `mesh`, the mesh it was found on: its length, with each off-mesh link
+    /// segment counted at its link's [`cost`](crate::mesh::OffMeshLink::cost) instead of its
+    /// straight length (what both searches minimise; equal to `length` without links). A
+    /// traversal naming a link or segment that is not there counts at its straight length.
+    pub fn cost(&self, mesh: &crate::NavMesh) -> f64 {
+        self.links.iter().fold(self.length, |c, t| {
+            let ends = (self.points.get(t.segment), self.points.get(t.segment + 1));
+            match (ends, mesh.links().get(t.link.index())) {
+                ((Some(a), Some(b)), Some(l)) => c + l.cost - a.distance(*b),
+                _ => c,
+            }
+        })
+    }
+
     /// The length of a polyline.
     pub fn polyline_length(points: &[Vec2]) -> f64 {
         points.windows(2).map(|w| w[0].distance(w[1])).sum()
