@@ -200,6 +200,35 @@ fn scen_with_landmarks_matches_the_published_optima() {
     assert!(err.contains("landmarks:  8 built in"), "{err}");
     assert!(err.contains("queries:    2000"), "{err}");
     assert!(err.contains("mismatches: 0"), "{err}");
+    // ... and they are used: the same lengths with far fewer expansions than without them.
+    let plain_csv = temp("mp-plain.csv");
+    let o = portolan(&[
+        "scen",
+        "--mesh",
+        &mesh,
+        "--scen",
+        &scen,
+        "--csv",
+        plain_csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let expanded = |file: &std::path::Path| -> u64 {
+        let text = std::fs::read_to_string(file).unwrap();
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let col = header
+            .iter()
+            .position(|h| *h == "expanded")
+            .expect("an expanded column");
+        text.lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(col).unwrap().parse::<u64>().unwrap())
+            .sum()
+    };
+    let (with, without) = (expanded(&csv), expanded(&plain_csv));
+    assert!(
+        with * 2 < without,
+        "{with} expansions with landmarks, {without} without"
+    );
     // Landmarks are for the exact search only.
     let o = portolan(&[
         "scen",
@@ -215,6 +244,17 @@ fn scen_with_landmarks_matches_the_published_optima() {
     let err = stderr(&o);
     assert!(!o.status.success());
     assert!(err.contains("--landmarks needs --search exact"), "{err}");
+    // A count out of 1..=256 is refused before anything is built (a typo would otherwise ask
+    // for a table of K × vertices floats).
+    for k in ["0", "100000", "-3"] {
+        let o = portolan(&["scen", "--mesh", &mesh, "--scen", &scen, "--landmarks", k]);
+        let err = stderr(&o);
+        assert!(
+            !o.status.success() && err.contains("--landmarks"),
+            "{k}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
     assert!(
         !err.contains("panicked") && err.lines().count() == 1,
         "{err}"

@@ -50,8 +50,9 @@ pub struct Args {
     pub csv: Option<PathBuf>,
     /// Precompute K landmarks first (exact search only): the same lengths, fewer expansions.
     /// Their build time is printed apart and not counted in the queries' times.
-    #[arg(long, value_name = "K")]
-    pub landmarks: Option<usize>,
+    /// K is 1 to 256: the table takes K × vertices × 8 bytes and K whole-mesh searches.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub landmarks: Option<u16>,
 }
 
 /// `--expect` values.
@@ -90,7 +91,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut opts = args.search.options();
     if let Some(k) = args.landmarks {
         let t0 = Instant::now();
-        let lm = Landmarks::build(&mesh, k);
+        let lm = Landmarks::build(&mesh, usize::from(k));
         eprintln!(
             "landmarks:  {} built in {:.1} ms ({:.0} KiB)",
             lm.count(),
