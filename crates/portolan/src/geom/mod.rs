@@ -23,6 +23,25 @@ pub use polygon::{
 pub(crate) use polygon::{dedup_ring, orient_if_convex};
 pub use vec2::{Aabb, Vec2};
 
+/// The smallest move of `p` toward `target` that `ok` accepts: `p` itself if it passes, then
+/// `p + t · (target − p)` for `t` = ε, 4ε, 16ε, … below 1, else `target`. For a point that is
+/// right in exact arithmetic but rounded a hair off (a projection onto a slanted edge, an
+/// interval end), with `target` a point known to pass (a convex polygon's centroid).
+pub(crate) fn nudge_toward(p: Vec2, target: Vec2, ok: impl Fn(Vec2) -> bool) -> Vec2 {
+    if ok(p) {
+        return p;
+    }
+    let mut t = f64::EPSILON;
+    while t < 1.0 {
+        let r = p.lerp(target, t);
+        if ok(r) {
+            return r;
+        }
+        t *= 4.0;
+    }
+    target
+}
+
 /// Which way three points turn, decided exactly.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Orientation {

@@ -684,19 +684,9 @@ impl NavMesh {
     /// inside, the polygon being convex) by the smallest step that [`NavMesh::locate_in`] accepts,
     /// so that a snapped point is always on the mesh.
     pub(crate) fn pull_inside(&self, poly: PolyId, q: Vec2) -> Vec2 {
-        if self.locate_in(poly, q).is_some() {
-            return q;
-        }
-        let c = self.centroid(poly);
-        let mut t = f64::EPSILON;
-        while t < 1.0 {
-            let r = q.lerp(c, t);
-            if self.locate_in(poly, r).is_some() {
-                return r;
-            }
-            t *= 4.0;
-        }
-        c
+        crate::geom::nudge_toward(q, self.centroid(poly), |r| {
+            self.locate_in(poly, r).is_some()
+        })
     }
 
     /// Checks every invariant a navigation mesh must keep: the structural ones of

@@ -228,9 +228,8 @@ pub struct ExactSearch {
     /// The directed link edges that can lower the heuristic, by increasing bound (so the
     /// per-node loop stops at the first bound that cannot).
     link_order: Vec<(f64, u32)>,
-    /// Inside [`ExactSearch::unreachable`]'s search for the nearest reachable point.
-    rerun: bool,
-    /// The query's own goal during that search, for the partial path of an exhausted budget.
+    /// Inside [`ExactSearch::unreachable`]'s search for the nearest reachable point: the query's
+    /// own goal, for the partial path of an exhausted budget.
     rerun_goal: Option<Vec2>,
 }
 
@@ -357,23 +356,25 @@ impl ExactSearch {
         // The goal's components: one, or two for a goal on a bridge; a goal on a vertex where
         // more meet is rare enough to search without dead-end pruning. (Off-mesh links lead out
         // of dead ends: no pruning on meshes with links.)
-        let dead_ends = mesh.dead_ends();
+        let dead_ends = (!links).then(|| mesh.dead_ends());
         let mut goal_parts = [u32::MAX; 2];
         let mut more = false;
-        for_each_polygon(mesh, tloc, |p| {
-            let c = dead_ends.component(p);
-            if goal_parts.contains(&c) {
-            } else if let Some(free) = goal_parts.iter_mut().find(|x| **x == u32::MAX) {
-                *free = c;
-            } else {
-                more = true;
-            }
-        });
+        if let Some(de) = dead_ends {
+            for_each_polygon(mesh, tloc, |p| {
+                let c = de.component(p);
+                if !goal_parts.contains(&c) {
+                    match goal_parts.iter_mut().find(|x| **x == u32::MAX) {
+                        Some(free) => *free = c,
+                        None => more = true,
+                    }
+                }
+            });
+        }
         let q = Query {
             start: s,
             goal: t,
             landmarks,
-            dead_ends: (!more && !links).then_some((dead_ends, goal_parts)),
+            dead_ends: dead_ends.filter(|_| !more).map(|de| (de, goal_parts)),
             filter,
             links,
         };
@@ -423,19 +424,16 @@ impl ExactSearch {
             // on the entry edge).
             Some(i) => {
                 let n = self.nodes[i as usize];
-                let mut end = mesh.pull_inside(PolyId(n.poly), best.2);
+                let end = mesh.pull_inside(PolyId(n.poly), best.2);
                 let root = Self::root_point(mesh, q, n.root);
                 let inside = match self.interval(mesh, q, &n) {
                     Some((_, right, left)) => (right + left) * 0.5,
                     None => mesh.centroid(PolyId(n.poly)),
                 };
-                let clear =
-                    |p: Vec2| super::raycast::raycast(mesh, root, p).is_ok_and(|r| r.is_clear());
-                let mut t = f64::EPSILON;
-                while !clear(end) && t < 1.0 {
-                    end = end.lerp(inside, t);
-                    t *= 4.0;
-                }
+                let end = crate::geom::nudge_toward(end, inside, |p| {
+                    mesh.locate_in(PolyId(n.poly), p).is_some()
+                        && super::raycast::raycast(mesh, root, p).is_ok_and(|r| r.is_clear())
+                });
                 self.path_to(mesh, i, q, expanded, end)
             }
             None => Path {
@@ -499,16 +497,15 @@ impl ExactSearch {
         let Some((_, end, poly)) = best else {
             return Err(PathError::NoPath);
         };
-        let mut end = mesh.pull_inside(poly, end);
         // The nearest point may be a pinch vertex (where this part touches another), which is
         // ambiguous as an end: step a hair into its polygon.
-        if is_pinch(mesh, mesh.locate(end)) {
-            end = end.lerp(mesh.centroid(poly), 1e-9);
-        }
+        let end = crate::geom::nudge_toward(end, mesh.centroid(poly), |p| {
+            mesh.locate_in(poly, p).is_some() && !is_pinch(mesh, mesh.locate(p))
+        });
         // The point is reachable (the walk above crossed edges and links, as the search does).
         // Under the same budget the search may still run out first: then the partial path of
-        // the budget, toward that point. `rerun` keeps a broken invariant from recursing.
-        if self.rerun {
+        // the budget, toward that point. `rerun_goal` keeps a broken invariant from recursing.
+        if self.rerun_goal.is_some() {
             return Err(PathError::NoPath);
         }
         let reachable = SearchOptions {
@@ -516,10 +513,8 @@ impl ExactSearch {
             snap: super::Snap::Reject,
             ..options.clone()
         };
-        self.rerun = true;
         self.rerun_goal = Some(t);
         let found = self.find_path(mesh, s, end, &reachable);
-        self.rerun = false;
         self.rerun_goal = None;
         let mut path = found.map_err(|_| PathError::NoPath)?;
         if path.status == PathStatus::Complete {
@@ -666,16 +661,7 @@ impl ExactSearch {
             if root != START && q.filter.is_some_and(|f| f.is_excluded(p)) {
                 return;
             }
-            let origin = self.nodes.len() as u32;
-            self.nodes.push(Node {
-                g,
-                root,
-                poly: p.0,
-                entry: ORIGIN,
-                parent,
-                right_line: [root, root],
-                left_line: [root, root],
-            });
+            let origin = self.push_point_node(g, root, p.0, ORIGIN, parent);
             if q.links {
                 if self.goal_stamp[p.index()] == self.generation {
                     self.final_node(mesh, q, origin, root, g);
@@ -748,12 +734,18 @@ impl ExactSearch {
     /// A lower bound on the cost from point `x` to the goal `t` on a mesh with links: straight
     /// there, or straight to a shortcut's take-off and on at least its bound.
     fn point_h_links(&self, mesh: &NavMesh, x: Vec2, t: Vec2) -> f64 {
-        let mut h = dist(x, t);
+        self.links_h(mesh, dist(x, t), |f| dist(x, f))
+    }
+
+    /// `h` lowered through the shortcuts: the least of `h` and, per shortcut, `to(take-off)`
+    /// (a lower bound on the way there) plus its bound.
+    #[inline]
+    fn links_h(&self, mesh: &NavMesh, mut h: f64, to: impl Fn(Vec2) -> f64) -> f64 {
         for &(b, j) in &self.link_order {
             if b >= h {
                 break; // the bounds only grow from here
             }
-            h = h.min(dist(x, link_end(mesh, j as usize).0) + b);
+            h = h.min(to(link_end(mesh, j as usize).0) + b);
         }
         h
     }
@@ -761,8 +753,7 @@ impl ExactSearch {
     /// The path reaches the take-off point of link edge `e` straight from `root` (at distance
     /// `g`; `root` sees it). Makes a pseudo node for the corner `root` when it is not the
     /// parent's root, a take-off pseudo node, and the landing node, queued like any node and
-    /// expanded like a start. Root-level pruning applies to take-off and landing points too.
-    #[allow(clippy::too_many_arguments)]
+    /// expanded like a start. A landing is kept only when it improves on the best made there.
     fn take_off(
         &mut self,
         mesh: &NavMesh,
@@ -775,23 +766,6 @@ impl ExactSearch {
         if q.filter.is_some_and(|f| f.is_excluded(e.to_polygon)) {
             return;
         }
-        let mut parent = parent;
-        let poly = self.nodes[parent as usize].poly;
-        if root != self.nodes[parent as usize].root {
-            if !self.root_ok(root, g) {
-                return;
-            }
-            self.nodes.push(Node {
-                g,
-                root,
-                poly,
-                entry: VIA,
-                parent,
-                right_line: [root, root],
-                left_line: [root, root],
-            });
-            parent = self.nodes.len() as u32 - 1;
-        }
         let j = 2 * e.link.index() + usize::from(e.reversed);
         let up = (mesh.vertex_count() + 2 * j) as u32;
         let g_up = g + dist(Self::root_point(mesh, q, root), e.from);
@@ -799,32 +773,45 @@ impl ExactSearch {
         // What follows a landing does not depend on how the search got there: a landing that
         // does not strictly improve on one already made adds nothing. (Letting equal ones
         // through, as `root_ok` does for corners, loops forever on a cycle of free links.)
-        let down = (up + 1) as usize;
-        if self.root_stamp[down] == self.generation && g_down >= self.root_g[down] {
+        // Decided first, so that a refused landing leaves no nodes behind.
+        let down = up + 1;
+        let i = down as usize;
+        if self.root_stamp[i] == self.generation && g_down >= self.root_g[i] {
             return;
         }
-        if !self.root_ok(up, g_up) || !self.root_ok(up + 1, g_down) {
-            return;
+        let (parent_root, poly) = {
+            let p = &self.nodes[parent as usize];
+            (p.root, p.poly)
+        };
+        let mut parent = parent;
+        if root != parent_root {
+            if !self.root_ok(root, g) {
+                return;
+            }
+            parent = self.push_point_node(g, root, poly, VIA, parent);
         }
+        // Records the landing's `g` (it improves, so `root_ok` accepts it). Take-off points need
+        // no record: their nodes are never queued, and their `g` follows the landing's.
+        self.root_ok(down, g_down);
+        let takeoff = self.push_point_node(g_up, up, poly, TAKEOFF, parent);
+        let landing = self.push_point_node(g_down, down, e.to_polygon.0, LANDING, takeoff);
+        self.succ.push(landing);
+    }
+
+    /// Pushes a node that is a point, not an interval (origin, final, corner, take-off and
+    /// landing nodes: their cone lines are never read) and returns its index.
+    #[inline]
+    fn push_point_node(&mut self, g: f64, root: u32, poly: u32, entry: u32, parent: u32) -> u32 {
         self.nodes.push(Node {
-            g: g_up,
-            root: up,
+            g,
+            root,
             poly,
-            entry: TAKEOFF,
+            entry,
             parent,
-            right_line: [up, up],
-            left_line: [up, up],
+            right_line: [root, root],
+            left_line: [root, root],
         });
-        self.nodes.push(Node {
-            g: g_down,
-            root: up + 1,
-            poly: e.to_polygon.0,
-            entry: LANDING,
-            parent: self.nodes.len() as u32 - 1,
-            right_line: [up + 1, up + 1],
-            left_line: [up + 1, up + 1],
-        });
-        self.succ.push(self.nodes.len() as u32 - 1);
+        self.nodes.len() as u32 - 1
     }
 
     /// Expands node `idx`: a landing node like a start point, any other through its polygon.
@@ -938,17 +925,10 @@ impl ExactSearch {
         };
         if q.links {
             // Through the interval to a shortcut's take-off point, then on at least its bound.
-            for &(b, j) in &self.link_order {
-                if b >= h {
-                    break; // the bounds only grow from here
-                }
-                let f = link_end(mesh, j as usize).0;
-                let to_f = match interval {
-                    None => dist(Self::root_point(mesh, q, n.root), f),
-                    Some((r, right, left)) => interval_h(r, right, left, f),
-                };
-                h = h.min(to_f + b);
-            }
+            h = match interval {
+                None => self.point_h_links(mesh, Self::root_point(mesh, q, n.root), q.goal),
+                Some((r, right, left)) => self.links_h(mesh, h, |f| interval_h(r, right, left, f)),
+            };
         }
         match q.landmarks {
             Some(lm) => h.max(self.landmark_h(lm, n.root)),
@@ -1127,17 +1107,8 @@ impl ExactSearch {
         }
         if root != original_root {
             // Keep the corner walked from, for the path: a pseudo node that is never expanded.
-            let via = self.nodes.len() as u32;
-            self.nodes.push(Node {
-                g,
-                root: original_root,
-                poly: self.nodes[parent as usize].poly,
-                entry: VIA,
-                parent,
-                right_line: cone.0,
-                left_line: cone.1,
-            });
-            parent = via;
+            let poly = self.nodes[parent as usize].poly;
+            parent = self.push_point_node(g, original_root, poly, VIA, parent);
         }
         let idx = self.nodes.len() as u32;
         self.nodes.push(Node {
@@ -1170,17 +1141,8 @@ impl ExactSearch {
             return;
         }
         let total = g + dist(Self::root_point(mesh, q, root), q.goal);
-        let idx = self.nodes.len() as u32;
         let poly = self.nodes[parent as usize].poly;
-        self.nodes.push(Node {
-            g: total,
-            root,
-            poly,
-            entry: FINAL,
-            parent,
-            right_line: [root, root],
-            left_line: [root, root],
-        });
+        let idx = self.push_point_node(total, root, poly, FINAL, parent);
         self.succ.push(idx);
     }
 
