@@ -82,8 +82,8 @@
 //! On a mesh with [links](crate::mesh::links), a link's take-off point is reached like the goal:
 //! straight from a node's root when its cone holds the point, or around the corner on its side.
 //! That makes a take-off pseudo node and a *landing* node, rooted at the link's end at `g` plus
-//! the link's cost, which is queued and, when popped, expanded like a start point. Take-off
-//! points get root-level pruning like corners; a landing is kept only when it *strictly* improves
+//! the link's cost, which is queued and, when popped, expanded like a start point. A landing is
+//! kept only when it *strictly* improves
 //! on the best made at that point (what follows does not depend on how the search got there, and
 //! a cycle of free links would otherwise land again and again). The goal's straight line is then no longer
 //! the end of the story (a link elsewhere may be cheaper), so nodes are not dropped when the goal
