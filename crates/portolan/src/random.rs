@@ -473,8 +473,12 @@ mod tests {
         }
         assert_eq!(r.range_usize(4, 4), 4);
         assert_eq!(r.range_f64(1.0, 1.0), 1.0);
-        // The full range does not overflow the span.
-        let _ = r.range_usize(0, usize::MAX);
+        // The full range does not overflow the span (a wrapped span of 0 would always give 0):
+        // the draws cover both halves.
+        let draws: Vec<usize> = (0..64).map(|_| r.range_usize(0, usize::MAX)).collect();
+        assert!(
+            draws.iter().any(|&x| x > usize::MAX / 2) && draws.iter().any(|&x| x < usize::MAX / 2)
+        );
     }
 
     #[test]
