@@ -91,8 +91,8 @@ impl Landmarks {
     ///
     /// 8 to 24 landmarks is the useful range: each more tightens the bound a little and costs
     /// one more whole-mesh search to build and 8 bytes per vertex. On `scene_mp_2p_01` (3,860
-    /// triangles) queries averaged about 250 µs with 8, 200 µs with 16 and 190 µs with 24
-    /// (plain Polyanya: about 480 µs), so 16 is a good default.
+    /// triangles) 8, 16 and 24 landmarks made queries 2.2×, 2.6× and 2.8× as fast as plain
+    /// Polyanya (BENCHMARKS.md gives the command), so 16 is a good default.
     pub fn build(mesh: &NavMesh, count: usize) -> Landmarks {
         let sites = choose_sites(mesh, count);
         let columns = exact_columns(mesh, &sites);
