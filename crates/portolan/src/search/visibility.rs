@@ -330,7 +330,7 @@ impl VisibilityGraph {
             if crate::geom::signed_area(&r) < 0.0 {
                 r.reverse();
             }
-            for part in split_at_touches(r) {
+            for part in split_at_touches(crate::geom::dedup_ring(r)) {
                 if part.len() < 3 {
                     continue; // a spike out and back: no area
                 }
@@ -345,7 +345,7 @@ impl VisibilityGraph {
         }
         let ring_boxes: Vec<Aabb> = rings
             .iter()
-            // Validated: every obstacle has at least 3 vertices.
+            // Loops of fewer than 3 vertices were dropped above.
             .map(|r| Aabb::from_points(r.iter().copied()).expect("≥ 3 vertices"))
             .collect();
         let mut graph = VisibilityGraph {
