@@ -178,48 +178,36 @@ fn path_takes_off_mesh_links_from_a_file() {
         text.contains("link:     1 from point 1 to point 2 (cost 50.000, backwards)"),
         "{text}"
     );
-    // Bad files: named, one line, no panic.
-    let off = file(
-        "off.json",
-        r#"[{"from": [60, 80], "to": [7000, 380], "cost": 5}]"#,
-    );
-    assert_clean_failure(
-        &portolan(&[
-            "path", "--from", "40,60", "--to", "760,390", "--links", &off,
-        ]),
-        "link 0: its end point (7000, 380) is not on the navigation mesh",
-    );
-    let broken = file(
-        "broken.json",
-        r#"[{"from": [60, 80], "to": [70 380], "cost": 5}]"#,
-    );
-    assert_clean_failure(
-        &portolan(&[
-            "path", "--from", "40,60", "--to", "760,390", "--links", &broken,
-        ]),
-        "is not a links file",
-    );
-    let negative = file(
-        "negative.json",
-        r#"[{"from": [60, 80], "to": [70, 380], "cost": -1}]"#,
-    );
-    assert_clean_failure(
-        &portolan(&[
-            "path", "--from", "40,60", "--to", "760,390", "--links", &negative,
-        ]),
-        "link 0: cost -1 must be finite and not negative",
-    );
-    assert_clean_failure(
-        &portolan(&[
-            "path",
-            "--from",
-            "40,60",
-            "--to",
-            "760,390",
-            "--links",
-            "/nonexistent/links.json",
-        ]),
-        "cannot read the links file",
-    );
+    // Bad files: named, one line, no panic; the message says what is wrong.
+    for (name, text, why) in [
+        (
+            "off.json",
+            r#"[{"from": [60, 80], "to": [7000, 380], "cost": 5}]"#,
+            "link 0: its end point (7000, 380) is not on the navigation mesh",
+        ),
+        (
+            "broken.json",
+            r#"[{"from": [60, 80], "to": [70 380], "cost": 5}]"#,
+            "is not a links file",
+        ),
+        (
+            "negative.json",
+            r#"[{"from": [60, 80], "to": [70, 380], "cost": -1}]"#,
+            "link 0: cost -1 must be finite and not negative",
+        ),
+    ] {
+        let links = file(name, text);
+        let o = portolan(&[
+            "path", "--from", "40,60", "--to", "760,390", "--links", &links,
+        ]);
+        assert_clean_failure(&o, why);
+        assert_clean_failure(&o, name);
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    }
+    let missing = "/nonexistent/links.json";
+    let o = portolan(&[
+        "path", "--from", "40,60", "--to", "760,390", "--links", missing,
+    ]);
+    assert_clean_failure(&o, "cannot read the links file /nonexistent/links.json");
     std::fs::remove_dir_all(&dir).ok();
 }
