@@ -683,15 +683,8 @@ mod tests {
                 };
                 paths.set(paths.get() + 1);
                 linked += usize::from(!funnel.links.is_empty());
-                // The exact search refuses ends on pinch vertices, which are ambiguous to it —
-                // and nothing else here.
-                let pinch = |p: Vec2| {
-                    matches!(m.locate(p), Location::OnVertex { vertex, .. }
-                        if crate::search::polyanya::is_pinch_vertex(&m, vertex))
-                };
                 let exact_path = match f.find_path(&m, a, b, &exact) {
                     Ok(e) => Some(e),
-                    Err(PathError::NoPath) if pinch(a) || pinch(b) => None,
                     Err(e) => {
                         return Err(proptest::test_runner::TestCaseError::fail(format!(
                             "{a} -> {b}: the funnel found a path, the exact search {e:?}"

@@ -206,6 +206,8 @@ pub struct NavMesh {
     vertex_polygons: Vec<PolyId>,
     /// `true` where the vertex touches a wall (an edge with no neighbour): a possible turning point.
     vertex_is_corner: Vec<bool>,
+    /// `true` where more than two walls end at the vertex: a pinch ([`NavMesh::is_pinch`]).
+    vertex_is_pinch: Vec<bool>,
     bounds: Aabb,
     area: f64,
     locator: Locator,
@@ -329,7 +331,8 @@ impl NavMesh {
         let n = offsets.len() - 1;
         let mut poly_bounds = Vec::with_capacity(n);
         let mut centroids = Vec::with_capacity(n);
-        let mut vertex_is_corner = vec![false; vertices.len()];
+        // Walls (edges with no neighbour) ending at each vertex: 2 per wedge of free space.
+        let mut walls = vec![0u32; vertices.len()];
         // Compressed rows for the polygons around each vertex: count, prefix sums, fill.
         let mut vertex_poly_offsets = vec![0u32; vertices.len() + 1];
         for v in &poly_vertices {
@@ -361,8 +364,8 @@ impl NavMesh {
                 vertex_polygons[*slot as usize] = PolyId(p as u32);
                 *slot += 1;
                 if nbs[i].is_none() {
-                    vertex_is_corner[v.index()] = true;
-                    vertex_is_corner[ids[(i + 1) % ids.len()].index()] = true;
+                    walls[v.index()] += 1;
+                    walls[ids[(i + 1) % ids.len()].index()] += 1;
                 }
             }
             poly_bounds.push(bb);
@@ -379,6 +382,8 @@ impl NavMesh {
             })
             .expect("at least one polygon (checked)");
         let locator = Locator::new(bounds, &poly_bounds);
+        let vertex_is_corner = walls.iter().map(|&w| w > 0).collect();
+        let vertex_is_pinch = walls.iter().map(|&w| w > 2).collect();
         NavMesh {
             vertices,
             offsets,
@@ -389,6 +394,7 @@ impl NavMesh {
             vertex_poly_offsets,
             vertex_polygons,
             vertex_is_corner,
+            vertex_is_pinch,
             bounds,
             area,
             locator,
@@ -526,6 +532,77 @@ impl NavMesh {
     #[inline]
     pub fn is_corner(&self, v: VertexId) -> bool {
         self.vertex_is_corner[v.index()]
+    }
+    /// `true` when `v` is a *pinch*: more than two walls end there, so the free space around it
+    /// is two or more wedges that touch only at this point (two obstacles meeting at a corner,
+    /// the "double corner" of a grid map where two blocked cells touch diagonally, an obstacle
+    /// touching the map border at one vertex).
+    ///
+    /// Every search follows one rule there, the rule of the free space itself: a path may
+    /// **start or end** on a pinch vertex and leave or arrive through **any** of its wedges (the
+    /// point belongs to every polygon around it), but it never **passes through** one from a
+    /// wedge into another, which would squeeze through a gap of width zero. Rays
+    /// ([`raycast`](crate::search::raycast)) and the visibility-graph oracle
+    /// ([`visibility`](crate::search::visibility)) follow the same rule.
+    ///
+    /// ```
+    /// use portolan::geom::Vec2;
+    /// use portolan::mesh::{NavMesh, VertexId};
+    /// // Two unit squares touching only at (1, 1).
+    /// let v = vec![
+    ///     Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(1.0, 1.0), Vec2::new(0.0, 1.0),
+    ///     Vec2::new(2.0, 1.0), Vec2::new(2.0, 2.0), Vec2::new(1.0, 2.0),
+    /// ];
+    /// let mesh = NavMesh::from_polygons(v, vec![vec![0, 1, 2, 3], vec![2, 4, 5, 6]]).unwrap();
+    /// assert!(mesh.is_pinch(VertexId(2)));
+    /// assert!(!mesh.is_pinch(VertexId(0)) && mesh.is_corner(VertexId(0)));
+    /// ```
+    #[inline]
+    pub fn is_pinch(&self, v: VertexId) -> bool {
+        self.vertex_is_pinch[v.index()]
+    }
+
+    /// `true` when polygons `p` and `q`, both around vertex `v`, lie in the same wedge of free
+    /// space at `v`: one can walk around `v` from `p` to `q` across edges that end at `v`
+    /// (always, unless `v` is a [pinch](NavMesh::is_pinch)). Cost: the polygons around `v`.
+    pub(crate) fn same_wedge(&self, v: VertexId, p: PolyId, q: PolyId) -> bool {
+        if p == q {
+            return true;
+        }
+        // The two edges of `p` at `v`, then around `v` in each direction until a wall or `p`.
+        let Some(k) = self.polygon_vertices(p).iter().position(|&x| x == v) else {
+            return false;
+        };
+        let n = self.polygon_vertices(p).len();
+        for first in [k, (k + n - 1) % n] {
+            let (mut cur, mut slot) = (p, first);
+            for _ in 0..self.vertex_polygons(v).len() {
+                let Some(next) = self.neighbours(cur)[slot] else {
+                    break;
+                };
+                if next == q {
+                    return true;
+                }
+                if next == p {
+                    break;
+                }
+                // In `next`, the edge shared with `cur` is one of its two edges at `v`: go on
+                // through the other.
+                let vs = self.polygon_vertices(next);
+                let m = vs.len();
+                let Some(j) = vs.iter().position(|&x| x == v) else {
+                    break;
+                };
+                let (out, back) = (j, (j + m - 1) % m);
+                slot = if self.neighbours(next)[out] == Some(cur) {
+                    back
+                } else {
+                    out
+                };
+                cur = next;
+            }
+        }
+        false
     }
     /// The bounding box of the whole mesh.
     #[inline]

@@ -55,7 +55,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::polyanya::{is_pinch_vertex, ExactSearch};
+use super::polyanya::ExactSearch;
 use crate::mesh::{NavMesh, VertexId};
 
 /// Exact distances from a few landmark vertices to every vertex of one mesh.
@@ -106,10 +106,7 @@ impl Landmarks {
         // A pinch vertex (walls meeting only there) has one distance per side; the table holds
         // the smaller, which may be on a side the goal cannot reach through the vertex. NaN
         // keeps such rows out of every bound (`f64::max` and `min` skip it).
-        for v in (0..nv as u32)
-            .map(VertexId)
-            .filter(|&v| is_pinch_vertex(mesh, v))
-        {
+        for v in (0..nv as u32).map(VertexId).filter(|&v| mesh.is_pinch(v)) {
             dist[v.index() * k..v.index() * k + k].fill(f64::NAN);
         }
         Landmarks {
@@ -178,7 +175,7 @@ fn choose_sites(mesh: &NavMesh, count: usize) -> Vec<VertexId> {
                         .vertex_polygons(v)
                         .first()
                         .is_some_and(|p| parts.of[p.index()] == part)
-                    && !is_pinch_vertex(mesh, v)
+                    && !mesh.is_pinch(v)
             })
             .collect();
         let Some(&seed) = usable.first() else {
@@ -373,17 +370,14 @@ mod tests {
     }
 
     /// Each vertex's distance from a point query to it, the reference for the one-to-all search
-    /// (`None` for a pinch vertex, where a point query is ambiguous).
-    fn point_to_point(mesh: &NavMesh, from: VertexId, to: VertexId) -> Option<f64> {
-        if is_pinch_vertex(mesh, to) {
-            return None;
-        }
+    /// (pinch vertices included: a point query may leave or reach one through any wedge).
+    fn point_to_point(mesh: &NavMesh, from: VertexId, to: VertexId) -> f64 {
         let r = PathFinder::new().find_path(mesh, mesh.vertex(from), mesh.vertex(to), &exact());
-        Some(match r {
+        match r {
             Ok(p) => p.length,
             Err(PathError::NoPath) => f64::INFINITY,
             Err(e) => panic!("{e}"),
-        })
+        }
     }
 
     proptest! {
@@ -395,20 +389,19 @@ mod tests {
         fn one_to_all_distances_equal_point_queries(scene in random_scene(), pick in 0usize..10_000) {
             let cdt = build(&scene, &BuildOptions::default()).unwrap();
             for mesh in [mesh_of(&scene), cdt] {
-                let corners: Vec<VertexId> = (0..mesh.vertex_count() as u32)
+                let used: Vec<VertexId> = (0..mesh.vertex_count() as u32)
                     .map(VertexId)
-                    .filter(|&v| !is_pinch_vertex(&mesh, v) && !mesh.vertex_polygons(v).is_empty())
+                    .filter(|&v| !mesh.vertex_polygons(v).is_empty())
                     .collect();
-                let source = corners[pick % corners.len()];
+                let source = used[pick % used.len()];
                 let d = ExactSearch::new().distances_from(&mesh, source);
                 for v in (0..mesh.vertex_count() as u32).map(VertexId) {
-                    if let Some(want) = point_to_point(&mesh, source, v) {
-                        let got = d[v.index()];
-                        prop_assert!(
-                            got == want || (got - want).abs() <= 1e-12 * want,
-                            "{source:?} → {v:?}: one-to-all {got}, point query {want}"
-                        );
-                    }
+                    let want = point_to_point(&mesh, source, v);
+                    let got = d[v.index()];
+                    prop_assert!(
+                        got == want || (got - want).abs() <= 1e-12 * want,
+                        "{source:?} → {v:?}: one-to-all {got}, point query {want}"
+                    );
                 }
             }
         }

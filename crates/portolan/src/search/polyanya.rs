@@ -49,7 +49,8 @@
 //!   once (it still counts as expanded), without computing its heuristic;
 //! - **root level**: each corner keeps the best `g` it was reached with; a node rooted there
 //!   with a larger `g` is dropped (a shortest path never goes through a corner it could reach
-//!   sooner). A relative slack of [`ROOT_PRUNE_SLACK`] keeps ties that differ only by rounding;
+//!   sooner). A relative slack of [`ROOT_PRUNE_SLACK`] keeps ties that differ only by rounding.
+//!   Pinch vertices are left out: each of their wedges has its own best `g`;
 //! - nodes whose `f` exceeds the length of a path already found are not queued.
 //!
 //! # Exactness
@@ -63,10 +64,22 @@
 //! interval's end, and the turn there is never made.)
 //!
 //! # Endpoints
-//! Start and goal may lie inside a polygon, on an edge or on a vertex. A point exactly on a vertex
-//! where obstacles pinch the free space into several sectors (two walls meeting only at that
-//! point) is ambiguous and reported as [`PathError::NoPath`], the convention of the Polyanya test
-//! suite; nudge such a point into the sector you mean.
+//! Start and goal may be any point of the mesh: inside a polygon, on an edge, on a vertex, on the
+//! boundary. The search starts from every polygon holding the start (the paper's answer to an
+//! ambiguous start) and stops at the first final node into any polygon holding the goal, so it
+//! returns the shortest path over all of them. That settles the *pinch* vertices
+//! ([`NavMesh::is_pinch`]), where the free space is two or more wedges touching at one point (a
+//! grid map's double corner): an end there leaves or arrives through whichever wedge is
+//! shorter, while no path passes *through* one from a wedge into another, because polygons meet
+//! there at a vertex and never at an edge. (The original Polyanya reports such an end as
+//! ambiguous, and the GPPC benchmarks allow only the south-east wedge; see
+//! [`NavMesh::is_pinch`] for the rule every search and the oracle follow.)
+//!
+//! Two details keep that exact. Root-level pruning does not apply at a pinch vertex, whose best
+//! `g` differs per wedge. With landmarks, a pinch end's distance bounds are the weakest over the
+//! polygons holding it: its distance is the least over its wedges, and a path arriving through
+//! one wedge cannot go on into another, so the triangle inequality holds per polygon only (a
+//! pinch vertex has no landmark distance of its own, see [`landmarks`](super::landmarks)).
 //!
 //! # Cost
 //! Every node expansion is O(k) for a polygon of k vertices. The number of nodes is what A* with
@@ -310,9 +323,6 @@ impl ExactSearch {
         }
         let (s, sloc) = locate_endpoint(mesh, start, options.snap, "start")?;
         let (t, tloc) = locate_endpoint(mesh, goal, options.snap, "goal")?;
-        if is_pinch(mesh, sloc) || is_pinch(mesh, tloc) {
-            return Err(PathError::NoPath);
-        }
         self.reset(mesh);
         let gen = self.generation;
         // A goal only in closed polygons is unreachable; the start may be left even when its
@@ -497,11 +507,10 @@ impl ExactSearch {
         let Some((_, end, poly)) = best else {
             return Err(PathError::NoPath);
         };
-        // The nearest point may be a pinch vertex (where this part touches another), which is
-        // ambiguous as an end: step a hair into its polygon.
-        let end = crate::geom::nudge_toward(end, mesh.centroid(poly), |p| {
-            mesh.locate_in(poly, p).is_some() && !is_pinch(mesh, mesh.locate(p))
-        });
+        // Into the polygon where rounding left the projection a hair out. (The point may be a
+        // pinch vertex where this part touches an unreachable one; an end there may arrive
+        // through any of its wedges, so the search below reaches it.)
+        let end = mesh.pull_inside(poly, end);
         // The point is reachable (the walk above crossed edges and links, as the search does).
         // Under the same budget the search may still run out first: then the partial path of
         // the budget, toward that point. `rerun_goal` keeps a broken invariant from recursing.
@@ -532,8 +541,7 @@ impl ExactSearch {
     /// Cul-de-sac pruning is off (dead ends have vertices too) and `f = g`. Cost: one search
     /// over the whole mesh, each corner a root once or a few times.
     ///
-    /// A source on a pinch vertex (where two walls meet only at that point) is ambiguous, as for
-    /// [`ExactSearch::find_path`]: it gets distance 0 to itself and infinity elsewhere.
+    /// A source on a pinch vertex ([`NavMesh::is_pinch`]) leaves through any of its wedges.
     pub fn distances_from(&mut self, mesh: &NavMesh, source: VertexId) -> Vec<f64> {
         self.reset(mesh);
         let mut reach = std::mem::take(&mut self.reach);
@@ -543,9 +551,6 @@ impl ExactSearch {
         let Some(&polygon) = mesh.vertex_polygons(source).first() else {
             return reach; // a vertex no polygon uses
         };
-        if is_pinch_vertex(mesh, source) {
-            return reach;
-        }
         self.reach = reach;
         self.one_to_all = true;
         let loc = Location::OnVertex {
@@ -579,16 +584,35 @@ impl ExactSearch {
         s: Vec2,
         t: Vec2,
     ) {
+        // On a pinch vertex the distance is the least over its wedges, and a path arriving
+        // through one wedge cannot go on into another: each polygon's vertices bound the
+        // distance through that polygon only, so the bounds are the weakest over the polygons
+        // (least lower bound, greatest upper bound). Elsewhere every vertex of every polygon
+        // holding the point bounds the one distance.
         let bounds = |loc: Location, p: Vec2, out: &mut Vec<(f64, f64)>| {
             out.clear();
             out.resize(lm.count(), (f64::NEG_INFINITY, f64::INFINITY));
+            let pinch = is_pinch(mesh, loc);
+            let mut first = true;
             for_each_polygon(mesh, loc, |poly| {
+                let mut one = [(f64::NEG_INFINITY, f64::INFINITY)].repeat(lm.count());
+                let target = if pinch { &mut one } else { &mut *out };
                 for &v in mesh.polygon_vertices(poly) {
                     let dv = dist(mesh.vertex(v), p);
-                    for (b, &d) in out.iter_mut().zip(lm.row(v)) {
+                    for (b, &d) in target.iter_mut().zip(lm.row(v)) {
                         b.0 = b.0.max(d - dv);
                         b.1 = b.1.min(d + dv);
                     }
+                }
+                if pinch {
+                    for (b, o) in out.iter_mut().zip(&one) {
+                        *b = if first {
+                            *o
+                        } else {
+                            (b.0.min(o.0), b.1.max(o.1))
+                        };
+                    }
+                    first = false;
                 }
             });
         };
@@ -785,14 +809,14 @@ impl ExactSearch {
         };
         let mut parent = parent;
         if root != parent_root {
-            if !self.root_ok(root, g) {
+            if !self.root_ok(mesh, root, g) {
                 return;
             }
             parent = self.push_point_node(g, root, poly, VIA, parent);
         }
         // Records the landing's `g` (it improves, so `root_ok` accepts it). Take-off points need
         // no record: their nodes are never queued, and their `g` follows the landing's.
-        self.root_ok(down, g_down);
+        self.root_ok(mesh, down, g_down);
         let takeoff = self.push_point_node(g_up, up, poly, TAKEOFF, parent);
         let landing = self.push_point_node(g_down, down, e.to_polygon.0, LANDING, takeoff);
         self.succ.push(landing);
@@ -840,7 +864,10 @@ impl ExactSearch {
             if n.entry == FINAL {
                 return Outcome::Found(node);
             }
-            if n.root != START && n.g > self.root_g[n.root as usize] * (1.0 + ROOT_PRUNE_SLACK) {
+            if n.root != START
+                && self.root_stamp[n.root as usize] == self.generation
+                && n.g > self.root_g[n.root as usize] * (1.0 + ROOT_PRUNE_SLACK)
+            {
                 continue;
             }
             let mut cur = node;
@@ -995,11 +1022,16 @@ impl ExactSearch {
 
     /// Root-level pruning: `true` when `root` may carry `g` (and records it as the best).
     #[inline]
-    fn root_ok(&mut self, root: u32, g: f64) -> bool {
+    fn root_ok(&mut self, mesh: &NavMesh, root: u32, g: f64) -> bool {
         if root == START {
             return true;
         }
         let i = root as usize;
+        // A pinch vertex has one best `g` per wedge, and what follows depends on the wedge:
+        // not pruned there.
+        if i < mesh.vertex_count() && mesh.is_pinch(VertexId(root)) {
+            return true;
+        }
         if self.root_stamp[i] == self.generation {
             if g > self.root_g[i] * (1.0 + ROOT_PRUNE_SLACK) {
                 return false;
@@ -1102,7 +1134,7 @@ impl ExactSearch {
         {
             return;
         }
-        if root != self.nodes[parent as usize].root && !self.root_ok(root, g) {
+        if root != self.nodes[parent as usize].root && !self.root_ok(mesh, root, g) {
             return;
         }
         if root != original_root {
@@ -1137,7 +1169,7 @@ impl ExactSearch {
 
     /// A final node: the goal reached straight from `root` (at distance `g` from the start).
     fn final_node(&mut self, mesh: &NavMesh, q: &Query, parent: u32, root: u32, g: f64) {
-        if !self.root_ok(root, g) {
+        if !self.root_ok(mesh, root, g) {
             return;
         }
         let total = g + dist(Self::root_point(mesh, q, root), q.goal);
@@ -1514,28 +1546,9 @@ fn for_each_polygon(mesh: &NavMesh, loc: Location, mut f: impl FnMut(PolyId)) {
     }
 }
 
-/// `true` for a point exactly on a pinch vertex ([`is_pinch_vertex`]): its side is ambiguous.
+/// `true` for a point exactly on a pinch vertex ([`NavMesh::is_pinch`]).
 fn is_pinch(mesh: &NavMesh, loc: Location) -> bool {
-    matches!(loc, Location::OnVertex { vertex, .. } if is_pinch_vertex(mesh, vertex))
-}
-
-/// `true` for a vertex where more than one obstacle sector meets (more than two walls end
-/// there): the free space around it has several sides, each with its own distances.
-pub(crate) fn is_pinch_vertex(mesh: &NavMesh, v: VertexId) -> bool {
-    walls_at(mesh, v) > 2
-}
-
-fn walls_at(mesh: &NavMesh, v: VertexId) -> usize {
-    let mut walls = 0;
-    for &p in mesh.vertex_polygons(v) {
-        let vs = mesh.polygon_vertices(p);
-        let n = vs.len();
-        let nb = mesh.neighbours(p);
-        for k in (0..n).filter(|&k| vs[k] == v) {
-            walls += usize::from(nb[k].is_none()) + usize::from(nb[(k + n - 1) % n].is_none());
-        }
-    }
-    walls
+    matches!(loc, Location::OnVertex { vertex, .. } if mesh.is_pinch(vertex))
 }
 
 #[cfg(test)]
@@ -1722,15 +1735,22 @@ mod tests {
     }
 
     #[test]
-    fn pinch_vertex_is_ambiguous() {
+    fn a_pinch_end_takes_any_wedge_and_no_path_passes_a_pinch() {
         // Two unit squares touching only at (1, 1).
         let (v, polys) = crate::search::test_scenes::pinched_squares();
         let m = NavMesh::from_polygons(v, polys).unwrap();
-        assert_eq!(find(&m, (1.0, 1.0), (0.5, 0.5)), Err(PathError::NoPath));
-        assert_eq!(find(&m, (0.5, 0.5), (1.0, 1.0)), Err(PathError::NoPath));
-        assert_eq!(find(&m, (1.0, 1.0), (1.0, 1.0)), Err(PathError::NoPath));
-        // The path may not squeeze through the pinch either.
+        let d = 0.5f64.sqrt();
+        assert_eq!(find(&m, (1.0, 1.0), (0.5, 0.5)).unwrap().length, d);
+        assert_eq!(find(&m, (0.5, 0.5), (1.0, 1.0)).unwrap().length, d);
+        assert_eq!(find(&m, (1.0, 1.0), (1.5, 1.5)).unwrap().length, d);
+        assert_eq!(find(&m, (1.5, 1.5), (1.0, 1.0)).unwrap().length, d);
+        assert_eq!(
+            find(&m, (1.0, 1.0), (1.0, 1.0)).unwrap().points,
+            [Vec2::new(1.0, 1.0)]
+        );
+        // The path may not squeeze through the pinch.
         assert_eq!(find(&m, (0.5, 0.5), (1.5, 1.5)), Err(PathError::NoPath));
+        assert_eq!(find(&m, (1.5, 1.5), (0.0, 0.0)), Err(PathError::NoPath));
     }
 
     #[test]
@@ -1913,8 +1933,8 @@ mod tests {
             p.points
         );
         // A pocket closed off by an obstacle that touches both map sides: its nearest point to
-        // the goal is where it touches the obstacle, a pinch vertex, so the path ends a hair
-        // inside the pocket instead.
+        // the goal is where it touches the obstacle, a pinch vertex, reached from the pocket's
+        // side (an end on a pinch may arrive through any of its wedges).
         let pocket = crate::search::test_scenes::mesh_of(
             &crate::scene::Scene::new(crate::geom::Aabb::new(Vec2::ZERO, Vec2::new(24.0, 24.0)))
                 .with_obstacle([(0.0, 4.0), (4.0, 0.0), (0.0, 5.0)]),
@@ -1923,8 +1943,7 @@ mod tests {
             .find_path(&pocket, Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), &partial)
             .unwrap();
         assert_eq!(p.status, PathStatus::Partial(PartialReason::Unreachable));
-        let end = *p.points.last().unwrap();
-        assert!(end.distance(Vec2::new(4.0, 0.0)) < 1e-8 && end != Vec2::new(4.0, 0.0));
+        assert_eq!(p.points, [Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0)]);
         // Another island entirely: the nearest point of the start's own part.
         let p = search
             .find_path(&u, Vec2::new(0.5, 0.5), Vec2::new(10.5, 0.5), &partial)
@@ -2011,7 +2030,7 @@ mod tests {
                 let plain = search.find_path(&mesh, s, g, &SearchOptions::default());
                 let p = search.find_path(&mesh, s, g, &partial);
                 match plain {
-                    Err(PathError::NoPath) if !is_pinch(&mesh, mesh.locate(s)) && !is_pinch(&mesh, mesh.locate(g)) => {
+                    Err(PathError::NoPath) => {
                         let p = p.unwrap();
                         proptest::prop_assert!(!p.is_complete());
                         let (first, last) = (p.points[0], *p.points.last().unwrap());
@@ -2024,9 +2043,6 @@ mod tests {
                 }
                 // Under a small budget too: a path (never NoPath for a reachable start), ending
                 // no further from the goal than the start, every leg clear.
-                if is_pinch(&mesh, mesh.locate(s)) || is_pinch(&mesh, mesh.locate(g)) {
-                    continue;
-                }
                 for budget in [1, 3, 8] {
                     let opts = SearchOptions { max_expanded: Some(budget), ..partial.clone() };
                     let Ok(p) = search.find_path(&mesh, s, g, &opts) else {
