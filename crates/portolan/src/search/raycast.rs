@@ -334,17 +334,21 @@ fn corner_at(mesh: &NavMesh, p: PolyId, v: VertexId) -> Option<(usize, Vec2, Vec
     ))
 }
 
-/// A polygon around `v` (other than `except`) whose closed corner at `v` contains the direction
-/// from `v` toward `toward` (a point on the ray beyond `v`).
-pub(crate) fn polygon_containing_direction(
+/// A polygon around `v` (other than `from`) whose closed corner at `v` contains the direction
+/// from `v` toward `toward` (a point on the ray beyond `v`). A ray that comes from polygon `from`
+/// and passes through a pinch vertex ([`NavMesh::is_pinch`]) stays in `from`'s wedge: it may not
+/// squeeze through the point into another.
+fn polygon_containing_direction(
     mesh: &NavMesh,
     v: VertexId,
     toward: Vec2,
-    except: Option<PolyId>,
+    from: Option<PolyId>,
 ) -> Option<PolyId> {
     let pv = mesh.vertex(v);
+    let pinch_from = from.filter(|_| mesh.is_pinch(v));
     mesh.vertex_polygons(v).iter().copied().find(|&q| {
-        Some(q) != except
+        Some(q) != from
+            && pinch_from.is_none_or(|p| mesh.same_wedge(v, p, q))
             && corner_at(mesh, q, v).is_some_and(|(_, u, w)| {
                 // Left of (or on) both edge lines at a convex corner: inside the closed wedge.
                 !orient(pv, w, toward).is_cw() && !orient(u, pv, toward).is_cw()
@@ -477,6 +481,7 @@ mod tests {
     use crate::search::test_scenes::{
         grid_point, mesh_of, point_is_free, random_scene, ray_end, segment_is_free, square_map,
     };
+    use crate::search::visibility::VisibilityGraph;
     use proptest::prelude::*;
 
     fn v(x: f64, y: f64) -> Vec2 {
@@ -551,6 +556,26 @@ mod tests {
             v(-1.0, 0.0),
             "the right side of the map is in the way"
         );
+    }
+
+    #[test]
+    fn a_ray_leaves_a_pinch_into_any_wedge_but_never_passes_through_one() {
+        // Two unit squares touching only at (1, 1).
+        let (vs, polys) = crate::search::test_scenes::pinched_squares();
+        let m = NavMesh::from_polygons(vs, polys).unwrap();
+        let p = v(1.0, 1.0);
+        // From the pinch into either square, and from either square to the pinch: clear.
+        for q in [v(0.5, 0.5), v(1.5, 1.5), v(1.0, 0.0), v(2.0, 2.0)] {
+            assert!(raycast(&m, p, q).unwrap().is_clear(), "{p} -> {q}");
+            assert!(raycast(&m, q, p).unwrap().is_clear(), "{q} -> {p}");
+        }
+        // Through the pinch from one square into the other: the walls meet at the point.
+        let r = raycast(&m, v(0.5, 0.5), v(1.5, 1.5)).unwrap();
+        let h = r.hit().expect("blocked at the pinch");
+        assert_eq!((h.point, h.vertex), (p, Some(VertexId(2))));
+        assert_eq!(h.t, 0.5);
+        assert_eq!(r.visited, vec![PolyId(0)]);
+        assert!(!raycast(&m, v(1.5, 1.5), v(0.25, 0.25)).unwrap().is_clear());
     }
 
     #[test]
@@ -633,7 +658,16 @@ mod tests {
         assert!(hits > 100, "the sample exercises hits ({hits})");
     }
 
-    fn check_ray(scene: &Scene, m: &NavMesh, s: Vec2, e: Vec2) -> Result<(), TestCaseError> {
+    /// Checks a ray against the visibility-graph oracle's `visible`, which follows the same rule
+    /// as every search: touching walls and corners is fine, passing through a pinch point (where
+    /// an obstacle touches another, or the map side, at one point) is not.
+    fn check_ray(
+        scene: &Scene,
+        oracle: &VisibilityGraph,
+        m: &NavMesh,
+        s: Vec2,
+        e: Vec2,
+    ) -> Result<(), TestCaseError> {
         match raycast(m, s, e) {
             Err(RaycastError::StartOffMesh(_)) => {
                 prop_assert!(!point_is_free(scene, s), "start {s} is free but rejected");
@@ -642,7 +676,7 @@ mod tests {
             Ok(r) => {
                 prop_assert_eq!(
                     r.is_clear(),
-                    segment_is_free(scene, s, e),
+                    oracle.visible(s, e),
                     "{} → {}: {:?}",
                     s,
                     e,
@@ -681,15 +715,16 @@ mod tests {
             rays in prop::collection::vec((grid_point(), ray_end()), 40),
         ) {
             let m = mesh_of(&scene);
+            let oracle = VisibilityGraph::new(&scene).unwrap();
             for (s, e) in rays {
-                check_ray(&scene, &m, s, e)?;
+                check_ray(&scene, &oracle, &m, s, e)?;
             }
             // Rays between obstacle vertices: the hardest degenerate cases.
             let corners: Vec<Vec2> = scene.obstacles.iter().flatten().copied().collect();
             for (i, &s) in corners.iter().enumerate() {
                 for &e in corners.iter().skip(i + 1).step_by(3) {
-                    check_ray(&scene, &m, s, e)?;
-                    check_ray(&scene, &m, e, s)?;
+                    check_ray(&scene, &oracle, &m, s, e)?;
+                    check_ray(&scene, &oracle, &m, e, s)?;
                 }
             }
         }
