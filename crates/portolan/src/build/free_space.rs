@@ -33,7 +33,7 @@
 //! Cost: O((n + k) log n) for n input vertices and k intersections (the overlay's sweep).
 
 use super::inflate;
-use super::BuildError;
+use super::{BuildError, CoordinateSite};
 use crate::geom::{dedup_ring, orient_if_convex, signed_area, Aabb, Vec2};
 use crate::scene::Scene;
 use i_overlay::core::fill_rule::FillRule;
@@ -313,13 +313,15 @@ fn oriented(shapes: Shapes) -> impl Iterator<Item = Vec<Vec2>> {
 /// An overlay adapter whose conversions are exact for dyadic coordinates: a power-of-two scale and
 /// an origin on the grid (see the module docs).
 ///
-/// Refused ([`BuildError::CoordinateRange`]): a box whose extent is not at least 2⁻⁹⁹³, so that the
+/// Refused ([`CoordinateSite::Overlay`]): a box whose extent is not at least 2⁻⁹⁹³, so that the
 /// grid step (2⁻²⁹ of the extent, rounded up to a power of two) is a normal number, or with a
 /// coordinate beyond 2⁵⁰⁰ in magnitude. Without the lower limit a sub-normal extent (bounds up to
 /// 5e-324, a `.poly` file with sub-normal coordinates) made the step 0, and doubling it never
-/// ended.
+/// ended. Coordinates that pass [`check_coordinates`](super::check_coordinates) always have an
+/// extent of at least 2⁻³⁵².
 fn exact_adapter(bbox: Aabb) -> Result<FloatPointAdapter<Vec2, i32>, BuildError> {
     let out_of_range = || BuildError::CoordinateRange {
+        at: CoordinateSite::Overlay,
         min: bbox.min,
         max: bbox.max,
     };
@@ -598,7 +600,10 @@ mod tests {
                     // the grid's square too, which is the same error.
                     match exact_adapter(b) {
                         Ok(_) => assert!(extent >= min_extent && magnitude <= 2f64.powi(500)),
-                        Err(BuildError::CoordinateRange { .. }) => assert!(
+                        Err(BuildError::CoordinateRange {
+                            at: CoordinateSite::Overlay,
+                            ..
+                        }) => assert!(
                             !(extent >= min_extent && magnitude <= 2f64.powi(490)),
                             "{b:?} refused"
                         ),
@@ -618,7 +623,10 @@ mod tests {
             ]);
             assert!(matches!(
                 free_space(&s, 0.0, 1.0),
-                Err(BuildError::CoordinateRange { .. })
+                Err(BuildError::CoordinateRange {
+                    at: CoordinateSite::Overlay,
+                    ..
+                })
             ));
         }
     }

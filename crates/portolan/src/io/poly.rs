@@ -201,7 +201,16 @@ mod tests {
             let text = format!("poly\n1\n1\n4 0 0 {tiny} 0 {tiny} {tiny} 0 {tiny}\n");
             let p = read_poly(text.as_bytes()).unwrap();
             let e = p.to_scene().unwrap_err();
-            assert!(matches!(e, BuildError::CoordinateRange { .. }), "{e}");
+            assert!(
+                matches!(
+                    e,
+                    BuildError::CoordinateRange {
+                        at: crate::build::CoordinateSite::Overlay,
+                        ..
+                    }
+                ),
+                "{e}"
+            );
         }
         let text = "poly\n1\n2\n4 0 0 10 0 10 10 0 10\n3 2 2 6 1e-310 4 6\n";
         let s = read_poly(text.as_bytes()).unwrap().to_scene().unwrap();
