@@ -108,6 +108,91 @@ fn scene_and_poly_inputs_with_radius_and_decomposition() {
     assert_eq!(m.area(), 100.0 - 8.0);
 }
 
+/// `portolan` with `args`, killed (and the test failed) if it has not finished in `limit`: for
+/// inputs that used to hang.
+fn portolan_within(args: &[&str], limit: std::time::Duration) -> Output {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_portolan"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("portolan {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Issue 16: a `.poly` file whose points span a sub-normal box hung `portolan build` (the
+/// overlay's grid step underflowed to 0 and was doubled forever); so did a scene with such
+/// bounds. Both are now a one-line range error, at once.
+#[test]
+fn subnormal_coordinates_fail_in_one_line_instead_of_hanging() {
+    let limit = std::time::Duration::from_secs(30);
+    let out = temp("never-subnormal.json");
+    for tiny in ["5e-324", "1e-310"] {
+        let poly = temp(&format!("subnormal-{tiny}.poly"));
+        std::fs::write(
+            &poly,
+            format!("poly\n1\n1\n4 0 0 {tiny} 0 {tiny} {tiny} 0 {tiny}\n"),
+        )
+        .unwrap();
+        // The file is read into a scene before either decomposition runs.
+        let o = portolan_within(
+            &[
+                "build",
+                "--poly",
+                poly.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            limit,
+        );
+        let err = stderr(&o);
+        assert!(!o.status.success(), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(&format!("to ({tiny}, {tiny})")), "{err}");
+        assert!(err.contains("out of the range"), "{err}");
+
+        let scene = temp(&format!("subnormal-{tiny}.json"));
+        std::fs::write(
+            &scene,
+            format!(r#"{{"bounds": {{"min": [0, 0], "max": [{tiny}, {tiny}]}}}}"#),
+        )
+        .unwrap();
+        for decomposition in ["cdt", "trapezoid"] {
+            let o = portolan_within(
+                &[
+                    "build",
+                    "--scene",
+                    scene.to_str().unwrap(),
+                    "--decomposition",
+                    decomposition,
+                    "-o",
+                    out.to_str().unwrap(),
+                ],
+                limit,
+            );
+            let err = stderr(&o);
+            assert!(!o.status.success(), "{err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            assert!(
+                err.contains(&format!("the bounds (0.0, 0.0) to ({tiny}, {tiny})")),
+                "{err}"
+            );
+        }
+    }
+    assert!(!out.exists());
+}
+
 #[test]
 fn bad_input_fails_in_one_line() {
     let out = temp("never.json");

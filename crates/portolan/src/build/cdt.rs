@@ -111,7 +111,11 @@ pub fn triangulate(shapes: &Shapes) -> Result<Triangles, BuildError> {
     let range_error = |points: &[Point2<f64>]| {
         let bbox = crate::geom::Aabb::from_points(points.iter().map(|p| Vec2::new(p.x, p.y)));
         let (min, max) = bbox.map_or((Vec2::ZERO, Vec2::ZERO), |b| (b.min, b.max));
-        BuildError::CoordinateRange { min, max }
+        BuildError::CoordinateRange {
+            at: super::CoordinateSite::Triangulation,
+            min,
+            max,
+        }
     };
     // Spade refuses coordinates beyond its range (|x| > 2²⁰¹, or non-zero below 2⁻¹⁴²).
     let (cdt, ring_edge) = match delaunay_then_constraints(points.clone(), &edges) {

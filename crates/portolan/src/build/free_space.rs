@@ -33,7 +33,7 @@
 //! Cost: O((n + k) log n) for n input vertices and k intersections (the overlay's sweep).
 
 use super::inflate;
-use super::BuildError;
+use super::{BuildError, CoordinateSite};
 use crate::geom::{dedup_ring, orient_if_convex, signed_area, Aabb, Vec2};
 use crate::scene::Scene;
 use i_overlay::core::fill_rule::FillRule;
@@ -312,37 +312,44 @@ fn oriented(shapes: Shapes) -> impl Iterator<Item = Vec<Vec2>> {
 
 /// An overlay adapter whose conversions are exact for dyadic coordinates: a power-of-two scale and
 /// an origin on the grid (see the module docs).
+///
+/// Refused ([`CoordinateSite::Overlay`]): a box whose extent is not at least 2⁻⁹⁹³, so that the
+/// grid step (2⁻²⁹ of the extent, rounded up to a power of two) is a normal number, or with a
+/// coordinate beyond 2⁵⁰⁰ in magnitude. Without the lower limit a sub-normal extent (bounds up to
+/// 5e-324, a `.poly` file with sub-normal coordinates) made the step 0, and doubling it never
+/// ended. Coordinates that pass [`check_coordinates`](super::check_coordinates) always have an
+/// extent of at least 2⁻³⁵².
 fn exact_adapter(bbox: Aabb) -> Result<FloatPointAdapter<Vec2, i32>, BuildError> {
     let out_of_range = || BuildError::CoordinateRange {
+        at: CoordinateSite::Overlay,
         min: bbox.min,
         max: bbox.max,
     };
     let extent = (bbox.max.x - bbox.min.x).max(bbox.max.y - bbox.min.y);
     // i_overlay's f64 contract: coordinates of magnitude at most 2⁵⁰⁰.
     let limit = 2f64.powi(500);
+    // The grid step p · 2⁻²⁹ (p ≥ extent) is then at least f64::MIN_POSITIVE.
+    let min_extent = f64::MIN_POSITIVE * 2f64.powi(GRID_BITS);
     let magnitude = [bbox.min.x, bbox.min.y, bbox.max.x, bbox.max.y]
         .iter()
         .fold(0.0f64, |m, v| m.max(v.abs()));
-    if !(extent.is_finite() && extent > 0.0 && magnitude <= limit) {
+    if !(extent.is_finite() && extent >= min_extent && magnitude <= limit) {
         return Err(out_of_range());
     }
-    // p: a power of two with p ≥ extent, so the square [o − p, o + p]² holds the box with room
-    // for rounding the origin.
-    let mut p = 2f64.powi(extent.log2().ceil() as i32);
-    while p < extent {
-        p *= 2.0;
-    }
-    while p / 2.0 >= extent {
-        p /= 2.0;
-    }
+    // p: the smallest power of two ≥ extent, so the square [o − p, o + p]² holds the box with
+    // room for rounding the origin.
+    let p = pow2_at_least(extent);
     let mut step = p / 2f64.powi(GRID_BITS);
     let (cx, cy) = (
         bbox.min.x * 0.5 + bbox.max.x * 0.5,
         bbox.min.y * 0.5 + bbox.max.y * 0.5,
     );
     // The origin must be a multiple of the step with at most 52 bits, so that i·step + origin is
-    // exact; far from zero the grid gets coarser (as f64 itself does).
-    while cx.abs().max(cy.abs()) / step >= 2f64.powi(52) {
+    // exact; far from zero the grid gets coarser (as f64 itself does). This ends: step starts at
+    // a positive normal power of two (≥ 2⁻¹⁰²²) and the centre is at most 2⁵⁰⁰, so fewer than
+    // 1500 doublings bring the quotient below 2⁵².
+    let centre = cx.abs().max(cy.abs());
+    while centre / step >= 2f64.powi(52) {
         step *= 2.0;
     }
     if !(step.is_finite() && step > 0.0 && p.is_finite()) {
@@ -351,6 +358,21 @@ fn exact_adapter(bbox: Aabb) -> Result<FloatPointAdapter<Vec2, i32>, BuildError>
     let (ox, oy) = ((cx / step).round() * step, (cy / step).round() * step);
     let rect = FloatRect::new(ox - p, ox + p, oy - p, oy + p).map_err(|_| out_of_range())?;
     FloatPointAdapter::try_with_scale_conservative(rect, 1.0 / step).map_err(|_| out_of_range())
+}
+
+/// The smallest power of two ≥ `x`, for a positive normal `x` below 2¹⁰²³, read off its bits: no
+/// search, so nothing to end. (This was `2f64.powi(⌈log₂ x⌉)` and a loop doubling it while
+/// below `x`; `powi` gives 0 for exponents below −1023, and the loop doubled that 0 forever.)
+fn pow2_at_least(x: f64) -> f64 {
+    debug_assert!(x.is_normal() && x > 0.0 && x < 2f64.powi(1023));
+    const MANTISSA: u64 = (1 << 52) - 1;
+    let bits = x.to_bits();
+    if bits & MANTISSA == 0 {
+        x
+    } else {
+        // Clear the mantissa and add one to the exponent.
+        f64::from_bits((bits & !MANTISSA) + (1 << 52))
+    }
 }
 
 /// Runs one overlay (non-zero fill) on the exact grid of `bbox`, which must hold every point.
@@ -545,6 +567,94 @@ mod tests {
             free_space(&s, 0.0, 1.0),
             Err(BuildError::CoordinateRange { .. })
         ));
+    }
+
+    /// 2^e for every exponent of `f64`, sub-normal ones too (`powi` gives 0 below 2⁻¹⁰²³).
+    fn pow2(e: i32) -> f64 {
+        if e >= -1022 {
+            f64::from_bits(((e + 1023) as u64) << 52)
+        } else {
+            f64::from_bits(1u64 << (e + 1074))
+        }
+    }
+
+    /// Issue 16: bounds up to 5e-324 (`POST /api/scene`), 1e-310, or a `.poly` file with
+    /// sub-normal coordinates hung the build: the grid's power of two came from `powi`, which
+    /// underflows to 0 below 2⁻¹⁰²³, and a loop doubled it until it reached the extent. Every
+    /// finite box now gets a grid or a range error, at once.
+    #[test]
+    fn regression_exact_adapter_ends_for_every_finite_box() {
+        let min_extent = pow2(GRID_BITS - 1022);
+        for e in -1074..=1023 {
+            let x = pow2(e);
+            assert!(x > 0.0 && x.is_finite(), "{e}");
+            for size in [x, x * 1.5, x * 0.75] {
+                for corner in [0.0, -size, 1.0, -1e300, 1e150, f64::MAX - size] {
+                    let b = Aabb::new(
+                        Vec2::new(corner, corner),
+                        Vec2::new(corner + size, corner + size * 0.5),
+                    );
+                    let extent = (b.max.x - b.min.x).max(b.max.y - b.min.y);
+                    let magnitude = b.min.x.abs().max(b.max.x.abs());
+                    // Refused outside the documented limits; near 2⁵⁰⁰ i_overlay may refuse
+                    // the grid's square too, which is the same error.
+                    match exact_adapter(b) {
+                        Ok(_) => assert!(extent >= min_extent && magnitude <= 2f64.powi(500)),
+                        Err(BuildError::CoordinateRange {
+                            at: CoordinateSite::Overlay,
+                            ..
+                        }) => assert!(
+                            !(extent >= min_extent && magnitude <= 2f64.powi(490)),
+                            "{b:?} refused"
+                        ),
+                        Err(other) => panic!("{b:?}: {other}"),
+                    }
+                }
+            }
+        }
+        // Zero size.
+        assert!(exact_adapter(Aabb::new(Vec2::ZERO, Vec2::ZERO)).is_err());
+        // The free space of such a map, bypassing `build`'s range check: an error, not a hang.
+        for max in [5e-324, 1e-310] {
+            let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(max, max))).with_obstacle([
+                (0.0, 0.0),
+                (max, 0.0),
+                (0.0, max),
+            ]);
+            assert!(matches!(
+                free_space(&s, 0.0, 1.0),
+                Err(BuildError::CoordinateRange {
+                    at: CoordinateSite::Overlay,
+                    ..
+                })
+            ));
+        }
+    }
+
+    /// The grid's power of two is what the search found before: the smallest power of two at or
+    /// above the extent (so the meshes of maps in range are unchanged).
+    #[test]
+    fn pow2_at_least_is_the_smallest_power_of_two_at_or_above() {
+        let mut rng = crate::random::Rng::new(16);
+        let mut xs: Vec<f64> = (-1022..1023).map(pow2).collect();
+        xs.extend((-1022..1022).map(|e| pow2(e) * 1.5));
+        xs.extend((-1022..1022).map(|e| pow2(e + 1) * (1.0 - f64::EPSILON / 2.0)));
+        xs.extend((0..10_000).map(|_| rng.range_f64(-1000.0, 1000.0).exp2()));
+        xs.extend([0.3, 800.0, 450.0, 1e-6, 12345.678]);
+        for x in xs {
+            let p = pow2_at_least(x);
+            assert!(p >= x && p / 2.0 < x, "{x} -> {p}");
+            assert_eq!(p.to_bits() & ((1 << 52) - 1), 0, "{x} -> {p}");
+            // The old search, for values where powi does not underflow.
+            let mut q = 2f64.powi(x.log2().ceil() as i32);
+            while q < x {
+                q *= 2.0;
+            }
+            while q / 2.0 >= x {
+                q /= 2.0;
+            }
+            assert_eq!(p, q, "{x}");
+        }
     }
 
     /// Found by the fuzzer: a hole reaching outside its obstacle was converted outside the

@@ -148,12 +148,21 @@ pub enum BuildError {
     /// holes); the CDT decomposition does.
     #[error("the trapezoid decomposition does not support {0}; use the CDT decomposition")]
     Unsupported(&'static str),
-    /// The coordinates span a range the overlay grid or the triangulation cannot represent.
-    #[error("coordinates from {min} to {max} are out of the supported range")]
+    /// A coordinate is out of the supported range. [`build`] checks every input coordinate first
+    /// (the same rule for both decompositions, [`coordinate_in_range`]): each must be 0 or have a
+    /// magnitude from [`MIN_COORDINATE`] (2⁻³⁰⁰) to [`MAX_COORDINATE`] (2³⁰⁰); sub-normal and
+    /// huge values are refused here, naming the first culprit in `at`. Input in that range can
+    /// still be refused by the CDT decomposition, with [`CoordinateSite::Overlay`] or
+    /// [`CoordinateSite::Triangulation`], where a point it computes cannot be represented: the
+    /// triangulation takes magnitudes up to 2²⁰¹ and non-zero ones from 2⁻¹⁴², and the overlay
+    /// grid's step is about 2⁻²⁹ of the map's extent.
+    #[error("{}", coordinate_range_message(.at, .min, .max))]
     CoordinateRange {
-        /// Lower corner of the coordinates' box.
+        /// Where the coordinate is.
+        at: CoordinateSite,
+        /// Lower corner of the box of the refused coordinates (for a vertex, the vertex).
         min: Vec2,
-        /// Upper corner.
+        /// Upper corner (for a vertex, the vertex again).
         max: Vec2,
     },
     /// The triangulation cannot be used: more triangles than 32-bit ids hold. (Coordinates out of
@@ -164,14 +173,142 @@ pub enum BuildError {
     #[error("no walkable space is left after removing the obstacles")]
     NoWalkableSpace,
     /// The trapezoid decomposition computes slab corners in `f64`; on near-degenerate input
-    /// (slabs thinner than rounding, sub-normal coordinates) a corner can round onto a
-    /// neighbour's edge. Its output is checked, and refused rather than returned broken; the CDT
+    /// (slabs thinner than rounding) a corner can round onto a neighbour's edge. Its output is checked, and refused rather than returned broken; the CDT
     /// decomposition handles such input.
     #[error("the trapezoid decomposition is numerically degenerate on this scene ({0}); use the CDT decomposition")]
     Degenerate(crate::mesh::InvariantError),
     /// The polygons produced do not form a valid mesh (a bug: please report it with the scene).
     #[error("internal error, the decomposition produced an invalid mesh: {0}")]
     Mesh(crate::mesh::InvariantError),
+}
+
+/// Where a coordinate out of range is ([`BuildError::CoordinateRange`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CoordinateSite {
+    /// A corner of [`Scene::bounds`].
+    Bounds,
+    /// Vertex `vertex` of [`Scene::boundary`].
+    Boundary {
+        /// Vertex index.
+        vertex: usize,
+    },
+    /// Vertex `vertex` of obstacle `obstacle`.
+    Obstacle {
+        /// Obstacle index.
+        obstacle: usize,
+        /// Vertex index.
+        vertex: usize,
+    },
+    /// Vertex `vertex` of hole `hole` ([`Scene::holes`]).
+    Hole {
+        /// Hole index.
+        hole: usize,
+        /// Vertex index.
+        vertex: usize,
+    },
+    /// Points whose box the overlay grid of the CDT decomposition (or of reading a `.poly` file)
+    /// cannot hold: an extent below 2⁻⁹⁹³ (the grid step would be sub-normal) or a magnitude
+    /// above 2⁵⁰⁰.
+    Overlay,
+    /// Points the triangulation cannot take (magnitude above 2²⁰¹, or non-zero below 2⁻¹⁴²).
+    Triangulation,
+}
+
+impl std::fmt::Display for CoordinateSite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CoordinateSite::Bounds => write!(f, "the bounds"),
+            CoordinateSite::Boundary { vertex } => write!(f, "boundary vertex {vertex}"),
+            CoordinateSite::Obstacle { obstacle, vertex } => {
+                write!(f, "obstacle {obstacle}, vertex {vertex}")
+            }
+            CoordinateSite::Hole { hole, vertex } => write!(f, "hole {hole}, vertex {vertex}"),
+            CoordinateSite::Overlay => write!(f, "the overlay grid"),
+            CoordinateSite::Triangulation => write!(f, "the triangulation"),
+        }
+    }
+}
+
+fn coordinate_range_message(at: &CoordinateSite, min: &Vec2, max: &Vec2) -> String {
+    const RULE: &str = "each coordinate must be 0 or of magnitude 2^-300 to 2^300";
+    // `{:?}` of an f64 is the shortest round-trip form, in exponent notation for sub-normal and
+    // huge values (`Display` spells 5e-324 out in 300 digits).
+    let (min, max) = (
+        format!("({:?}, {:?})", min.x, min.y),
+        format!("({:?}, {:?})", max.x, max.y),
+    );
+    match at {
+        CoordinateSite::Bounds => {
+            format!("the bounds {min} to {max} are out of the supported coordinate range ({RULE})")
+        }
+        CoordinateSite::Overlay => format!(
+            "coordinates from {min} to {max} are out of the range the overlay grid can \
+             represent (a box at least 2^-993 wide, coordinates of magnitude at most 2^500)"
+        ),
+        CoordinateSite::Triangulation => format!(
+            "coordinates from {min} to {max} are out of the range the triangulation can \
+             represent (each coordinate 0 or of magnitude 2^-142 to 2^201)"
+        ),
+        _ => format!("{at} {min} is out of the supported coordinate range ({RULE})"),
+    }
+}
+
+/// The smallest non-zero coordinate magnitude [`build`] accepts: 2⁻³⁰⁰.
+pub const MIN_COORDINATE: f64 = 4.909093465297727e-91;
+/// The largest coordinate magnitude [`build`] accepts: 2³⁰⁰.
+pub const MAX_COORDINATE: f64 = 2.037035976334486e90;
+
+/// Whether `v` is a coordinate [`build`] accepts: 0, or a magnitude from [`MIN_COORDINATE`] to
+/// [`MAX_COORDINATE`] (so not sub-normal, not huge, not NaN or infinite).
+///
+/// Why this range: Shewchuk's predicates ([`crate::geom::orient`]) are exact only while no product
+/// of coordinate differences underflows or overflows, and between 2⁻³⁰⁰ and 2³⁰⁰ every product
+/// and error term of `orient2d` stays far inside `f64`'s normal range. It also keeps the CDT
+/// decomposition's overlay grid a normal number: a map's extent is then at least 2⁻³⁵², where the
+/// grid step search used to underflow to 0 and double it forever.
+#[inline]
+pub fn coordinate_in_range(v: f64) -> bool {
+    v == 0.0 || (MIN_COORDINATE..=MAX_COORDINATE).contains(&v.abs())
+}
+
+/// Checks every coordinate of the scene against [`coordinate_in_range`] — the bounds, the
+/// boundary, the obstacles, the holes, in that order — and names the first one out of range.
+/// The one range check, shared by both decompositions ([`build`] and the trapezoid module's own
+/// entry points call it).
+pub fn check_coordinates(scene: &Scene) -> Result<(), BuildError> {
+    let ok = |p: &Vec2| coordinate_in_range(p.x) && coordinate_in_range(p.y);
+    let b = scene.bounds;
+    if !(ok(&b.min) && ok(&b.max)) {
+        return Err(BuildError::CoordinateRange {
+            at: CoordinateSite::Bounds,
+            min: b.min,
+            max: b.max,
+        });
+    }
+    let vertex = |at: CoordinateSite, p: Vec2| BuildError::CoordinateRange { at, min: p, max: p };
+    if let Some(ring) = &scene.boundary {
+        if let Some(v) = ring.iter().position(|p| !ok(p)) {
+            return Err(vertex(CoordinateSite::Boundary { vertex: v }, ring[v]));
+        }
+    }
+    for (o, ring) in scene.obstacles.iter().enumerate() {
+        if let Some(v) = ring.iter().position(|p| !ok(p)) {
+            let at = CoordinateSite::Obstacle {
+                obstacle: o,
+                vertex: v,
+            };
+            return Err(vertex(at, ring[v]));
+        }
+    }
+    for (h, hole) in scene.holes.iter().enumerate() {
+        if let Some(v) = hole.ring.iter().position(|p| !ok(p)) {
+            return Err(vertex(
+                CoordinateSite::Hole { hole: h, vertex: v },
+                hole.ring[v],
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl From<MeshError> for BuildError {
@@ -181,9 +318,18 @@ impl From<MeshError> for BuildError {
 }
 
 /// Builds a navigation mesh from a scene.
+///
+/// # Coordinate range
+/// Every coordinate of the scene (bounds, boundary, obstacles, holes) must be 0 or have a
+/// magnitude from 2⁻³⁰⁰ to 2³⁰⁰ ([`coordinate_in_range`]), for both decompositions; anything
+/// else (sub-normal or huge values) is [`BuildError::CoordinateRange`], naming the first culprit,
+/// before any geometry is done. Within that range the CDT decomposition can still refuse, with
+/// the same error, points it cannot represent (see [`BuildError::CoordinateRange`]); every build
+/// ends, with a mesh or an error.
 pub fn build(scene: &Scene, options: &BuildOptions) -> Result<NavMesh, BuildError> {
     options.validate()?;
     scene.validate()?;
+    check_coordinates(scene)?;
     let max_angle = inflate::chord_angle(options.arc_error);
     match options.decomposition {
         Decomposition::Trapezoid => {
@@ -226,4 +372,138 @@ pub fn build_per_radius(
         .iter()
         .map(|&r| build(scene, &options.clone().with_agent_radius(r)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Aabb;
+
+    fn square(max: f64) -> Scene {
+        Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(max, max)))
+    }
+
+    /// Issue 16, item 1: `POST /api/scene` with bounds up to 5e-324 and the CDT decomposition
+    /// spun forever (the overlay grid's power of two underflowed to 0 and was doubled until it
+    /// reached the extent). The trapezoids refused it; now both do, before any geometry.
+    #[test]
+    fn regression_subnormal_bounds_are_a_range_error_not_a_hang() {
+        for max in [5e-324, 1e-310] {
+            let s = square(max);
+            for options in [
+                BuildOptions::cdt(),
+                BuildOptions::cdt().with_agent_radius(1e-320),
+                BuildOptions::trapezoid(),
+            ] {
+                assert_eq!(
+                    build(&s, &options).unwrap_err(),
+                    BuildError::CoordinateRange {
+                        at: CoordinateSite::Bounds,
+                        min: Vec2::ZERO,
+                        max: Vec2::new(max, max),
+                    },
+                    "{max:?} {options:?}"
+                );
+            }
+        }
+    }
+
+    /// The one rule names the first coordinate out of range, wherever it is, for both
+    /// decompositions: sub-normal, below 2⁻³⁰⁰, above 2³⁰⁰. (The CDT used to build the first
+    /// scene, rounding 1e-310 to 0, and to answer "no walkable space" for the second: its overlay
+    /// grid, sized to the box out to 1e95, collapsed the map.)
+    #[test]
+    fn out_of_range_coordinates_are_named_for_both_decompositions() {
+        let base = || square(10.0);
+        let vertex = |at: CoordinateSite, x: f64, y: f64| BuildError::CoordinateRange {
+            at,
+            min: Vec2::new(x, y),
+            max: Vec2::new(x, y),
+        };
+        let obstacle = |obstacle, vertex| CoordinateSite::Obstacle { obstacle, vertex };
+        let huge = Aabb::new(Vec2::new(-1e300, 0.0), Vec2::new(1e300, 10.0));
+        let cases = [
+            (
+                base()
+                    .with_obstacle([(2.0, 2.0), (4.0, 2.0), (3.0, 4.0)])
+                    .with_obstacle([(5.0, 5.0), (6.0, 5.0), (6.0, 1e-310)]),
+                vertex(obstacle(1, 2), 6.0, 1e-310),
+            ),
+            (
+                base().with_obstacle([(2.0, 2.0), (4.0, 2.0), (1e95, 4.0)]),
+                vertex(obstacle(0, 2), 1e95, 4.0),
+            ),
+            (
+                base().with_obstacle([(-1e300, 2.0), (4.0, 2.0), (3.0, 4.0)]),
+                vertex(obstacle(0, 0), -1e300, 2.0),
+            ),
+            (
+                base().with_obstacle([(1e-95, 2.0), (4.0, 2.0), (3.0, 4.0)]),
+                vertex(obstacle(0, 0), 1e-95, 2.0),
+            ),
+            (
+                base()
+                    .with_obstacle([(1.0, 1.0), (9.0, 1.0), (9.0, 9.0), (1.0, 9.0)])
+                    .with_hole(0, [(3.0, 3.0), (5e-324, 3.0), (5.0, 5.0)]),
+                vertex(CoordinateSite::Hole { hole: 0, vertex: 1 }, 5e-324, 3.0),
+            ),
+            (
+                base().with_boundary([(0.0, 0.0), (10.0, 0.0), (5.0, 1e-320)]),
+                vertex(CoordinateSite::Boundary { vertex: 2 }, 5.0, 1e-320),
+            ),
+            (
+                Scene::new(huge),
+                BuildError::CoordinateRange {
+                    at: CoordinateSite::Bounds,
+                    min: huge.min,
+                    max: huge.max,
+                },
+            ),
+        ];
+        for (scene, want) in cases {
+            for options in [BuildOptions::cdt(), BuildOptions::trapezoid()] {
+                assert_eq!(build(&scene, &options).unwrap_err(), want, "{options:?}");
+            }
+        }
+    }
+
+    /// The rule's edges: 0, ±2⁻³⁰⁰ and ±2³⁰⁰ are in, the next values out and in are not.
+    #[test]
+    fn coordinate_range_edges() {
+        assert_eq!(MIN_COORDINATE, 2f64.powi(-300));
+        assert_eq!(MAX_COORDINATE, 2f64.powi(300));
+        for v in [0.0, -0.0, MIN_COORDINATE, -MAX_COORDINATE, 1.0, 800.0] {
+            assert!(coordinate_in_range(v), "{v}");
+        }
+        for v in [
+            5e-324,
+            f64::MIN_POSITIVE,
+            MIN_COORDINATE * (1.0 - f64::EPSILON),
+            MAX_COORDINATE * (1.0 + f64::EPSILON),
+            f64::MAX,
+            f64::INFINITY,
+            f64::NAN,
+        ] {
+            assert!(!coordinate_in_range(v), "{v}");
+            assert!(!coordinate_in_range(-v), "{v}");
+        }
+    }
+
+    /// The message names the culprit and the rule.
+    #[test]
+    fn coordinate_range_message_names_the_culprit() {
+        let e = build(&square(5e-324), &BuildOptions::cdt()).unwrap_err();
+        let m = e.to_string();
+        assert!(
+            m.contains("the bounds (0.0, 0.0) to (5e-324, 5e-324)"),
+            "{m}"
+        );
+        assert!(m.contains("2^-300 to 2^300"), "{m}");
+        let s = square(10.0).with_obstacle([(2.0, 2.0), (4.0, 2.0), (3.0, 1e-310)]);
+        let m = build(&s, &BuildOptions::cdt()).unwrap_err().to_string();
+        assert!(
+            m.starts_with("obstacle 0, vertex 2 (3.0, 1e-310) is out"),
+            "{m}"
+        );
+    }
 }

@@ -76,8 +76,9 @@ struct Trap {
 /// pairwise disjoint, no boundary polygon, no holes. Returns the obstacles counter-clockwise.
 pub fn check_obstacles(scene: &Scene) -> Result<Vec<Vec<Vec2>>, BuildError> {
     scene.validate_simple()?;
-    // Here, not in `build` only: the inflated build (radius > 0) checks through this too.
-    check_range(scene)?;
+    // Here, not in `build::build` only: this module's own entry points (`build`,
+    // `build_inflated`) check through this too. The one rule: `super::check_coordinates`.
+    super::check_coordinates(scene)?;
     if scene.boundary.is_some() {
         return Err(BuildError::Unsupported("a boundary polygon"));
     }
@@ -133,29 +134,6 @@ fn check_disjoint(rings: &[Vec<Vec2>], ids: &[usize]) -> Result<(), BuildError> 
 pub fn build(scene: &Scene) -> Result<NavMesh, BuildError> {
     let rings = check_obstacles(scene)?;
     build_rings(&rings, scene.bounds.min, scene.bounds.max)
-}
-
-/// Shewchuk's predicates are exact only while no product of coordinate differences underflows or
-/// overflows. Non-zero coordinates between 2^-300 and 2^300 in magnitude keep every product and
-/// error term of `orient2d` far inside `f64`'s normal range; anything else (sub-normal or huge
-/// values, which the fuzzer tries) is refused rather than decided wrongly.
-fn check_range(scene: &Scene) -> Result<(), BuildError> {
-    const LO: f64 = 4.909093465297727e-91; // 2^-300
-    const HI: f64 = 2.037035976334486e90; // 2^300
-    let ok = |v: f64| v == 0.0 || (LO..=HI).contains(&v.abs());
-    let points = scene
-        .obstacles
-        .iter()
-        .flatten()
-        .chain([&scene.bounds.min, &scene.bounds.max]);
-    if points.clone().all(|p| ok(p.x) && ok(p.y)) {
-        return Ok(());
-    }
-    let b = crate::geom::Aabb::from_points(points.copied()).expect("the bounds are points");
-    Err(BuildError::CoordinateRange {
-        min: b.min,
-        max: b.max,
-    })
 }
 
 /// Builds the trapezoid mesh for an agent of radius `r`: obstacles grown by `r` with corner arcs of
@@ -512,16 +490,33 @@ mod tests {
         assert!(matches!(build(&s), Err(BuildError::CoordinateRange { .. })));
     }
 
+    /// The CDT used to take this scene (its overlay rounded the sub-normal x to 0); the range
+    /// rule is now one for both decompositions (`build::check_coordinates`), and names the vertex.
     #[test]
-    fn the_same_subnormal_scene_builds_with_the_cdt() {
+    fn the_same_subnormal_scene_is_refused_by_the_cdt_too() {
         let s = Scene::new(Aabb::new(Vec2::new(-16.0, -16.0), Vec2::new(16.0, 16.0)))
             .with_obstacle([
                 (0.75, 8.25),
                 (0.0, 2.4245107452363954e-25),
                 (3.16966314e-315, 0.0),
             ]);
-        let m = crate::build::build(&s, &crate::build::BuildOptions::cdt()).unwrap();
-        m.check_invariants().unwrap();
+        let culprit = Vec2::new(3.16966314e-315, 0.0);
+        for options in [
+            crate::build::BuildOptions::cdt(),
+            crate::build::BuildOptions::trapezoid(),
+        ] {
+            assert_eq!(
+                crate::build::build(&s, &options).unwrap_err(),
+                BuildError::CoordinateRange {
+                    at: crate::build::CoordinateSite::Obstacle {
+                        obstacle: 0,
+                        vertex: 2
+                    },
+                    min: culprit,
+                    max: culprit,
+                }
+            );
+        }
     }
 
     /// Found by the fuzzer (`fuzz`, target `build_trapezoid`) after the sub-normal fix above: an

@@ -24,15 +24,18 @@ pub(crate) use polygon::{dedup_ring, orient_if_convex};
 pub use vec2::{Aabb, Vec2};
 
 /// The smallest move of `p` toward `target` that `ok` accepts: `p` itself if it passes, then
-/// `p + t · (target − p)` for `t` = ε, 4ε, 16ε, … below 1, else `target`. For a point that is
-/// right in exact arithmetic but rounded a hair off (a projection onto a slanted edge, an
-/// interval end), with `target` a point known to pass (a convex polygon's centroid).
+/// `p + t · (target − p)` for `t` = ε, 4ε, 16ε, … below 1 (ε = 2⁻⁵², so 26 of them, the last
+/// 1/4), else `target`. For a point that is right in exact arithmetic but rounded a hair off (a
+/// projection onto a slanted edge, an interval end), with `target` a point known to pass (a
+/// convex polygon's centroid). At most [`NUDGE_PROBES`] calls of `ok`, whatever the points.
 pub(crate) fn nudge_toward(p: Vec2, target: Vec2, ok: impl Fn(Vec2) -> bool) -> Vec2 {
     if ok(p) {
         return p;
     }
+    // A counted loop, not `while t < 1`: the bound does not rest on float arithmetic. The values
+    // of t are exact powers of two, the same as the `while` loop's.
     let mut t = f64::EPSILON;
-    while t < 1.0 {
+    for _ in 1..NUDGE_PROBES {
         let r = p.lerp(target, t);
         if ok(r) {
             return r;
@@ -41,6 +44,9 @@ pub(crate) fn nudge_toward(p: Vec2, target: Vec2, ok: impl Fn(Vec2) -> bool) -> 
     }
     target
 }
+
+/// How many points [`nudge_toward`] tries at most: `p` and 26 steps toward the target.
+pub(crate) const NUDGE_PROBES: usize = 27;
 
 /// Which way three points turn, decided exactly.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -169,6 +175,37 @@ pub fn on_segment(p: Vec2, a: Vec2, b: Vec2) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `nudge_toward` tries `p`, then t = 2⁻⁵², 2⁻⁵⁰, …, 2⁻², then gives `target`: a fixed,
+    /// finite sequence, whatever the points (sub-normal, huge, the same point twice) and however
+    /// `ok` answers.
+    #[test]
+    fn nudge_toward_tries_a_bounded_sequence_then_the_target() {
+        let cases = [
+            (Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0)),
+            (Vec2::new(5e-324, 0.0), Vec2::new(1e-310, 5e-324)),
+            (Vec2::new(-1e300, 1e300), Vec2::new(1e300, -1e300)),
+            (Vec2::new(3.0, 4.0), Vec2::new(3.0, 4.0)),
+        ];
+        for (p, target) in cases {
+            let tried = std::cell::RefCell::new(Vec::new());
+            let got = nudge_toward(p, target, |r| {
+                tried.borrow_mut().push(r);
+                false
+            });
+            assert_eq!(got, target);
+            let tried = tried.into_inner();
+            assert_eq!(tried.len(), NUDGE_PROBES);
+            let want: Vec<Vec2> = std::iter::once(p)
+                .chain((0..26).map(|k| p.lerp(target, 2f64.powi(2 * k - 52))))
+                .collect();
+            assert_eq!(tried, want);
+        }
+        // The first point accepted is the answer.
+        let p = Vec2::new(0.0, 0.0);
+        let got = nudge_toward(p, Vec2::new(1.0, 0.0), |r| r.x >= 2f64.powi(-20));
+        assert_eq!(got, Vec2::new(2f64.powi(-20), 0.0));
+    }
 
     #[test]
     fn orient_is_exact_near_degenerate() {

@@ -191,6 +191,40 @@ mod tests {
         assert_eq!(signed_area(&s.holes[0].ring), -4.0);
     }
 
+    /// Issue 16: a file whose points span a sub-normal box hung `to_scene` (its even-odd overlay
+    /// searched for a grid step that had underflowed to 0). Now a range error. Sub-normal points
+    /// in a map of ordinary size are rounded to the overlay's grid, as every point is, and the
+    /// scene builds.
+    #[test]
+    fn regression_subnormal_coordinates_are_a_range_error_not_a_hang() {
+        for tiny in ["5e-324", "1e-310"] {
+            let text = format!("poly\n1\n1\n4 0 0 {tiny} 0 {tiny} {tiny} 0 {tiny}\n");
+            let p = read_poly(text.as_bytes()).unwrap();
+            let e = p.to_scene().unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    BuildError::CoordinateRange {
+                        at: crate::build::CoordinateSite::Overlay,
+                        ..
+                    }
+                ),
+                "{e}"
+            );
+        }
+        let text = "poly\n1\n2\n4 0 0 10 0 10 10 0 10\n3 2 2 6 1e-310 4 6\n";
+        let s = read_poly(text.as_bytes()).unwrap().to_scene().unwrap();
+        assert!(s
+            .obstacles
+            .iter()
+            .flatten()
+            .any(|p| *p == Vec2::new(6.0, 0.0)));
+        crate::build::build(&s, &crate::build::BuildOptions::cdt())
+            .unwrap()
+            .check_invariants()
+            .unwrap();
+    }
+
     #[test]
     fn bad_files_name_the_place() {
         let e = read_poly("mesh\n1\n".as_bytes()).unwrap_err();

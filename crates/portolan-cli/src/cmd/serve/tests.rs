@@ -705,6 +705,42 @@ fn bad_requests_get_json_errors_and_the_server_carries_on() {
     srv.shutdown();
 }
 
+/// Issue 16, item 1: this 95-byte request made the CDT build spin forever (the overlay grid's
+/// step underflowed to 0 and was doubled until it reached the map's extent), a thread lost per
+/// request. Now it is refused at once, as the trapezoids refuse it: 422 `build-failed`, the
+/// scene kept, and the server answers the next request.
+#[test]
+fn subnormal_bounds_are_refused_and_the_server_carries_on() {
+    const BODY: &[u8] = br#"{"scene":{"bounds":{"min":[0,0],"max":[5e-324,5e-324]}},"build":{"decomposition":"cdt-merged"}}"#;
+    assert_eq!(BODY.len(), 95);
+    let srv = server();
+    let addr = srv.addr();
+    let revision = get(addr, "/api/scene").json()["revision"].clone();
+    // The trapezoid path's answer to the same scene is the one to match.
+    let trapezoid = String::from_utf8(BODY.to_vec())
+        .unwrap()
+        .replace("cdt-merged", "trapezoid");
+    let want =
+        send(addr, "POST", "/api/scene", trapezoid.as_bytes()).assert_error(422, "build-failed");
+    for _ in 0..2 {
+        let started = Instant::now();
+        let e = send(addr, "POST", "/api/scene", BODY).assert_error(422, "build-failed");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!(e, want);
+        let message = e["error"].as_str().unwrap();
+        assert!(
+            message.contains("the bounds (0.0, 0.0) to (5e-324, 5e-324)"),
+            "{message}"
+        );
+    }
+    let a = get(addr, "/");
+    assert_eq!(a.status, 200);
+    assert!(String::from_utf8_lossy(&a.body).contains("<html"));
+    assert_eq!(get(addr, "/api/scene").json()["revision"], revision);
+    assert_alive(addr);
+    srv.shutdown();
+}
+
 #[test]
 fn oversized_bodies_are_refused_and_the_server_carries_on() {
     let srv = server();
