@@ -61,9 +61,14 @@ pub struct BuildOptions {
     /// The largest distance between a rounded corner and the polyline that stands for it, as a
     /// fraction of [`BuildOptions::agent_radius`]: every point of an inflated obstacle's outline is
     /// between `agent_radius · (1 − arc_error)` and `agent_radius` from the original obstacle.
-    /// In (0, 1]. Default: 0.01 (1% of the radius: 23 segments per full circle).
+    /// In [[`MIN_ARC_ERROR`], 1]. Default: 0.01 (1% of the radius: 23 segments per full circle).
     pub arc_error: f64,
 }
+
+/// The smallest [`BuildOptions::arc_error`]: 1e-6 of the radius, about 2,200 segments per full
+/// circle. Below it the chord angle rounds toward zero and a corner would need ever more
+/// segments (at 1e-16, more than memory holds).
+pub const MIN_ARC_ERROR: f64 = 1e-6;
 
 impl Default for BuildOptions {
     fn default() -> BuildOptions {
@@ -103,7 +108,7 @@ impl BuildOptions {
                 value: self.agent_radius,
             });
         }
-        if !(self.arc_error > 0.0 && self.arc_error <= 1.0) {
+        if !(self.arc_error >= MIN_ARC_ERROR && self.arc_error <= 1.0) {
             return Err(BuildError::BadOption {
                 name: "arc_error",
                 value: self.arc_error,
@@ -381,6 +386,24 @@ mod tests {
 
     fn square(max: f64) -> Scene {
         Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(max, max)))
+    }
+
+    /// An `arc_error` of 1e-16 made the chord angle round to 0 and a corner ask for
+    /// `usize::MAX` segments (a hang, then out of memory); it is refused with the option named.
+    #[test]
+    fn regression_tiny_arc_error_is_refused_not_a_hang() {
+        let s = square(10.0).with_obstacle([(4.0, 4.0), (6.0, 4.0), (5.0, 6.0)]);
+        for arc_error in [1e-16, 1e-300, 5e-324, 0.0, -1.0, f64::NAN, 1.5] {
+            let mut options = BuildOptions::cdt().with_agent_radius(0.5);
+            options.arc_error = arc_error;
+            match build(&s, &options) {
+                Err(BuildError::BadOption { name, .. }) => assert_eq!(name, "arc_error"),
+                other => panic!("arc_error {arc_error}: {other:?}"),
+            }
+        }
+        let mut options = BuildOptions::cdt().with_agent_radius(0.5);
+        options.arc_error = MIN_ARC_ERROR;
+        build(&s, &options).unwrap().check_invariants().unwrap();
     }
 
     /// Issue 16, item 1: `POST /api/scene` with bounds up to 5e-324 and the CDT decomposition
