@@ -232,7 +232,10 @@ impl GridMap {
 pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
     let mut lines = BufReader::new(r).lines();
     let mut line_no = 0;
-    let (mut width, mut height) = (None, None);
+    // Each header value with the line it came from: a key given twice is an error, not "the
+    // last one wins".
+    let (mut width, mut height, mut kind): (Option<(usize, usize)>, Option<(usize, usize)>, _) =
+        (None, None, None::<usize>);
     loop {
         line_no += 1;
         let Some(line) = lines.next() else {
@@ -243,9 +246,9 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
         if line.is_empty() {
             continue;
         }
-        let mut words = line.split_whitespace();
-        let key = words.next().unwrap_or_default();
-        let value = words.next();
+        let mut words = super::words(line);
+        let key = words.next().map_or("", |(_, w)| w);
+        let value = words.next().map(|(_, w)| w);
         let number = |v: Option<&str>| -> Result<usize, ReadError> {
             v.and_then(|v| v.parse().ok()).ok_or_else(|| {
                 ReadError::syntax(
@@ -255,10 +258,36 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
                 )
             })
         };
+        let once = |first: Option<usize>| match first {
+            Some(first) => Err(ReadError::syntax(
+                line_no,
+                1,
+                format!("{key} is given twice (first on line {first})"),
+            )),
+            None => Ok(()),
+        };
+        if key != "type" && key != "map" {
+            if let Some((column, extra)) = words.next() {
+                return Err(ReadError::syntax(
+                    line_no,
+                    column,
+                    format!("unexpected {extra:?} after the {key} value"),
+                ));
+            }
+        }
         match key {
-            "type" => {}
-            "height" => height = Some(number(value)?),
-            "width" => width = Some(number(value)?),
+            "type" => {
+                once(kind)?;
+                kind = Some(line_no);
+            }
+            "height" => {
+                once(height.map(|h| h.1))?;
+                height = Some((number(value)?, line_no));
+            }
+            "width" => {
+                once(width.map(|w| w.1))?;
+                width = Some((number(value)?, line_no));
+            }
             "map" => break,
             _ => {
                 return Err(ReadError::syntax(
@@ -269,7 +298,7 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
             }
         }
     }
-    let (Some(width), Some(height)) = (width, height) else {
+    let (Some((width, _)), Some((height, _))) = (width, height) else {
         return Err(ReadError::syntax(
             line_no,
             0,
@@ -296,11 +325,13 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
             }
         };
         let line = line.trim_end_matches(['\r', '\n']);
-        if line.chars().count() < width {
+        let count = line.chars().count();
+        if count != width {
+            // A row longer than the header's width used to be cropped silently.
             return Err(ReadError::syntax(
                 line_no,
-                line.chars().count() + 1,
-                format!("row {row} has {} cells, expected {width}", line.len()),
+                count.min(width) + 1,
+                format!("row {row} has {count} cells, but the header says width {width}"),
             ));
         }
         for (col, ch) in line.chars().take(width).enumerate() {
@@ -315,6 +346,18 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
                     ))
                 }
             });
+        }
+    }
+    // Nothing but blank lines may follow the last row: more rows than the header's height
+    // used to be ignored.
+    for line in lines {
+        line_no += 1;
+        if !line?.trim().is_empty() {
+            return Err(ReadError::syntax(
+                line_no,
+                1,
+                format!("more map rows than the header's height {height}"),
+            ));
         }
     }
     Ok(GridMap {
@@ -404,8 +447,48 @@ mod tests {
         let e = read_map("type octile\nheight 2\nwidth two\nmap\n".as_bytes()).unwrap_err();
         assert!(e.to_string().contains("line 3"), "{e}");
         let e = read_map("type octile\nheight 1\nwidth 3\nmap\n..\n".as_bytes()).unwrap_err();
-        assert!(e.to_string().contains("expected 3"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("row 0 has 2 cells, but the header says width 3"),
+            "{e}"
+        );
         let e = read_map("type octile\nheight 1\n".as_bytes()).unwrap_err();
         assert!(e.to_string().contains("map"), "{e}");
+    }
+
+    /// Issue 16, item 9: a header smaller than the rows cropped the map, and a repeated key
+    /// silently took the last value. Each is now an error naming its line.
+    #[test]
+    fn headers_must_match_the_rows_and_say_each_thing_once() {
+        let err = |text: &str| read_map(text.as_bytes()).unwrap_err().to_string();
+        // Rows wider than the width.
+        let e = err("type octile\nheight 2\nwidth 2\nmap\n..@\n...\n");
+        assert_eq!(
+            e,
+            "line 5, column 3: row 0 has 3 cells, but the header says width 2"
+        );
+        // More rows than the height (blank lines after the last row are fine).
+        let e = err("type octile\nheight 1\nwidth 2\nmap\n..\n@@\n");
+        assert_eq!(
+            e,
+            "line 6, column 1: more map rows than the header's height 1"
+        );
+        assert!(read_map("type octile\nheight 1\nwidth 2\nmap\n..\n\n\n".as_bytes()).is_ok());
+        // A key given twice.
+        let e = err("type octile\nheight 2\nwidth 2\nheight 1\nmap\n..\n");
+        assert_eq!(
+            e,
+            "line 4, column 1: height is given twice (first on line 2)"
+        );
+        let e = err("type octile\nwidth 2\nheight 1\nwidth 2\nmap\n..\n");
+        assert!(e.contains("width is given twice (first on line 2)"), "{e}");
+        let e = err("type octile\ntype octile\nheight 1\nwidth 2\nmap\n..\n");
+        assert!(e.contains("type is given twice"), "{e}");
+        // A value with something after it.
+        let e = err("type octile\nheight 1 1\nwidth 2\nmap\n..\n");
+        assert_eq!(
+            e,
+            "line 2, column 10: unexpected \"1\" after the height value"
+        );
     }
 }
