@@ -234,8 +234,10 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
     let mut line_no = 0;
     // Each header value with the line it came from: a key given twice is an error, not "the
     // last one wins".
-    let (mut width, mut height, mut kind): (Option<(usize, usize)>, Option<(usize, usize)>, _) =
-        (None, None, None::<usize>);
+    // (value, line) for width and height; the line of `type`.
+    let mut width: Option<(usize, usize)> = None;
+    let mut height: Option<(usize, usize)> = None;
+    let mut kind: Option<usize> = None;
     loop {
         line_no += 1;
         let Some(line) = lines.next() else {
