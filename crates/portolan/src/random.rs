@@ -161,7 +161,7 @@ pub fn sin_cos(angle: f64) -> (f64, f64) {
 /// Parameters of [`random_scene`]. Lengths are in scene units, angles in radians; every range is
 /// `(low, high)`, drawn uniformly (integers inclusive).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct RandomSceneOptions {
     /// The walkable rectangle. Default: `(0, 0)`–`(800, 450)`, the chapter's demo map.
     pub bounds: Aabb,

@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 
 /// A map to build a navigation mesh from: the walkable region minus the obstacles.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scene {
     /// The walkable rectangle.
     pub bounds: Aabb,
@@ -58,6 +59,7 @@ pub struct Scene {
 /// A walkable hole in an obstacle: the solid part of obstacle `obstacle` is its ring minus the
 /// rings of all its holes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Hole {
     /// Index of the obstacle in [`Scene::obstacles`].
     pub obstacle: usize,
@@ -532,5 +534,32 @@ mod tests {
         // Scenes without the new fields still read, and write without them.
         let plain = serde_json::to_string(&Scene::default_map()).unwrap();
         assert!(!plain.contains("boundary") && !plain.contains("holes"));
+    }
+
+    /// Issue 16, item 9: `"obstaclez"` was ignored and the scene read as an empty map. Unknown
+    /// fields, at any level of the scene, are errors naming the field and its position.
+    #[test]
+    fn unknown_fields_are_errors() {
+        for (text, field) in [
+            (
+                r#"{"bounds": {"min": [0, 0], "max": [10, 10]}, "obstaclez": []}"#,
+                "obstaclez",
+            ),
+            (
+                r#"{"bounds": {"min": [0, 0], "max": [10, 10], "mid": [5, 5]}}"#,
+                "mid",
+            ),
+            (
+                r#"{"bounds": {"min": [0, 0], "max": [10, 10]},
+                    "obstacles": [[[1,1],[4,1],[4,4]]],
+                    "holes": [{"obstacle": 0, "ring": [], "solid": true}]}"#,
+                "solid",
+            ),
+        ] {
+            let err = Scene::from_json_reader(text.as_bytes()).unwrap_err();
+            let msg = err.to_string();
+            assert!(msg.contains(&format!("unknown field `{field}`")), "{msg}");
+            assert!(msg.starts_with("line "), "{msg}");
+        }
     }
 }

@@ -155,6 +155,7 @@ impl std::fmt::Display for Vec2 {
 
 /// An axis-aligned rectangle `[min, max]`.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Aabb {
     /// The corner with the smallest coordinates.
     pub min: Vec2,

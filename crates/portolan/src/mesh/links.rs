@@ -54,6 +54,7 @@ use serde::{Deserialize, Serialize};
 
 /// A special connection between two points of the mesh (a jump, a climb, a door, a teleport).
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OffMeshLink {
     /// Where the agent takes the link.
     pub from: Vec2,
@@ -316,6 +317,19 @@ impl NavMesh {
 
 #[cfg(test)]
 mod tests {
+    /// Issue 16, item 9: a misspelt `bidirectonal` was ignored and the link read as one-way.
+    #[test]
+    fn unknown_link_fields_are_errors() {
+        let text = r#"[{"from": [1, 1], "to": [2, 2], "cost": 1, "bidirectonal": true}]"#;
+        let err = serde_json::from_str::<Vec<OffMeshLink>>(text).unwrap_err();
+        assert!(
+            err.to_string().contains("unknown field `bidirectonal`"),
+            "{err}"
+        );
+        let ok = r#"[{"from": [1, 1], "to": [2, 2], "cost": 1, "bidirectional": true}]"#;
+        assert!(serde_json::from_str::<Vec<OffMeshLink>>(ok).unwrap()[0].bidirectional);
+    }
+
     use super::*;
     use crate::build::{build, BuildOptions};
     use crate::geom::Aabb;

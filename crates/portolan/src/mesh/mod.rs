@@ -898,6 +898,7 @@ fn check_polygon(vertices: &[Vec2], pi: usize, poly: &[u32]) -> Result<(), MeshE
 
 /// The plain serialisable form of a mesh: `{"vertices": [[x, y], ...], "polygons": [[i, j, k, ...], ...]}`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NavMeshData {
     /// Vertex positions.
     pub vertices: Vec<Vec2>,
