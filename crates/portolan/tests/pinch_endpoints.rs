@@ -211,12 +211,70 @@ fn check_query(
     })
 }
 
+/// Queries checked so far: all, with an end on a pinch vertex, with a path.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    all: usize,
+    pinch: usize,
+    found: usize,
+}
+
+impl Tally {
+    fn add(cell: &std::cell::Cell<Tally>, c: &Checked) {
+        let mut t = cell.get();
+        t.all += 1;
+        t.pinch += usize::from(c.pinch);
+        t.found += usize::from(c.found);
+        cell.set(t);
+    }
+}
+
+/// `count` random queries on `mesh`, checked with [`check_query`]: every other one starts on a
+/// pinch vertex (when the mesh has one); the other starts and all goals are of a random kind.
+/// Returns how many were checked.
+fn random_queries(
+    mesh: &NavMesh,
+    oracle: &VisibilityGraph,
+    count: usize,
+    seed: u64,
+    tally: &std::cell::Cell<Tally>,
+) -> Result<usize, TestCaseError> {
+    let landmarks = Arc::new(Landmarks::build(mesh, 4));
+    let pinches: Vec<VertexId> = (0..mesh.vertex_count() as u32)
+        .map(VertexId)
+        .filter(|&v| mesh.is_pinch(v) && !mesh.vertex_polygons(v).is_empty())
+        .collect();
+    let mut rng = Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut finder = PathFinder::new();
+    let mut n = 0;
+    for i in 0..count {
+        let ks = if i % 2 == 0 {
+            Kind::Pinch
+        } else {
+            KINDS[rng.range_usize(0, 3)]
+        };
+        let kg = KINDS[rng.range_usize(0, 3)];
+        let (Some(s), Some(g)) = (
+            draw(mesh, &pinches, ks, &mut rng),
+            draw(mesh, &pinches, kg, &mut rng),
+        ) else {
+            continue;
+        };
+        Tally::add(
+            tally,
+            &check_query(mesh, oracle, &landmarks, &mut finder, s, g)?,
+        );
+        n += 1;
+    }
+    Ok(n)
+}
+
 #[test]
 fn endpoints_on_pinch_vertices_edges_and_vertices_match_the_oracle() {
     let input = (16usize..=64, 16usize..=64, 15u64..=25, any::<u64>());
     let queries_per_map = 12;
     let cases = 64;
-    let counts = std::cell::Cell::new((0usize, 0usize, 0usize));
+    let tally = std::cell::Cell::new(Tally::default());
     let apart_count = std::cell::Cell::new(0usize);
     let compared =
         counted_property::check_counted(file!(), cases, input, |(w, h, percent, seed)| {
@@ -230,59 +288,28 @@ fn endpoints_on_pinch_vertices_edges_and_vertices_match_the_oracle() {
             };
             let oracle = VisibilityGraph::new(&scene)
                 .map_err(|e| TestCaseError::fail(format!("oracle: {e}")))?;
-            let pinches: Vec<VertexId> = (0..mesh.vertex_count() as u32)
-                .map(VertexId)
-                .filter(|&v| mesh.is_pinch(v) && !mesh.vertex_polygons(v).is_empty())
-                .collect();
-            let landmarks = Arc::new(Landmarks::build(&mesh, 4));
-            let mut rng = Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15);
-            let mut finder = PathFinder::new();
-            let mut n = 0;
             // One query per map from one connected part into another, when there are two.
             let part = mesh.connected_components();
             let apart = (1..part.len()).find(|&p| part[p] != part[0]);
             if let Some(other) = apart {
                 let inside = |p: usize| mesh.centroid(PolyId(p as u32));
-                let c = check_query(
-                    &mesh,
-                    &oracle,
-                    &landmarks,
-                    &mut finder,
-                    inside(0),
-                    inside(other),
-                )?;
+                let landmarks = Arc::new(Landmarks::build(&mesh, 4));
+                let mut finder = PathFinder::new();
+                let (s, g) = (inside(0), inside(other));
+                let c = check_query(&mesh, &oracle, &landmarks, &mut finder, s, g)?;
                 prop_assert!(!c.found, "separate parts of the mesh were joined");
-                let (all, pinch, found) = counts.get();
-                counts.set((all + 1, pinch, found));
+                Tally::add(&tally, &c);
                 apart_count.set(apart_count.get() + 1);
             }
-            for i in 0..queries_per_map {
-                // Every other query starts on a pinch (when the map has one); the other starts
-                // and every goal are of a random kind.
-                let ks = if i % 2 == 0 {
-                    Kind::Pinch
-                } else {
-                    KINDS[rng.range_usize(0, 3)]
-                };
-                let kg = KINDS[rng.range_usize(0, 3)];
-                let (Some(s), Some(g)) = (
-                    draw(&mesh, &pinches, ks, &mut rng),
-                    draw(&mesh, &pinches, kg, &mut rng),
-                ) else {
-                    continue;
-                };
-                let c = check_query(&mesh, &oracle, &landmarks, &mut finder, s, g)?;
-                let (mut all, mut pinch, mut found) = counts.get();
-                all += 1;
-                pinch += usize::from(c.pinch);
-                found += usize::from(c.found);
-                counts.set((all, pinch, found));
-                n += 1;
-            }
+            let n = random_queries(&mesh, &oracle, queries_per_map, seed, &tally)?;
             Ok(n + usize::from(apart.is_some()))
         });
-    let (all, pinch, found) = counts.get();
-    eprintln!("queries: {all}; with a pinch end: {pinch}; with a path: {found}; checked: {compared}; between parts: {}", apart_count.get());
+    let Tally { all, pinch, found } = tally.get();
+    eprintln!(
+        "queries: {all}; with a pinch end: {pinch}; with a path: {found}; checked: {compared}; \
+         between parts: {}",
+        apart_count.get()
+    );
     let total = cases as usize * queries_per_map;
     assert!(
         compared >= total * 9 / 10,
@@ -347,49 +374,24 @@ fn touching_triangles(seed: u64) -> portolan::Scene {
 fn touching_obstacles_with_reflex_wedges_at_their_pinches_match_the_oracle() {
     let cases = 48;
     let queries_per_scene = 16;
-    let pinch_ends = std::cell::Cell::new(0usize);
+    let tally = std::cell::Cell::new(Tally::default());
     let compared = counted_property::check_counted(file!(), cases, any::<u64>(), |seed| {
         let scene = touching_triangles(seed);
         let mesh = build(&scene, &BuildOptions::cdt())
             .map_err(|e| TestCaseError::fail(format!("build: {e}")))?;
         let oracle = VisibilityGraph::new(&scene)
             .map_err(|e| TestCaseError::fail(format!("oracle: {e}")))?;
-        let landmarks = Arc::new(Landmarks::build(&mesh, 4));
-        let pinches: Vec<VertexId> = (0..mesh.vertex_count() as u32)
-            .map(VertexId)
-            .filter(|&v| mesh.is_pinch(v) && !mesh.vertex_polygons(v).is_empty())
-            .collect();
-        let mut rng = Rng::new(seed ^ 0x5851_f42d_4c95_7f2d);
-        let mut finder = PathFinder::new();
-        let mut n = 0;
-        for i in 0..queries_per_scene {
-            let ks = if i % 2 == 0 {
-                Kind::Pinch
-            } else {
-                KINDS[rng.range_usize(0, 3)]
-            };
-            let kg = KINDS[rng.range_usize(0, 3)];
-            let (Some(s), Some(g)) = (
-                draw(&mesh, &pinches, ks, &mut rng),
-                draw(&mesh, &pinches, kg, &mut rng),
-            ) else {
-                continue;
-            };
-            let c = check_query(&mesh, &oracle, &landmarks, &mut finder, s, g)?;
-            pinch_ends.set(pinch_ends.get() + usize::from(c.pinch));
-            n += 1;
-        }
-        Ok(n)
+        random_queries(&mesh, &oracle, queries_per_scene, seed, &tally)
     });
+    let pinch_ends = tally.get().pinch;
     let total = cases as usize * queries_per_scene;
     assert!(
         compared >= total * 9 / 10,
         "only {compared} of {total} compared"
     );
     assert!(
-        pinch_ends.get() * 3 >= compared,
-        "only {} of {compared} queries had a pinch end",
-        pinch_ends.get()
+        pinch_ends * 3 >= compared,
+        "only {pinch_ends} of {compared} queries had a pinch end"
     );
 }
 
