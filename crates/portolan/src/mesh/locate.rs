@@ -4,7 +4,9 @@
 //! candidates for meshes of evenly sized polygons); each cell lists the polygons whose bounding
 //! box overlaps it, in compressed-row form. A query hashes the point to its cell and tests the
 //! few candidates with exact orientation predicates: O(1) expected, against O(n) for the
-//! chapter's linear `findPoly` (see `benches/locate.rs`).
+//! chapter's linear `findPoly` (see `benches/locate.rs`). Memory is O(n): where long thin
+//! polygons would be listed in too many cells (at most 16 entries per polygon on average), the
+//! cells grow until they fit.
 
 use super::{PolyId, VertexId};
 use crate::geom::{Aabb, Vec2};
@@ -58,6 +60,12 @@ pub(super) struct Locator {
 }
 
 const MAX_CELLS: usize = 1 << 22;
+/// The grid lists at most this many polygons per polygon, on average: a polygon is listed in
+/// every cell its bounding box overlaps, and a fan of long thin triangles (a convex obstacle of
+/// many vertices, triangulated) would otherwise be listed about `n` times each, O(n²) memory.
+/// Cells grow until the lists fit; on ordinary meshes they hold 2-4 per polygon and nothing
+/// changes.
+const MAX_ITEMS_PER_POLYGON: usize = 16;
 
 impl Locator {
     pub(super) fn new(bounds: Aabb, poly_bounds: &[Aabb]) -> Locator {
@@ -71,6 +79,35 @@ impl Locator {
         // Degenerate (very thin) bounds: keep the cell count bounded.
         let cells_along = |len: f64, cell: f64| ((len / cell).floor() as usize).saturating_add(1);
         while cells_along(size.x, cell).saturating_mul(cells_along(size.y, cell)) > MAX_CELLS {
+            cell *= 2.0;
+        }
+        // Memory linear in the polygons: grow the cells until the lists fit (see
+        // `MAX_ITEMS_PER_POLYGON`); counting costs O(n) per try, and each try at least halves
+        // the cells along both sides.
+        let covered = |cell: f64| -> usize {
+            let inv_cell = 1.0 / cell;
+            let along = |lo: f64, hi: f64, origin: f64, n: usize| {
+                let c = |v: f64| {
+                    // As `coord` computes it, so the count is the one the lists will have.
+                    let c = (v - origin) * inv_cell;
+                    if c > 0.0 {
+                        (c as usize).min(n - 1)
+                    } else {
+                        0
+                    }
+                };
+                c(hi) - c(lo) + 1
+            };
+            let (nx, ny) = (cells_along(size.x, cell), cells_along(size.y, cell));
+            poly_bounds.iter().fold(0usize, |sum, b| {
+                let x = along(b.min.x, b.max.x, bounds.min.x, nx);
+                let y = along(b.min.y, b.max.y, bounds.min.y, ny);
+                sum.saturating_add(x.saturating_mul(y))
+            })
+        };
+        while covered(cell) > MAX_ITEMS_PER_POLYGON.saturating_mul(n)
+            && cells_along(size.x, cell).saturating_mul(cells_along(size.y, cell)) > 1
+        {
             cell *= 2.0;
         }
         let nx = cells_along(size.x, cell);
@@ -109,6 +146,18 @@ impl Locator {
             }
         }
         loc
+    }
+
+    /// How many polygon entries the cells hold in all (memory: 4 bytes each).
+    #[cfg(test)]
+    pub(super) fn item_count(&self) -> usize {
+        self.items.len()
+    }
+
+    /// How many cells the grid has.
+    #[cfg(test)]
+    pub(super) fn cell_count(&self) -> usize {
+        self.nx * self.ny
     }
 
     #[inline]

@@ -322,3 +322,44 @@ fn connected_components_join_across_edges_only() {
     assert_ne!(of(1.0), of(9.0));
     assert!(part.iter().all(|&c| c == of(1.0) || c == of(9.0)));
 }
+
+/// Issue 16, item 3: the point-location grid lists each polygon in every cell its bounding box
+/// overlaps, and a convex obstacle of many vertices makes a fan of long thin triangles around
+/// it, each overlapping about as many cells as there are polygons: 10k vertices took 44 MB and
+/// 40k 584 MB. The lists now hold at most 16 entries per polygon, and location still works.
+#[test]
+fn point_location_memory_is_linear_for_a_fan_of_thin_triangles() {
+    let n = 4000;
+    let mut v = vec![Vec2::new(0.0, 0.0)];
+    for i in 0..n {
+        let (s, c) = crate::random::sin_cos(i as f64 * std::f64::consts::TAU / n as f64);
+        v.push(Vec2::new(100.0 * c, 100.0 * s));
+    }
+    let polys: Vec<Vec<u32>> = (0..n as u32)
+        .map(|i| vec![0, 1 + i, 1 + (i + 1) % n as u32])
+        .collect();
+    let mesh = NavMesh::from_polygons(v, polys).unwrap();
+    let items = mesh.locator.item_count();
+    assert!(items <= 16 * n, "{items} entries for {n} polygons");
+    for i in 0..n as u32 {
+        let p = PolyId(i);
+        assert_eq!(mesh.locate(mesh.centroid(p)), Location::InPolygon(p));
+    }
+    // An ordinary mesh keeps its fine grid: about one cell per polygon, few entries each.
+    let grid = crate::build::build(
+        &crate::random::quad_grid_scene(20, 7),
+        &crate::build::BuildOptions::cdt(),
+    )
+    .unwrap();
+    let n = grid.polygon_count();
+    assert!(
+        grid.locator.cell_count() * 2 >= n,
+        "{} cells",
+        grid.locator.cell_count()
+    );
+    assert!(
+        grid.locator.item_count() <= 8 * n,
+        "{} entries",
+        grid.locator.item_count()
+    );
+}
