@@ -227,3 +227,50 @@ fn regression_den011d_exact_is_not_longer_than_the_funnel() {
         funnel.length
     );
 }
+
+/// Tiled meshes of the grid maps (tiles of 32, 64 and 128 cells, stitched): valid, the same
+/// walkable area, and the exact search gives the untiled lengths on every scenario query (grid
+/// coordinates are integers, so tile borders cut walls exactly).
+#[test]
+fn tiled_grid_maps_are_valid_and_give_the_untiled_exact_lengths() {
+    use portolan::build::tiles::build_tiled;
+    for path in [
+        "movingai/dao/arena.map",
+        "movingai/dao/den011d.map",
+        "movingai/dao/lak303d.map",
+        "movingai/dao/brc202d.map",
+        "gppc/AcrosstheCape.map",
+    ] {
+        let (_, whole) = build_and_check(path);
+        let scene = load(path).to_scene();
+        let queries = read_scen(&format!("{path}.scen"));
+        let mut finder = PathFinder::new();
+        let untiled: Vec<f64> = queries
+            .iter()
+            .map(|q| {
+                finder
+                    .find_path(&whole, q.start, q.goal, &exact())
+                    .unwrap()
+                    .length
+            })
+            .collect();
+        for size in [32.0, 64.0, 128.0] {
+            let tiled = build_tiled(&scene, &BuildOptions::cdt(), size)
+                .unwrap_or_else(|e| panic!("{path} tile {size}: {e}"));
+            tiled
+                .check_invariants()
+                .unwrap_or_else(|e| panic!("{path} tile {size}: {e}"));
+            assert_eq!(tiled.area(), whole.area(), "{path} tile {size}");
+            for (i, (q, want)) in queries.iter().zip(&untiled).enumerate() {
+                let got = finder
+                    .find_path(&tiled, q.start, q.goal, &exact())
+                    .unwrap_or_else(|e| panic!("{path} tile {size} query {i}: {e}"))
+                    .length;
+                assert!(
+                    (got - want).abs() <= 1e-9 * want.max(1.0),
+                    "{path} tile {size} query {i}: tiled {got} vs untiled {want}"
+                );
+            }
+        }
+    }
+}

@@ -385,6 +385,23 @@ fn run_overlay(
     run_overlay_with(bbox, subject, clip, rule, FillRule::NonZero)
 }
 
+/// The part of the region `rings` (non-zero fill: outer rings counter-clockwise, holes
+/// clockwise, as [`free_space`] returns them) inside the rectangle `rect`, on the exact grid of
+/// `frame`, which must hold every point. Tiles of one map use the same `frame`, so a ring edge
+/// crossing a border between two tiles is cut at the same point for both.
+pub(crate) fn intersect_with_rect(
+    frame: Aabb,
+    rings: &[Vec<Vec2>],
+    rect: Aabb,
+) -> Result<Shapes, BuildError> {
+    run_overlay(
+        frame,
+        rings,
+        &[rect.corners().to_vec()],
+        OverlayRule::Intersect,
+    )
+}
+
 /// The complement, within the rectangle `bbox`, of the even-odd fill of `rings` (the symmetric
 /// difference of all of them): the solid shapes of a `.poly` map.
 pub(crate) fn complement_of_even_odd(

@@ -29,6 +29,7 @@ pub mod cdt;
 pub mod free_space;
 pub mod inflate;
 pub mod merge;
+pub mod tiles;
 pub mod trapezoid;
 
 use crate::geom::Vec2;

@@ -1,0 +1,422 @@
+//! Tiled meshes: the free space cut into square tiles, each meshed on its own, stitched into one
+//! mesh (Recast's tiles, the chapter's answer to dynamic obstacles: rebuild only the tiles an
+//! edit touches).
+//!
+//! # Method
+//! 1. The free space of the whole scene, with the agent radius applied *before* any cutting
+//!    ([`free_space`](super::free_space::free_space)): obstacles grow and the map border shrinks
+//!    by the radius, so the clearance is right across tile borders.
+//! 2. Tile `(i, j)` is the square `[x0 + i·s, x0 + (i+1)·s] × [y0 + j·s, y0 + (j+1)·s]` (clipped to
+//!    the map), `(x0, y0)` the map's lower corner and `s` the tile size. Its free space is the
+//!    intersection of step 1's with the square, computed by the same overlay on the same grid for
+//!    every tile, so a wall crossing a tile border is cut at the same point on both sides.
+//! 3. Each tile is triangulated (constrained Delaunay) and merged into convex polygons as an
+//!    untiled build is: no polygon crosses a tile border.
+//! 4. Stitching: every polygon edge lying on a tile border is split at every mesh vertex lying
+//!    inside it, from either side, so the two sides have the same vertices and the mesh has no
+//!    T-junctions; polygons stay convex (the new vertices are collinear). The overlay of step 2
+//!    already cuts both sides at the same points (a vertex touching the border from one side is
+//!    put on the other side's edge too); the split makes that a guarantee of the stitch rather
+//!    than of the overlay. Polygons are then joined by their shared edges
+//!    ([`NavMesh::from_polygons`]).
+//!
+//! ```text
+//!   ┌──────┬──────┐     the border x = s is split at a, b and c on both sides:
+//!   │  ██  a      │     a and c where walls cross it, b where a polygon of the
+//!   │      b  ██  │     right tile has a corner on it
+//!   │  ██  c      │
+//!   └──────┴──────┘
+//! ```
+//!
+//! # Cost
+//! Tiling adds polygons (cut at the borders) and costs queries a little; how much is measured in
+//! BENCHMARKS.md. The exact search gives the same lengths on a tiled mesh as on an untiled one
+//! of the same scene: both cover the same free space.
+
+use super::{cdt, free_space, merge, BuildError, BuildOptions};
+use crate::geom::{Aabb, Vec2};
+use crate::mesh::NavMesh;
+use crate::scene::Scene;
+use std::collections::HashMap;
+
+/// The largest number of tiles a build may have (a tile size far below the map's size is a
+/// mistake, not a mesh).
+pub const MAX_TILES: usize = 1 << 20;
+
+/// The square tiles of a map: tile `(i, j)` spans `[origin + (i, j)·size, origin + (i+1, j+1)·size]`,
+/// clipped to the map's bounds.
+///
+/// ```
+/// use portolan::build::tiles::TileGrid;
+/// use portolan::geom::{Aabb, Vec2};
+/// let grid = TileGrid::new(Aabb::new(Vec2::ZERO, Vec2::new(100.0, 50.0)), 32.0).unwrap();
+/// assert_eq!((grid.columns(), grid.rows()), (4, 2));
+/// assert_eq!(grid.tile_bounds(3, 1), Aabb::new(Vec2::new(96.0, 32.0), Vec2::new(100.0, 50.0)));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TileGrid {
+    bounds: Aabb,
+    size: f64,
+    columns: usize,
+    rows: usize,
+}
+
+impl TileGrid {
+    /// The tiles of `bounds` with side `size`: [`BuildError::BadOption`] (`tile_size`) unless
+    /// `size` is finite and positive and the map has at most [`MAX_TILES`] tiles.
+    pub fn new(bounds: Aabb, size: f64) -> Result<TileGrid, BuildError> {
+        let bad = || BuildError::BadOption {
+            name: "tile_size",
+            value: size,
+        };
+        if !(size.is_finite() && size > 0.0) {
+            return Err(bad());
+        }
+        let along = |len: f64| -> Option<usize> {
+            let n = (len / size).ceil().max(1.0);
+            (n <= MAX_TILES as f64).then_some(n as usize)
+        };
+        let s = bounds.size();
+        let (columns, rows) = (along(s.x).ok_or_else(bad)?, along(s.y).ok_or_else(bad)?);
+        if columns.saturating_mul(rows) > MAX_TILES {
+            return Err(bad());
+        }
+        Ok(TileGrid {
+            bounds,
+            size,
+            columns,
+            rows,
+        })
+    }
+
+    /// Tiles along x.
+    pub fn columns(&self) -> usize {
+        self.columns
+    }
+
+    /// Tiles along y.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The side of a tile.
+    pub fn size(&self) -> f64 {
+        self.size
+    }
+
+    /// The x of border `i` (0 = the map's left side), on the map.
+    fn x(&self, i: usize) -> f64 {
+        if i >= self.columns {
+            self.bounds.max.x
+        } else {
+            self.bounds.min.x + i as f64 * self.size
+        }
+    }
+
+    fn y(&self, j: usize) -> f64 {
+        if j >= self.rows {
+            self.bounds.max.y
+        } else {
+            self.bounds.min.y + j as f64 * self.size
+        }
+    }
+
+    /// The rectangle of tile `(i, j)`.
+    pub fn tile_bounds(&self, i: usize, j: usize) -> Aabb {
+        Aabb::new(
+            Vec2::new(self.x(i), self.y(j)),
+            Vec2::new(self.x(i + 1), self.y(j + 1)),
+        )
+    }
+
+    /// Whether `x` is on an inner vertical tile border.
+    fn on_column_border(&self, x: f64) -> bool {
+        let k = ((x - self.bounds.min.x) / self.size).round();
+        k >= 1.0 && (k as usize) < self.columns && self.x(k as usize) == x
+    }
+
+    fn on_row_border(&self, y: f64) -> bool {
+        let k = ((y - self.bounds.min.y) / self.size).round();
+        k >= 1.0 && (k as usize) < self.rows && self.y(k as usize) == y
+    }
+}
+
+/// Builds a mesh of `scene` tile by tile (see the module docs): the same free space as
+/// [`build`](super::build) with the CDT decomposition (the options' decomposition is not used),
+/// cut at the tile borders and stitched.
+///
+/// ```
+/// use portolan::build::{build, tiles::build_tiled, BuildOptions};
+/// use portolan::Scene;
+/// let scene = Scene::default_map();
+/// let tiled = build_tiled(&scene, &BuildOptions::cdt(), 200.0).unwrap();
+/// tiled.check_invariants().unwrap();
+/// let whole = build(&scene, &BuildOptions::cdt()).unwrap();
+/// assert!((tiled.area() - whole.area()).abs() < 1e-9 * whole.area());
+/// assert!(tiled.polygon_count() > whole.polygon_count());
+/// ```
+pub fn build_tiled(
+    scene: &Scene,
+    options: &BuildOptions,
+    tile_size: f64,
+) -> Result<NavMesh, BuildError> {
+    options.validate()?;
+    scene.validate()?;
+    super::check_coordinates(scene)?;
+    let grid = TileGrid::new(scene.bounds, tile_size)?;
+    let max_angle = super::inflate::chord_angle(options.arc_error);
+    let free = free_space::free_space(scene, options.agent_radius, max_angle)?;
+    // Every tile's overlay runs on the grid of the whole free space, so that a border is cut at
+    // the same points from both sides.
+    let mut frame = scene.bounds;
+    for p in free.iter().flatten().flatten() {
+        frame.include(*p);
+    }
+    let shape_boxes: Vec<Aabb> = free
+        .iter()
+        .filter_map(|s| Aabb::from_points(s.iter().flatten().copied()))
+        .collect();
+    let mut stitch = Stitch::default();
+    for j in 0..grid.rows() {
+        for i in 0..grid.columns() {
+            let tile = grid.tile_bounds(i, j);
+            let rings: Vec<Vec<Vec2>> = free
+                .iter()
+                .zip(&shape_boxes)
+                .filter(|(_, b)| overlaps(**b, tile))
+                .flat_map(|(s, _)| s.iter().cloned())
+                .collect();
+            if rings.is_empty() {
+                continue;
+            }
+            let clipped = free_space::intersect_with_rect(frame, &rings, tile)?;
+            if clipped.is_empty() {
+                continue;
+            }
+            let triangles = cdt::triangulate(&clipped)?;
+            let merged = merge::merge_with_adjacency(&triangles);
+            for p in 0..merged.len() {
+                stitch.add(
+                    merged
+                        .polygon(p)
+                        .iter()
+                        .map(|v| triangles.vertices[v.index()]),
+                );
+            }
+        }
+    }
+    if stitch.polygons.is_empty() {
+        return Err(BuildError::NoWalkableSpace);
+    }
+    stitch.split_borders(&grid);
+    NavMesh::from_polygons(stitch.vertices, stitch.polygons).map_err(BuildError::from)
+}
+
+/// Closed boxes that share at least a point.
+fn overlaps(a: Aabb, b: Aabb) -> bool {
+    a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y
+}
+
+/// The polygons of all tiles over shared vertices (equal coordinates are one vertex).
+#[derive(Default)]
+struct Stitch {
+    vertices: Vec<Vec2>,
+    index: HashMap<(u64, u64), u32>,
+    polygons: Vec<Vec<u32>>,
+}
+
+impl Stitch {
+    fn vertex(&mut self, p: Vec2) -> u32 {
+        // -0.0 and 0.0 are one point.
+        let key = ((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits());
+        let next = self.vertices.len() as u32;
+        *self.index.entry(key).or_insert_with(|| {
+            self.vertices.push(p);
+            next
+        })
+    }
+
+    fn add(&mut self, ring: impl Iterator<Item = Vec2>) {
+        let ring: Vec<u32> = ring.map(|p| self.vertex(p)).collect();
+        self.polygons.push(ring);
+    }
+
+    /// Splits every polygon edge along an inner tile border at the mesh vertices inside it.
+    fn split_borders(&mut self, grid: &TileGrid) {
+        // Per border line, the vertices on it, sorted along it.
+        let mut columns: HashMap<u64, Vec<(f64, u32)>> = HashMap::new();
+        let mut rows: HashMap<u64, Vec<(f64, u32)>> = HashMap::new();
+        for (i, p) in self.vertices.iter().enumerate() {
+            if grid.on_column_border(p.x) {
+                columns
+                    .entry(p.x.to_bits())
+                    .or_default()
+                    .push((p.y, i as u32));
+            }
+            if grid.on_row_border(p.y) {
+                rows.entry(p.y.to_bits()).or_default().push((p.x, i as u32));
+            }
+        }
+        for line in columns.values_mut().chain(rows.values_mut()) {
+            line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        let vertices = &self.vertices;
+        for ring in &mut self.polygons {
+            let n = ring.len();
+            let mut out = Vec::with_capacity(n);
+            for k in 0..n {
+                let (a, b) = (ring[k], ring[(k + 1) % n]);
+                out.push(a);
+                let (pa, pb) = (vertices[a as usize], vertices[b as usize]);
+                let (line, lo, hi) = if pa.x == pb.x && grid.on_column_border(pa.x) {
+                    (columns.get(&pa.x.to_bits()), pa.y, pb.y)
+                } else if pa.y == pb.y && grid.on_row_border(pa.y) {
+                    (rows.get(&pa.y.to_bits()), pa.x, pb.x)
+                } else {
+                    continue;
+                };
+                let Some(line) = line else { continue };
+                let (min, max) = (lo.min(hi), lo.max(hi));
+                let start = line.partition_point(|&(t, _)| t <= min);
+                let inside = line[start..].iter().take_while(|&&(t, _)| t < max);
+                if lo < hi {
+                    out.extend(inside.map(|&(_, v)| v));
+                } else {
+                    let mut between: Vec<u32> = inside.map(|&(_, v)| v).collect();
+                    between.reverse();
+                    out.extend(between);
+                }
+            }
+            *ring = out;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::build;
+    use crate::search::{PathFinder, SearchMethod, SearchOptions};
+
+    fn exact() -> SearchOptions {
+        SearchOptions {
+            method: SearchMethod::Exact,
+            ..SearchOptions::default()
+        }
+    }
+
+    #[test]
+    fn bad_tile_sizes_are_named() {
+        let scene = Scene::default_map();
+        for size in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-6] {
+            assert!(
+                matches!(
+                    build_tiled(&scene, &BuildOptions::cdt(), size),
+                    Err(BuildError::BadOption {
+                        name: "tile_size",
+                        ..
+                    })
+                ),
+                "{size}"
+            );
+        }
+    }
+
+    /// A triangle touching the border x = 5 from the right at one vertex: the right tile has a
+    /// vertex there, the left tile's side of the border none; without the split the mesh has a
+    /// T-junction and the two sides do not join.
+    #[test]
+    fn a_vertex_touching_a_border_from_one_side_splits_the_other_side() {
+        let scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0))).with_obstacle([
+            (5.0, 3.0),
+            (8.0, 2.0),
+            (8.0, 4.0),
+        ]);
+        let tiled = build_tiled(&scene, &BuildOptions::cdt(), 5.0).unwrap();
+        tiled.check_invariants().unwrap();
+        let whole = build(&scene, &BuildOptions::cdt()).unwrap();
+        assert_eq!(tiled.area(), whole.area());
+        // Straight across the border above the touching point, and around the triangle.
+        for (s, g) in [((1.0, 5.0), (9.0, 5.0)), ((2.0, 3.0), (9.0, 3.0))] {
+            let (s, g) = (Vec2::from(s), Vec2::from(g));
+            let a = PathFinder::new().find_path(&whole, s, g, &exact()).unwrap();
+            let b = PathFinder::new().find_path(&tiled, s, g, &exact()).unwrap();
+            assert!(
+                (a.length - b.length).abs() < 1e-12,
+                "{} vs {}",
+                a.length,
+                b.length
+            );
+        }
+    }
+
+    /// The stitch itself, on two tiles whose sides of the border disagree (the overlay gives
+    /// both sides the same points in every case seen so far; this is the guard if it does not):
+    /// the left square's edge on x = 1 gets the right side's vertex (1, 0.5).
+    #[test]
+    fn stitching_splits_border_edges_at_the_other_sides_vertices() {
+        let grid = TileGrid::new(Aabb::new(Vec2::ZERO, Vec2::new(2.0, 1.0)), 1.0).unwrap();
+        let mut stitch = Stitch::default();
+        let v = |x: f64, y: f64| Vec2::new(x, y);
+        stitch.add([v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)].into_iter());
+        stitch.add([v(1.0, 0.0), v(2.0, 0.0), v(1.0, 0.5)].into_iter());
+        stitch.add([v(1.0, 0.5), v(2.0, 0.0), v(2.0, 1.0), v(1.0, 1.0)].into_iter());
+        stitch.split_borders(&grid);
+        assert_eq!(stitch.polygons[0].len(), 5);
+        let mesh = NavMesh::from_polygons(stitch.vertices, stitch.polygons).unwrap();
+        mesh.check_invariants().unwrap();
+        assert_eq!(mesh.connected_components(), [0, 0, 0]);
+    }
+
+    /// The default map cut into tiles of several sizes, with and without an agent radius: a valid
+    /// mesh of the same area, and the exact search gives the untiled lengths.
+    #[test]
+    fn tiled_meshes_are_valid_and_give_the_same_exact_lengths() {
+        let scene = Scene::default_map();
+        let mut finder = PathFinder::new();
+        let mut rng = crate::random::Rng::new(7);
+        for radius in [0.0, 7.5] {
+            // With a radius, corners are arcs of chords whose crossings with a tile border are
+            // rounded to the overlay's grid (2⁻²⁹ of the map's extent): the tiled free space
+            // differs from the untiled one by that much. Without one, every crossing is exact.
+            let tolerance = if radius > 0.0 { 1e-7 } else { 1e-9 };
+            let options = BuildOptions::cdt().with_agent_radius(radius);
+            let whole = build(&scene, &options).unwrap();
+            for size in [64.0, 100.0, 333.0, 1000.0] {
+                let tiled = build_tiled(&scene, &options, size).unwrap();
+                tiled.check_invariants().unwrap();
+                assert!(
+                    (tiled.area() - whole.area()).abs() <= tolerance * whole.area(),
+                    "r {radius} tile {size}: area {} vs {}",
+                    tiled.area(),
+                    whole.area()
+                );
+                let mut compared = 0;
+                let mut point = || loop {
+                    let p = Vec2::new(rng.range_f64(0.0, 800.0), rng.range_f64(0.0, 450.0));
+                    if whole.locate(p) != crate::mesh::Location::Outside {
+                        return p;
+                    }
+                };
+                for _ in 0..40 {
+                    let (s, g) = (point(), point());
+                    let a = finder.find_path(&whole, s, g, &exact());
+                    let b = finder.find_path(&tiled, s, g, &exact());
+                    match (a, b) {
+                        (Ok(a), Ok(b)) => {
+                            assert!(
+                                (a.length - b.length).abs() <= tolerance * a.length.max(1.0),
+                                "r {radius}, tile {size}: {s} -> {g}: {} vs {}",
+                                a.length,
+                                b.length
+                            );
+                            compared += 1;
+                        }
+                        (a, b) => assert_eq!(a.map(|p| p.length), b.map(|p| p.length)),
+                    }
+                }
+                assert!(compared >= 20, "only {compared} of 40 compared");
+            }
+        }
+    }
+}
