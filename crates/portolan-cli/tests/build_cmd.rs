@@ -253,11 +253,88 @@ fn scen_on_a_grid_map_builds_the_mesh_first_and_matches_the_gppc_optima() {
     assert!(err.contains("mismatches: 0"), "{err}");
     let csv = std::fs::read_to_string(temp("cape.csv")).unwrap();
     assert_eq!(csv.lines().count(), 202, "header + one row per query");
-    // --map goes with neither --mesh nor --scene.
+    // --map goes with neither --mesh nor --scene (one clap group; see cli.rs for every pair).
     let o = portolan(&[
         "scen", "--map", "a.map", "--mesh", "b.mesh", "--scen", "c.scen",
     ]);
-    assert!(!o.status.success() && !stderr(&o).contains("panicked"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+}
+
+/// `scen --map` on a Dragon Age map: query points are cell corners, y down, and every one of
+/// den011d's queries has a path (the file's octile optimum is an upper bound on it), so no row of
+/// the CSV says `-1`, with either search.
+#[test]
+fn scen_on_den011d_answers_every_query() {
+    for search in ["exact", "funnel"] {
+        let csv = temp(&format!("den011d-{search}.csv"));
+        let o = portolan(&[
+            "scen",
+            "--map",
+            &data("movingai/dao/den011d.map"),
+            "--scen",
+            &data("movingai/dao/den011d.map.scen"),
+            "--search",
+            search,
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(!err.contains("query error"), "{err}");
+        let text = std::fs::read_to_string(&csv).unwrap();
+        let rows: Vec<Vec<f64>> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(|c| c.parse().unwrap()).collect())
+            .collect();
+        assert_eq!(rows.len(), 780, "{search}");
+        for r in &rows {
+            let (straight, length, octile) = ((r[3] - r[1]).hypot(r[4] - r[2]), r[5], r[6]);
+            assert!(length >= 0.0, "{search}: no path in row {r:?}");
+            assert!(
+                length >= straight - 1e-9,
+                "{search}: shorter than the line: {r:?}"
+            );
+            // The octile optimum bounds the shortest path (rounded to 5 or 6 digits: allow for
+            // it); the funnel's path is near-optimal only.
+            if search == "exact" {
+                assert!(length <= octile * (1.0 + 1e-5), "longer than octile: {r:?}");
+            }
+        }
+    }
+}
+
+/// `build --mesh` converts a mesh file (read and checked) to JSON or back to a `.mesh`.
+#[test]
+fn build_converts_a_mesh_file() {
+    let json = temp("arena-merged.json");
+    let o = portolan(&[
+        "build",
+        "--mesh",
+        &data("polyanya/meshes/arena-merged.mesh"),
+        "-o",
+        json.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("55 polygons") && err.contains("read ->"),
+        "{err}"
+    );
+    let m: NavMesh = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(m.polygon_count(), 55);
+    // Build options do not apply to a mesh: clap says so.
+    let o = portolan(&[
+        "build",
+        "--mesh",
+        &data("polyanya/meshes/arena-merged.mesh"),
+        "--radius",
+        "1",
+        "-o",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
 #[test]
