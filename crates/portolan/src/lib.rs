@@ -55,6 +55,6 @@ pub use search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchO
 pub use search::{PathStatus, PolygonFilter};
 
 /// The Rust examples of the project's README, compiled and run as doc tests.
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
