@@ -1,25 +1,8 @@
 //! The `portolan` binary as a user meets it: output formats, files, and one-line errors.
 
-use std::process::{Command, Output};
+mod common;
 
-fn portolan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_portolan"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A failed command says why in one line, exits non-zero, and never shows a panic.
-fn assert_clean_failure(o: &Output, needle: &str) {
-    let err = stderr(o);
-    assert!(!o.status.success(), "should fail: {err}");
-    assert!(!err.contains("panicked"), "panic shown to the user: {err}");
-    assert!(err.contains(needle), "expected {needle:?} in: {err}");
-}
+use common::{assert_clean_failure, data, portolan, stderr, temp, temp_file};
 
 #[test]
 fn path_prints_json_with_points_length_expanded_channel() {
@@ -61,9 +44,7 @@ fn path_text_output() {
 
 #[test]
 fn render_writes_an_svg() {
-    let dir = std::env::temp_dir().join(format!("portolan-cli-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("d.svg");
+    let out = temp("d.svg");
     let o = portolan(&[
         "render",
         "--from",
@@ -76,7 +57,6 @@ fn render_writes_an_svg() {
     assert!(o.status.success(), "{}", stderr(&o));
     let svg = std::fs::read_to_string(&out).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("<polyline"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -102,9 +82,7 @@ fn bad_arguments_and_files_fail_in_one_line() {
         ]),
         "cannot open scene",
     );
-    let dir = std::env::temp_dir().join(format!("portolan-cli-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bad = dir.join("bad.json");
+    let bad = temp("bad.json");
     // An invalid scene, then one that is not JSON: each error names the place.
     for (text, expected) in [
         (
@@ -130,20 +108,12 @@ fn bad_arguments_and_files_fail_in_one_line() {
             expected,
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn path_takes_off_mesh_links_from_a_file() {
-    let dir = std::env::temp_dir().join(format!("portolan-cli-links-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = |name: &str, text: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_owned()
-    };
     // A cheap jump from near the start to near the goal, and a bidirectional one across the map.
-    let links = file(
+    let links = temp_file(
         "links.json",
         r#"[{"from": [60, 80], "to": [700, 380], "cost": 5},
             {"from": [100, 400], "to": [740, 20], "cost": 50, "bidirectional": true}]"#,
@@ -196,7 +166,7 @@ fn path_takes_off_mesh_links_from_a_file() {
             "link 0: cost -1 must be finite and not negative",
         ),
     ] {
-        let links = file(name, text);
+        let links = temp_file(name, text);
         let o = portolan(&[
             "path", "--from", "40,60", "--to", "760,390", "--links", &links,
         ]);
@@ -209,11 +179,6 @@ fn path_takes_off_mesh_links_from_a_file() {
         "path", "--from", "40,60", "--to", "760,390", "--links", missing,
     ]);
     assert_clean_failure(&o, "cannot read the links file /nonexistent/links.json");
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-fn data(path: &str) -> String {
-    format!("{}/../../../shared/data/{path}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Every subcommand that reads a map takes the same four input flags as one clap group: two of
@@ -353,9 +318,7 @@ fn path_on_a_grid_map_reaches_a_double_corner() {
 /// `render` and `path` read grid maps and `.poly` files too, with the agent radius.
 #[test]
 fn render_and_path_read_every_input_kind() {
-    let dir = std::env::temp_dir().join(format!("portolan-cli-inputs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let svg = dir.join("arena.svg");
+    let svg = temp("arena.svg");
     let o = portolan(&[
         "render",
         "--map",
@@ -373,7 +336,7 @@ fn render_and_path_read_every_input_kind() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<polyline"));
-    let poly = dir.join("level.poly");
+    let poly = temp("level.poly");
     std::fs::write(
         &poly,
         "poly\n1\n2\n4 0 0 10 0 10 10 0 10\n4 4 0 6 0 6 8 4 8\n",
@@ -397,5 +360,4 @@ fn render_and_path_read_every_input_kind() {
         (v["length"].as_f64().unwrap() - expected).abs() < 1e-9,
         "{v}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
