@@ -27,14 +27,30 @@ fi
 step "format"
 cargo fmt --all -- --check
 
-step "clippy"
+step "clippy (default features, then all: mint and glam too)"
 cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --workspace --all-targets --all-features -- -D warnings
 
-step "docs (broken intra-doc links fail)"
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+step "docs, with every feature as docs.rs builds them (broken intra-doc links fail)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features --quiet
 
 step "tests (workspace, release: the data-driven tests run real searches)"
 cargo test --workspace --release
+
+step "optional features: Vec2 <-> mint and glam conversions"
+cargo test --release -p portolan --features mint,glam --lib geom::interop
+cargo test --release -p portolan --features mint,glam --doc geom::interop
+
+step "examples: each prints what it shows and asserts it"
+for example in quickstart grid_map agent; do
+  cargo run --release --quiet -p portolan --example "$example"
+done
+
+step "package: the library builds from its crates.io tarball alone (no ../shared, no workspace)"
+# Verifies by building the unpacked .crate in target/package/ (a dev build of the library and
+# its dependencies: about a minute on two cores). --allow-dirty: CI may run on a checkout with
+# generated files; what is packaged is listed by `include` in crates/portolan/Cargo.toml.
+cargo package -p portolan --allow-dirty
 
 step "end-to-end tests: the web demo in headless Chromium (screenshots in target/e2e-screenshots/)"
 cargo build --release --bin portolan

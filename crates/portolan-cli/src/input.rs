@@ -1,37 +1,60 @@
-//! Loading the inputs every subcommand shares: scenes, points.
+//! The arguments every subcommand that reads a map shares, and loading what they name.
+//!
+//! One flag set names the input (`--scene | --map | --poly | --mesh`, a clap group: at most one,
+//! and exactly one where a subcommand has no default map), one set says how a scene becomes a
+//! mesh (`--decomposition`, `--radius`), one says which search runs (`--search`, `--portal`).
+//! The subcommands flatten these structs, so a flag means the same everywhere and its help is
+//! written once.
 
-use crate::cmd::build::DecompositionArg;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
+use clap::builder::{PossibleValue, TypedValueParser};
 use portolan::{
-    build, BuildOptions, NavMesh, PortalPoint, Scene, SearchMethod, SearchOptions, Vec2,
+    build, BuildOptions, Decomposition, NavMesh, PortalPoint, Scene, SearchMethod, SearchOptions,
+    Vec2,
 };
 use std::path::{Path, PathBuf};
 
-/// Reads a Polyanya `.mesh` file (version 1, 2 or 3), noting on stderr any face the reader had to
-/// cut into convex pieces.
-pub fn load_mesh(path: &Path) -> Result<NavMesh> {
-    let f = std::fs::File::open(path)
-        .with_context(|| format!("cannot open mesh {}", path.display()))?;
-    let (mesh, info) = portolan::io::polyanya_mesh::read_with_info(std::io::BufReader::new(f))
-        .with_context(|| format!("mesh {}", path.display()))?;
-    if !info.split_faces.is_empty() {
-        let faces: Vec<String> = info.split_faces.iter().map(|f| f.to_string()).collect();
-        eprintln!(
-            "note: {} face(s) of {} are not convex in exact arithmetic and were cut into convex pieces (0-based: {})",
-            faces.len(),
-            path.display(),
-            faces.join(", ")
-        );
+/// The input flags: one of them, or none for the built-in default map where a subcommand has
+/// one (a subcommand that needs an input makes the group required with
+/// `#[command(mut_group("input", |g| g.required(true)))]`).
+#[derive(clap::Args, Clone, Debug, Default)]
+#[group(id = "input", multiple = false)]
+pub struct InputArgs {
+    /// Scene JSON file: bounds, optional boundary, obstacles, holes (see README, "Scene files").
+    #[arg(long, value_name = "FILE")]
+    pub scene: Option<PathBuf>,
+    /// MovingAI grid map (.map): blocked cells become traced obstacle outlines. Points are in
+    /// cells: (x, y) is a cell's top-left corner, y grows south, as in GPPC scenarios.
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    /// Polyanya obstacle file (.poly): walkable = symmetric difference of its polygons.
+    #[arg(long, value_name = "FILE")]
+    pub poly: Option<PathBuf>,
+    /// Polyanya mesh file (.mesh, version 1, 2 or 3), used as it is instead of building one.
+    #[arg(long, value_name = "FILE")]
+    pub mesh: Option<PathBuf>,
+}
+
+impl InputArgs {
+    /// The input the flags name (clap's group lets at most one through); with none, the
+    /// default map.
+    pub fn input(&self) -> Input<'_> {
+        let named = [
+            self.scene.as_deref().map(Input::Scene),
+            self.map.as_deref().map(Input::Map),
+            self.poly.as_deref().map(Input::Poly),
+            self.mesh.as_deref().map(Input::Mesh),
+        ];
+        named
+            .into_iter()
+            .flatten()
+            .next()
+            .unwrap_or(Input::DefaultMap)
     }
-    Ok(mesh)
 }
 
 /// The one input a subcommand reads: a scene file, a grid map, a `.poly` file, a ready-made mesh,
 /// or (no input flag) the built-in default map.
-///
-/// Each subcommand keeps its own input flags, since their help and conflict rules differ (`build`
-/// requires one of three, `serve` allows one of three, ...), and turns them into an `Input` with
-/// [`Input::from_flags`]; reading it is then the same for all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Input<'a> {
     /// No input flag: [`Scene::default_map`].
@@ -54,25 +77,7 @@ pub enum Loaded {
     Mesh(Box<NavMesh>),
 }
 
-impl<'a> Input<'a> {
-    /// The input named by a subcommand's flags (`None` for a flag it does not have). Each
-    /// subcommand's conflict rules let at most one flag through, so the order tried here does not
-    /// matter; with none, the default map.
-    pub fn from_flags(
-        scene: Option<&'a Path>,
-        map: Option<&'a Path>,
-        poly: Option<&'a Path>,
-        mesh: Option<&'a Path>,
-    ) -> Input<'a> {
-        match (scene, map, poly, mesh) {
-            (Some(p), ..) => Input::Scene(p),
-            (_, Some(p), ..) => Input::Map(p),
-            (_, _, Some(p), _) => Input::Poly(p),
-            (.., Some(p)) => Input::Mesh(p),
-            (None, None, None, None) => Input::DefaultMap,
-        }
-    }
-
+impl Input<'_> {
     /// Reads the input; errors name the file.
     pub fn load(self) -> Result<Loaded> {
         Ok(match self {
@@ -99,58 +104,186 @@ impl Loaded {
     }
 }
 
-/// The input flags of subcommands that search or draw one mesh (`path`, `render`): a scene
-/// (or the default map) built with `--decomposition`, or a ready-made mesh.
-///
-/// The help of `--scene` and `--mesh` is `path`'s; a subcommand that says it otherwise changes it
-/// with `#[command(mut_arg(...))]`.
-#[derive(clap::Args, Debug)]
-pub struct SceneOrMesh {
-    /// Scene JSON file (see README); the built-in default map when omitted.
-    #[arg(long, conflicts_with = "mesh")]
-    pub scene: Option<PathBuf>,
-    /// Polyanya mesh file (.mesh, version 1, 2 or 3) to search instead of building one.
-    #[arg(long)]
-    pub mesh: Option<PathBuf>,
-    /// How a scene is cut into convex polygons (ignored with --mesh).
-    #[arg(long, value_enum, default_value_t = DecompositionArg::Cdt)]
-    pub decomposition: DecompositionArg,
+/// `--decomposition` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecompositionArg {
+    /// Constrained Delaunay triangulation merged into convex polygons (any obstacles).
+    Cdt,
+    /// The chapter's trapezoids (convex, disjoint obstacles in a rectangle only).
+    Trapezoid,
 }
 
-impl SceneOrMesh {
+impl From<DecompositionArg> for Decomposition {
+    fn from(d: DecompositionArg) -> Decomposition {
+        match d {
+            DecompositionArg::Cdt => Decomposition::CdtMerged,
+            DecompositionArg::Trapezoid => Decomposition::Trapezoid,
+        }
+    }
+}
+
+/// How a scene becomes a mesh: `--decomposition` and `--radius` (neither applies to `--mesh`,
+/// which is searched as it is).
+#[derive(clap::Args, Clone, Debug)]
+pub struct BuildArgs {
+    /// How free space is cut into convex polygons (a --mesh is used as it is).
+    #[arg(long, value_enum, default_value_t = DecompositionArg::Cdt, conflicts_with = "mesh")]
+    pub decomposition: DecompositionArg,
+    /// Agent radius: obstacles grow and the border shrinks by it, corners rounded to within 1%,
+    /// so every path keeps the agent's centre this far from walls (a --mesh is used as it is).
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        allow_hyphen_values = true,
+        conflicts_with = "mesh"
+    )]
+    pub radius: f64,
+}
+
+impl BuildArgs {
+    /// The library's build options for these flags (the radius is checked by the builder, whose
+    /// error names `agent_radius`).
+    // Field by field, not a struct literal: the options are becoming `#[non_exhaustive]`.
+    #[allow(clippy::field_reassign_with_default)]
+    pub fn options(&self) -> BuildOptions {
+        let mut o = BuildOptions::default();
+        o.decomposition = self.decomposition.into();
+        o.agent_radius = self.radius;
+        o
+    }
+}
+
+/// A subcommand's whole input: the file (or the default map) and how to build its mesh.
+#[derive(clap::Args, Clone, Debug)]
+pub struct MeshArgs {
+    /// --scene | --map | --poly | --mesh.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// --decomposition, --radius.
+    #[command(flatten)]
+    pub build: BuildArgs,
+}
+
+impl MeshArgs {
     /// The scene to draw and the mesh to search (see [`Loaded::with_mesh`]).
     pub fn load(&self) -> Result<(Scene, NavMesh)> {
-        let input = Input::from_flags(self.scene.as_deref(), None, None, self.mesh.as_deref());
-        input.load()?.with_mesh(&BuildOptions {
-            decomposition: self.decomposition.into(),
-            ..BuildOptions::default()
-        })
+        self.input.input().load()?.with_mesh(&self.build.options())
     }
 }
 
 /// `--search` values.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchArg {
-    /// Channel A* crossing portals toward the goal, then the funnel (fast, near-optimal).
+    /// Channel A* over polygons, then the funnel (fast, near-optimal; see --portal).
     Funnel,
-    /// Channel A* crossing portals at their midpoints, then the funnel (the naive baseline).
-    Midpoint,
     /// Polyanya: a Euclidean shortest path, exactly.
     Exact,
 }
 
-impl SearchArg {
-    /// The library options for this choice.
-    pub fn options(self) -> SearchOptions {
-        match self {
-            SearchArg::Funnel => SearchOptions::default(),
-            SearchArg::Midpoint => SearchOptions::with_portal_point(PortalPoint::Midpoint),
-            SearchArg::Exact => SearchOptions {
-                method: SearchMethod::Exact,
-                ..SearchOptions::default()
-            },
+/// `--portal` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortalArg {
+    /// The line toward the goal meets the portal (the chapter's choice).
+    TowardGoal,
+    /// The portal's midpoint (the naive baseline).
+    Midpoint,
+}
+
+impl From<PortalArg> for PortalPoint {
+    fn from(p: PortalArg) -> PortalPoint {
+        match p {
+            PortalArg::TowardGoal => PortalPoint::TowardGoal,
+            PortalArg::Midpoint => PortalPoint::Midpoint,
         }
     }
+}
+
+/// `--search`'s parser: the [`SearchArg`] values, and for the removed `midpoint` a clap error
+/// that says what to write instead.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchParser;
+
+impl TypedValueParser for SearchParser {
+    type Value = SearchArg;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> std::result::Result<SearchArg, clap::Error> {
+        if value == "midpoint" {
+            let mut cmd = cmd.clone();
+            return Err(cmd.error(
+                clap::error::ErrorKind::InvalidValue,
+                "`--search midpoint` is now `--portal midpoint`: the midpoint is where the \
+                 funnel search's A* crosses portals, not a search of its own \
+                 (write `--search funnel --portal midpoint`, or just `--portal midpoint`)",
+            ));
+        }
+        clap::builder::EnumValueParser::<SearchArg>::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            [SearchArg::Funnel, SearchArg::Exact]
+                .into_iter()
+                .filter_map(|s| clap::ValueEnum::to_possible_value(&s)),
+        ))
+    }
+}
+
+/// Which search runs: `--search` and, for the funnel, `--portal`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SearchArgs {
+    /// Which search: `funnel` (channel A* + funnel, crossing portals as --portal says) or
+    /// `exact` (Polyanya, always a shortest path).
+    #[arg(long, value_parser = SearchParser, default_value = "funnel")]
+    pub search: SearchArg,
+    /// Where the funnel search's A* assumes the agent crosses a portal (the exact search has
+    /// no such estimate).
+    #[arg(long, value_enum)]
+    pub portal: Option<PortalArg>,
+}
+
+impl SearchArgs {
+    /// The library options for these flags; `--portal` with the exact search is an error.
+    pub fn options(&self) -> Result<SearchOptions> {
+        let mut o = SearchOptions::default();
+        match self.search {
+            SearchArg::Funnel => {
+                if let Some(p) = self.portal {
+                    o.portal_point = p.into();
+                }
+            }
+            SearchArg::Exact => {
+                if self.portal.is_some() {
+                    bail!("--portal applies to the funnel search only (the exact search has no crossing-point estimate)");
+                }
+                o.method = SearchMethod::Exact;
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// Reads a Polyanya `.mesh` file (version 1, 2 or 3), noting on stderr any face the reader had to
+/// cut into convex pieces.
+pub fn load_mesh(path: &Path) -> Result<NavMesh> {
+    let f = std::fs::File::open(path)
+        .with_context(|| format!("cannot open mesh {}", path.display()))?;
+    let (mesh, info) = portolan::io::polyanya_mesh::read_with_info(std::io::BufReader::new(f))
+        .with_context(|| format!("mesh {}", path.display()))?;
+    if !info.split_faces.is_empty() {
+        let faces: Vec<String> = info.split_faces.iter().map(|f| f.to_string()).collect();
+        eprintln!(
+            "note: {} face(s) of {} are not convex in exact arithmetic and were cut into convex pieces (0-based: {})",
+            faces.len(),
+            path.display(),
+            faces.join(", ")
+        );
+    }
+    Ok(mesh)
 }
 
 /// Reads a scene JSON file.
@@ -207,18 +340,68 @@ pub fn parse_point(s: &str) -> std::result::Result<Vec2, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    /// A command with the shared flags, as a subcommand flattens them.
+    #[derive(clap::Parser, Debug)]
+    struct Probe {
+        #[command(flatten)]
+        mesh: MeshArgs,
+        #[command(flatten)]
+        search: SearchArgs,
+    }
 
     #[test]
     fn each_input_flag_names_its_input_and_none_the_default_map() {
-        let p = Path::new("x");
-        assert_eq!(Input::from_flags(None, None, None, None), Input::DefaultMap);
+        let input = |args: &[&str]| {
+            let probe = Probe::try_parse_from([&["probe"], args].concat()).unwrap();
+            format!("{:?}", probe.mesh.input.input())
+        };
+        assert_eq!(input(&[]), "DefaultMap");
+        assert_eq!(input(&["--scene", "x"]), r#"Scene("x")"#);
+        assert_eq!(input(&["--map", "x"]), r#"Map("x")"#);
+        assert_eq!(input(&["--poly", "x"]), r#"Poly("x")"#);
+        assert_eq!(input(&["--mesh", "x"]), r#"Mesh("x")"#);
+    }
+
+    #[test]
+    fn two_inputs_or_build_flags_with_a_mesh_are_refused_by_clap() {
+        for args in [
+            &["--scene", "a", "--map", "b"][..],
+            &["--poly", "a", "--mesh", "b"],
+            &["--mesh", "a", "--radius", "1"],
+            &["--mesh", "a", "--decomposition", "trapezoid"],
+        ] {
+            let e = Probe::try_parse_from([&["probe"], args].concat()).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                clap::error::ErrorKind::ArgumentConflict,
+                "{args:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn search_flags_make_the_library_options() {
+        let opts = |args: &[&str]| {
+            let probe = Probe::try_parse_from([&["probe"], args].concat()).unwrap();
+            probe.search.options()
+        };
+        let o = opts(&[]).unwrap();
         assert_eq!(
-            Input::from_flags(Some(p), None, None, None),
-            Input::Scene(p)
+            (o.method, o.portal_point),
+            (SearchMethod::Funnel, PortalPoint::TowardGoal)
         );
-        assert_eq!(Input::from_flags(None, Some(p), None, None), Input::Map(p));
-        assert_eq!(Input::from_flags(None, None, Some(p), None), Input::Poly(p));
-        assert_eq!(Input::from_flags(None, None, None, Some(p)), Input::Mesh(p));
+        let o = opts(&["--portal", "midpoint"]).unwrap();
+        assert_eq!(o.portal_point, PortalPoint::Midpoint);
+        assert_eq!(
+            opts(&["--search", "exact"]).unwrap().method,
+            SearchMethod::Exact
+        );
+        assert!(opts(&["--search", "exact", "--portal", "midpoint"]).is_err());
+        let e = Probe::try_parse_from(["probe", "--search", "midpoint"]).unwrap_err();
+        assert_eq!(e.kind(), clap::error::ErrorKind::InvalidValue);
+        assert!(e.to_string().contains("--portal midpoint"), "{e}");
     }
 
     #[test]

@@ -22,8 +22,13 @@ use std::process::ExitCode;
   portolan demo-text                        # the default query, as text
   portolan path --from 40,60 --to 760,390
   portolan path --scene my-scene.json --from 10,10 --to 90,40 --portal midpoint --json
+  portolan path --map arena.map --from 1,11 --to 40,40 --search exact
+  portolan build --map arena.map --radius 0.5 -o arena.mesh
   portolan render --from 40,60 --to 760,390 -o default.svg
-  portolan eval --maps 400 --seed 1 --csv queries.csv")]
+  portolan eval --maps 400 --seed 1 --csv queries.csv
+
+build, path, render and scen take one input, --scene, --map, --poly or --mesh (path and render:
+the built-in default map without one), and --decomposition/--radius to build its mesh.")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

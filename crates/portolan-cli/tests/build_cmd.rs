@@ -1,53 +1,23 @@
 //! `portolan build` as a user meets it: every input kind, both output formats, one-line errors.
 
 use portolan::NavMesh;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn portolan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_portolan"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+mod common;
 
-fn data(path: &str) -> String {
-    format!("{}/../../../shared/data/{path}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("portolan-build-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{build, data, portolan, stderr, temp};
 
 #[test]
 fn map_to_json_and_to_polyanya_mesh_agree() {
     let json = temp("arena.json");
-    let o = portolan(&[
-        "build",
-        "--map",
-        &data("movingai/dao/arena.map"),
-        "-o",
-        json.to_str().unwrap(),
-    ]);
+    let o = build(["--map", &data("movingai/dao/arena.map")], &json, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("polygons"));
     let from_json: NavMesh = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     from_json.check_invariants().unwrap();
 
     let mesh = temp("arena.mesh");
-    let o = portolan(&[
-        "build",
-        "--map",
-        &data("movingai/dao/arena.map"),
-        "-o",
-        mesh.to_str().unwrap(),
-    ]);
+    let o = build(["--map", &data("movingai/dao/arena.map")], &mesh, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let from_mesh = portolan::io::polyanya_mesh::read(std::fs::File::open(&mesh).unwrap()).unwrap();
     assert_eq!(from_mesh.polygon_count(), from_json.polygon_count());
@@ -64,28 +34,20 @@ fn scene_and_poly_inputs_with_radius_and_decomposition() {
     )
     .unwrap();
     let out = temp("scene-mesh.json");
-    let o = portolan(&[
-        "build",
-        "--scene",
-        scene.to_str().unwrap(),
-        "--radius",
-        "0.5",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = build(
+        ["--scene", scene.to_str().unwrap()],
+        &out,
+        &["--radius", "0.5"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let m: NavMesh = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert!(m.area() < 200.0 - 16.0);
     // The trapezoids cannot take overlapping obstacles, and say so.
-    let o = portolan(&[
-        "build",
-        "--scene",
-        scene.to_str().unwrap(),
-        "--decomposition",
-        "trapezoid",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = build(
+        ["--scene", scene.to_str().unwrap()],
+        &out,
+        &["--decomposition", "trapezoid"],
+    );
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains("obstacles 0 and 1 overlap"),
@@ -96,13 +58,7 @@ fn scene_and_poly_inputs_with_radius_and_decomposition() {
     let poly = temp("level.poly");
     std::fs::write(&poly, "poly\n1\n2\n4 0 0 10 0 10 10 0 10\n3 2 2 6 2 4 6\n").unwrap();
     let out = temp("level.json");
-    let o = portolan(&[
-        "build",
-        "--poly",
-        poly.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = build(["--poly", poly.to_str().unwrap()], &out, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let m: NavMesh = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(m.area(), 100.0 - 8.0);
@@ -196,13 +152,11 @@ fn subnormal_coordinates_fail_in_one_line_instead_of_hanging() {
 #[test]
 fn bad_input_fails_in_one_line() {
     let out = temp("never.json");
-    let o = portolan(&[
-        "build",
-        "--map",
-        &data("movingai/tiny/trivial_untraversable.map"),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = build(
+        ["--map", &data("movingai/tiny/trivial_untraversable.map")],
+        &out,
+        &[],
+    );
     assert!(!o.status.success());
     assert!(stderr(&o).contains("no walkable space"), "{}", stderr(&o));
     assert!(!stderr(&o).contains("panicked"));
@@ -210,23 +164,13 @@ fn bad_input_fails_in_one_line() {
     assert!(!o.status.success());
     let bad = temp("bad.map");
     std::fs::write(&bad, "type octile\nheight 1\nwidth 2\nmap\n.?\n").unwrap();
-    let o = portolan(&[
-        "build",
-        "--map",
-        bad.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = build(["--map", bad.to_str().unwrap()], &out, &[]);
     assert!(stderr(&o).contains("line 5, column 2"), "{}", stderr(&o));
-    let o = portolan(&[
-        "build",
-        "--map",
-        &data("movingai/tiny/1.map"),
-        "--radius",
-        "-1",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = build(
+        ["--map", &data("movingai/tiny/1.map")],
+        &out,
+        &["--radius", "-1"],
+    );
     assert!(stderr(&o).contains("agent_radius"), "{}", stderr(&o));
 }
 
@@ -253,11 +197,82 @@ fn scen_on_a_grid_map_builds_the_mesh_first_and_matches_the_gppc_optima() {
     assert!(err.contains("mismatches: 0"), "{err}");
     let csv = std::fs::read_to_string(temp("cape.csv")).unwrap();
     assert_eq!(csv.lines().count(), 202, "header + one row per query");
-    // --map goes with neither --mesh nor --scene.
+    // --map goes with neither --mesh nor --scene (one clap group; see cli.rs for every pair).
     let o = portolan(&[
         "scen", "--map", "a.map", "--mesh", "b.mesh", "--scen", "c.scen",
     ]);
-    assert!(!o.status.success() && !stderr(&o).contains("panicked"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+}
+
+/// `scen --map` on a Dragon Age map: query points are cell corners, y down, and every one of
+/// den011d's queries has a path (the file's octile optimum is an upper bound on it), so no row of
+/// the CSV says `-1`, with either search.
+#[test]
+fn scen_on_den011d_answers_every_query() {
+    for search in ["exact", "funnel"] {
+        let csv = temp(&format!("den011d-{search}.csv"));
+        let o = portolan(&[
+            "scen",
+            "--map",
+            &data("movingai/dao/den011d.map"),
+            "--scen",
+            &data("movingai/dao/den011d.map.scen"),
+            "--search",
+            search,
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(!err.contains("query error"), "{err}");
+        let text = std::fs::read_to_string(&csv).unwrap();
+        let rows: Vec<Vec<f64>> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(|c| c.parse().unwrap()).collect())
+            .collect();
+        assert_eq!(rows.len(), 780, "{search}");
+        for r in &rows {
+            let (straight, length, octile) = ((r[3] - r[1]).hypot(r[4] - r[2]), r[5], r[6]);
+            assert!(length >= 0.0, "{search}: no path in row {r:?}");
+            assert!(
+                length >= straight - 1e-9,
+                "{search}: shorter than the line: {r:?}"
+            );
+            // The octile optimum bounds the shortest path (rounded to 5 or 6 digits: allow for
+            // it); the funnel's path is near-optimal only.
+            if search == "exact" {
+                assert!(length <= octile * (1.0 + 1e-5), "longer than octile: {r:?}");
+            }
+        }
+    }
+}
+
+/// `build --mesh` converts a mesh file (read and checked) to JSON or back to a `.mesh`.
+#[test]
+fn build_converts_a_mesh_file() {
+    let json = temp("arena-merged.json");
+    let o = build(
+        ["--mesh", &data("polyanya/meshes/arena-merged.mesh")],
+        &json,
+        &[],
+    );
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("55 polygons") && err.contains("read ->"),
+        "{err}"
+    );
+    let m: NavMesh = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(m.polygon_count(), 55);
+    // Build options do not apply to a mesh: clap says so.
+    let o = build(
+        ["--mesh", &data("polyanya/meshes/arena-merged.mesh")],
+        &json,
+        &["--radius", "1"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
 #[test]

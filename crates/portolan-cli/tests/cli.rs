@@ -1,25 +1,8 @@
 //! The `portolan` binary as a user meets it: output formats, files, and one-line errors.
 
-use std::process::{Command, Output};
+mod common;
 
-fn portolan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_portolan"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A failed command says why in one line, exits non-zero, and never shows a panic.
-fn assert_clean_failure(o: &Output, needle: &str) {
-    let err = stderr(o);
-    assert!(!o.status.success(), "should fail: {err}");
-    assert!(!err.contains("panicked"), "panic shown to the user: {err}");
-    assert!(err.contains(needle), "expected {needle:?} in: {err}");
-}
+use common::{assert_clean_failure, data, portolan, stderr, temp, temp_file};
 
 #[test]
 fn path_prints_json_with_points_length_expanded_channel() {
@@ -61,9 +44,7 @@ fn path_text_output() {
 
 #[test]
 fn render_writes_an_svg() {
-    let dir = std::env::temp_dir().join(format!("portolan-cli-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("d.svg");
+    let out = temp("d.svg");
     let o = portolan(&[
         "render",
         "--from",
@@ -76,7 +57,6 @@ fn render_writes_an_svg() {
     assert!(o.status.success(), "{}", stderr(&o));
     let svg = std::fs::read_to_string(&out).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("<polyline"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -102,9 +82,7 @@ fn bad_arguments_and_files_fail_in_one_line() {
         ]),
         "cannot open scene",
     );
-    let dir = std::env::temp_dir().join(format!("portolan-cli-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bad = dir.join("bad.json");
+    let bad = temp("bad.json");
     // An invalid scene, then one that is not JSON: each error names the place.
     for (text, expected) in [
         (
@@ -130,20 +108,12 @@ fn bad_arguments_and_files_fail_in_one_line() {
             expected,
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn path_takes_off_mesh_links_from_a_file() {
-    let dir = std::env::temp_dir().join(format!("portolan-cli-links-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = |name: &str, text: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_owned()
-    };
     // A cheap jump from near the start to near the goal, and a bidirectional one across the map.
-    let links = file(
+    let links = temp_file(
         "links.json",
         r#"[{"from": [60, 80], "to": [700, 380], "cost": 5},
             {"from": [100, 400], "to": [740, 20], "cost": 50, "bidirectional": true}]"#,
@@ -196,7 +166,7 @@ fn path_takes_off_mesh_links_from_a_file() {
             "link 0: cost -1 must be finite and not negative",
         ),
     ] {
-        let links = file(name, text);
+        let links = temp_file(name, text);
         let o = portolan(&[
             "path", "--from", "40,60", "--to", "760,390", "--links", &links,
         ]);
@@ -209,5 +179,185 @@ fn path_takes_off_mesh_links_from_a_file() {
         "path", "--from", "40,60", "--to", "760,390", "--links", missing,
     ]);
     assert_clean_failure(&o, "cannot read the links file /nonexistent/links.json");
-    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every subcommand that reads a map takes the same four input flags as one clap group: two of
+/// them are refused by clap (exit code 2, usage shown), whichever two.
+#[test]
+fn two_input_flags_are_one_clap_conflict_in_every_subcommand() {
+    let pairs = [
+        ["--scene", "--map"],
+        ["--map", "--poly"],
+        ["--poly", "--mesh"],
+        ["--mesh", "--scene"],
+    ];
+    for [a, b] in pairs {
+        for cmd in [
+            &["path", "--from", "1,1", "--to", "2,2"][..],
+            &["render", "-o", "never.svg"],
+            &["build", "-o", "never.json"],
+            &["scen", "--scen", "never.scen"],
+        ] {
+            let o = portolan(&[cmd, &[a, "x", b, "y"]].concat());
+            assert_eq!(o.status.code(), Some(2), "{cmd:?} {a} {b}: {}", stderr(&o));
+            let err = stderr(&o);
+            assert!(
+                err.contains("cannot be used with"),
+                "{cmd:?} {a} {b}: {err}"
+            );
+            assert!(err.contains(a) && err.contains(b), "{err}");
+        }
+    }
+    // `build` and `scen` have no default map: one input is required, and the error lists them.
+    for cmd in [
+        &["build", "-o", "never.json"][..],
+        &["scen", "--scen", "never.scen"],
+    ] {
+        let o = portolan(cmd);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("<--scene <FILE>|--map <FILE>|--poly <FILE>|--mesh <FILE>>"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // A mesh file is searched as it is: build flags with it are a conflict too.
+    for flag in [&["--radius", "1"][..], &["--decomposition", "trapezoid"]] {
+        let o = portolan(
+            &[
+                &["path", "--mesh", "m.mesh", "--from", "1,1", "--to", "2,2"],
+                flag,
+            ]
+            .concat(),
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+    }
+}
+
+/// `--search midpoint` was the funnel search with `--portal midpoint`; it is gone, and clap says
+/// what to write instead. `--portal` with the exact search is refused.
+#[test]
+fn search_midpoint_points_to_portal_midpoint() {
+    for cmd in ["path", "render", "scen"] {
+        let o = portolan(&[cmd, "--search", "midpoint"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("`--search midpoint` is now `--portal midpoint`"),
+            "{cmd}: {}",
+            stderr(&o)
+        );
+    }
+    let o = portolan(&[
+        "path", "--search", "exact", "--portal", "midpoint", "--from", "40,60", "--to", "760,390",
+    ]);
+    assert_clean_failure(&o, "--portal applies to the funnel search only");
+    let o = portolan(&[
+        "render",
+        "--portal",
+        "midpoint",
+        "--from",
+        "40,60",
+        "--to",
+        "760,390",
+        "-o",
+        "/nonexistent/x.svg",
+    ]);
+    assert_clean_failure(&o, "cannot write /nonexistent/x.svg");
+}
+
+/// `path --map`: points are cell corners, y down. On tiny/1.map
+///
+/// ```text
+///   0 1 2 3 → x
+/// 0 . . .
+/// 1 . @ .
+/// 2 @ . .
+/// 3
+/// ```
+///
+/// (1, 2) is a double corner (blocked cells (1, 1) and (0, 2) touch there): a pinch vertex of the
+/// mesh. Both searches answer queries that end on it, and never cut between the two cells.
+#[test]
+fn path_on_a_grid_map_reaches_a_double_corner() {
+    let map = data("movingai/tiny/1.map");
+    let length = |from: &str, to: &str, search: &str| {
+        let o = portolan(&[
+            "path", "--map", &map, "--from", from, "--to", to, "--search", search, "--json",
+        ]);
+        assert!(
+            o.status.success(),
+            "{from} -> {to} ({search}): {}",
+            stderr(&o)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["length"].as_f64().unwrap()
+    };
+    let root5 = 5f64.sqrt();
+    for search in ["funnel", "exact"] {
+        // Straight in, from the north-west side and from the south-east side.
+        assert!(
+            (length("0,0", "1,2", search) - root5).abs() < 1e-12,
+            "{search}"
+        );
+        assert!(
+            (length("3,3", "1,2", search) - root5).abs() < 1e-12,
+            "{search}"
+        );
+        // Out of the pinch to the north-east corner: round a corner of a blocked cell, 1 + √5.
+        assert!(
+            (length("1,2", "3,0", search) - (1.0 + root5)).abs() < 1e-12,
+            "{search}"
+        );
+    }
+    // Outside the map is blocked: the bottom-left corner of the map is inside blocked cell (0, 2).
+    let o = portolan(&["path", "--map", &map, "--from", "0,3", "--to", "1,2"]);
+    assert_clean_failure(&o, "not on the navigation mesh");
+}
+
+/// `render` and `path` read grid maps and `.poly` files too, with the agent radius.
+#[test]
+fn render_and_path_read_every_input_kind() {
+    let svg = temp("arena.svg");
+    let o = portolan(&[
+        "render",
+        "--map",
+        &data("movingai/dao/arena.map"),
+        "--radius",
+        "0.5",
+        "--from",
+        "5,5",
+        "--to",
+        "40,40",
+        "--search",
+        "exact",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<polyline"));
+    let poly = temp("level.poly");
+    std::fs::write(
+        &poly,
+        "poly\n1\n2\n4 0 0 10 0 10 10 0 10\n4 4 0 6 0 6 8 4 8\n",
+    )
+    .unwrap();
+    let o = portolan(&[
+        "path",
+        "--poly",
+        poly.to_str().unwrap(),
+        "--from",
+        "1,5",
+        "--to",
+        "9,5",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // Round the wall's free end at (4, 8)-(6, 8): two legs of √18 and the 2 across.
+    let expected = 2.0 * 18f64.sqrt() + 2.0;
+    assert!(
+        (v["length"].as_f64().unwrap() - expected).abs() < 1e-9,
+        "{v}"
+    );
 }

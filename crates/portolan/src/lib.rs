@@ -29,6 +29,12 @@
 //! - `parallel` (default): [`search::batch`], many path queries on one mesh on rayon's thread
 //!   pool. Without it (`default-features = false`) the crate has no rayon dependency and
 //!   everything else is unchanged.
+//! - `mint` (off): `From` conversions between [`Vec2`] and `mint::Vector2<f64>` /
+//!   `mint::Point2<f64>` both ways (and from their `f32` forms), for the graphics crates that
+//!   speak mint (`geom::interop`).
+//! - `glam` (off): `From` conversions between [`Vec2`] and `glam::DVec2` both ways, and from
+//!   glam's f32 `Vec2` (Bevy's); `Vec2::to_glam_f32` rounds back to it (`geom::interop`).
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -49,6 +55,6 @@ pub use search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchO
 pub use search::{PathStatus, PolygonFilter};
 
 /// The Rust examples of the project's README, compiled and run as doc tests.
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;

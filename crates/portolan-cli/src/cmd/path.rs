@@ -1,6 +1,6 @@
 //! `portolan path`: one query, printed as text or JSON.
 
-use crate::input::{build_mesh, parse_point, SceneOrMesh, SearchArg};
+use crate::input::{build_mesh, parse_point, MeshArgs, SearchArgs};
 use anyhow::{Context, Result};
 use portolan::mesh::OffMeshLink;
 use portolan::search::funnel::channel_portals;
@@ -12,29 +12,32 @@ use portolan::{BuildOptions, NavMesh, Path, PathFinder, PortalPoint, Scene, Sear
 #[command(after_help = "Examples:
   portolan path --from 40,60 --to 760,390
   portolan path --scene scene.json --from 10,10 --to 90,40 --portal midpoint --json
+  portolan path --map arena.map --from 1,11 --to 40,40 --search exact
   portolan path --mesh arena.mesh --from 1,11 --to 40,40 --search exact
   portolan path --from 40,60 --to 760,390 --links links.json --search exact
+
+Points are in the input's coordinates: for --map, (x, y) is the top-left corner of cell (x, y),
+y grows south (query points are cell corners, as in GPPC scenarios). A point on a double corner,
+where two blocked cells touch diagonally, is a valid end: the path leaves or arrives through the
+shorter side and never cuts between the two cells.
 
 A links file is a JSON array of off-mesh links:
   [{\"from\": [x, y], \"to\": [x, y], \"cost\": c, \"bidirectional\": true}]
 (`bidirectional` may be left out: one-way.)")]
 pub struct Args {
-    /// --scene, --mesh, --decomposition.
+    /// --scene | --map | --poly | --mesh (none: the built-in default map), --decomposition,
+    /// --radius.
     #[command(flatten)]
-    pub input: SceneOrMesh,
-    /// Which search: `funnel` (channel A* + funnel), `midpoint` (the same crossing portals at
-    /// their midpoints), `exact` (Polyanya, a shortest path). Default: funnel with --portal.
-    #[arg(long, value_enum, conflicts_with = "portal")]
-    pub search: Option<SearchArg>,
+    pub input: MeshArgs,
+    /// --search, --portal.
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Start point as X,Y.
     #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
     pub from: Vec2,
     /// Goal point as X,Y.
     #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
     pub to: Vec2,
-    /// Where the channel A* assumes the agent crosses a portal.
-    #[arg(long, value_enum, default_value_t = PortalArg::TowardGoal)]
-    pub portal: PortalArg,
     /// Off-mesh links (jumps, ladders, teleports) from a JSON file: both searches take them,
     /// each at its cost. See the format below.
     #[arg(long, value_name = "FILE")]
@@ -42,24 +45,6 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-}
-
-/// `--portal` values.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PortalArg {
-    /// The line toward the goal meets the portal (the chapter's choice).
-    TowardGoal,
-    /// The portal's midpoint.
-    Midpoint,
-}
-
-impl From<PortalArg> for PortalPoint {
-    fn from(p: PortalArg) -> PortalPoint {
-        match p {
-            PortalArg::TowardGoal => PortalPoint::TowardGoal,
-            PortalArg::Midpoint => PortalPoint::Midpoint,
-        }
-    }
 }
 
 #[derive(serde::Serialize)]
@@ -95,10 +80,7 @@ pub fn run(args: Args) -> Result<()> {
             .with_links(read_links(file)?)
             .with_context(|| format!("in {}", file.display()))?;
     }
-    let opts = match args.search {
-        Some(s) => s.options(),
-        None => SearchOptions::with_portal_point(args.portal.into()),
-    };
+    let opts = args.search.options()?;
     let path = PathFinder::new().find_path(&mesh, args.from, args.to, &opts)?;
     if args.json {
         let out = Output {
@@ -145,6 +127,8 @@ fn print_text(path: &Path, mesh: &NavMesh) {
 }
 
 /// The main job on the default map: the default query with both crossing points.
+// Field by field, not a struct literal: the options are becoming `#[non_exhaustive]`.
+#[allow(clippy::field_reassign_with_default)]
 pub fn run_default() -> Result<()> {
     let scene = Scene::default_map();
     let mesh = build_mesh(&scene, &BuildOptions::trapezoid())?;
@@ -162,7 +146,9 @@ pub fn run_default() -> Result<()> {
         ("toward-goal", PortalPoint::TowardGoal),
         ("midpoint", PortalPoint::Midpoint),
     ] {
-        let path = finder.find_path(&mesh, s, g, &SearchOptions::with_portal_point(pp))?;
+        let mut opts = SearchOptions::default();
+        opts.portal_point = pp;
+        let path = finder.find_path(&mesh, s, g, &opts)?;
         let mids: Vec<Vec2> = channel_portals(&mesh, &path.channel, s, g)
             .iter()
             .map(|p| p.midpoint())

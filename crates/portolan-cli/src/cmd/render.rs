@@ -1,6 +1,6 @@
 //! `portolan render`: an SVG picture of a scene, its mesh and a query.
 
-use crate::input::{parse_point, SceneOrMesh, SearchArg};
+use crate::input::{parse_point, MeshArgs, SearchArgs};
 use anyhow::{bail, Context, Result};
 use portolan::{PathFinder, Vec2};
 use std::path::PathBuf;
@@ -9,18 +9,20 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Example:
   portolan render --from 40,60 --to 760,390 -o default.svg
-  portolan render --decomposition trapezoid --from 40,60 --to 760,390 -o chapter.svg")]
-#[command(mut_arg("scene", |a| a.help("Scene JSON file; the built-in default map when omitted")))]
-#[command(mut_arg("mesh", |a| {
-    a.help("Polyanya mesh file (.mesh, version 1, 2 or 3) to draw instead of building one")
-}))]
+  portolan render --decomposition trapezoid --from 40,60 --to 760,390 -o chapter.svg
+  portolan render --map arena.map --radius 0.5 -o arena.svg
+  portolan render --mesh arena.mesh --from 1,11 --to 40,40 --search exact -o arena.svg
+
+The picture has y up, as scene files are written; a grid map (y grows south) is drawn upside
+down.")]
 pub struct Args {
-    /// --scene, --mesh, --decomposition.
+    /// --scene | --map | --poly | --mesh (none: the built-in default map), --decomposition,
+    /// --radius.
     #[command(flatten)]
-    pub input: SceneOrMesh,
-    /// Which search draws the query's path.
-    #[arg(long, value_enum, default_value_t = SearchArg::Funnel)]
-    pub search: SearchArg,
+    pub input: MeshArgs,
+    /// --search, --portal: which search draws the query's path.
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Start point as X,Y (with --to: draw the query).
     #[arg(long, value_parser = parse_point, allow_hyphen_values = true, requires = "to")]
     pub from: Option<Vec2>,
@@ -35,12 +37,9 @@ pub struct Args {
 /// Runs `portolan render`.
 pub fn run(args: Args) -> Result<()> {
     let (scene, mesh) = args.input.load()?;
+    let opts = args.search.options()?;
     let query = match (args.from, args.to) {
-        (Some(s), Some(g)) => Some((
-            s,
-            g,
-            PathFinder::new().find_path(&mesh, s, g, &args.search.options())?,
-        )),
+        (Some(s), Some(g)) => Some((s, g, PathFinder::new().find_path(&mesh, s, g, &opts)?)),
         (None, None) => None,
         _ => bail!("--from and --to go together"),
     };

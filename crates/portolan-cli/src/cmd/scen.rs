@@ -1,9 +1,9 @@
 //! `portolan scen`: run every query of a scenario file and time it.
 
-use crate::input::{Input, SearchArg};
+use crate::input::{MeshArgs, SearchArg, SearchArgs};
 use anyhow::{bail, Context, Result};
 use portolan::search::landmarks::Landmarks;
-use portolan::{BuildOptions, PathError, PathFinder};
+use portolan::{PathError, PathFinder};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -18,25 +18,24 @@ Examples:
   portolan scen --mesh scene_mp_2p_01.mesh --scen scene_mp_2p_01.mesh.scen --search exact --expect euclidean
   portolan scen --mesh scene_mp_2p_01.mesh --scen scene_mp_2p_01.mesh.scen --landmarks 16 --expect euclidean
   portolan scen --mesh arena.mesh --scen arena.scen --search funnel --csv arena-funnel.csv
-  portolan scen --map AcrosstheCape.map --scen AcrosstheCape.map.scen --expect euclidean --tolerance 1e-9"
+  portolan scen --map AcrosstheCape.map --scen AcrosstheCape.map.scen --expect euclidean --tolerance 1e-9
+
+With --map, query points are cell corners, y grows south, as in GPPC and MovingAI scenarios; a
+query ending on a double corner (two blocked cells touching diagonally) is answered, through the
+shorter side."
 )]
+#[command(mut_group("input", |g| g.required(true)))]
+#[command(mut_arg("search", |a| a.default_value("exact")))]
 pub struct Args {
-    /// Polyanya mesh file (.mesh, version 1, 2 or 3).
-    #[arg(long, required_unless_present_any = ["scene", "map"], conflicts_with_all = ["scene", "map"])]
-    pub mesh: Option<PathBuf>,
-    /// Scene JSON file, built with the default decomposition (merged CDT).
-    #[arg(long, conflicts_with = "map")]
-    pub scene: Option<PathBuf>,
-    /// MovingAI grid map (.map): blocked cells traced into obstacles, then meshed (merged CDT).
-    /// Query points are cell corners, y down, as in GPPC scenarios.
-    #[arg(long)]
-    pub map: Option<PathBuf>,
+    /// --scene | --map | --poly | --mesh (one is required), --decomposition, --radius.
+    #[command(flatten)]
+    pub input: MeshArgs,
     /// MovingAI-style scenario file (.scen / .mesh.scen), in the mesh's coordinates.
     #[arg(long)]
     pub scen: PathBuf,
-    /// Which search runs.
-    #[arg(long, value_enum, default_value_t = SearchArg::Exact)]
-    pub search: SearchArg,
+    /// --search (default: exact), --portal.
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// What the file's last column is, to count mismatches: `euclidean` (the shortest any-angle
     /// length, as in .mesh.scen files). Without it, the column is only copied to the CSV.
     #[arg(long, value_enum)]
@@ -67,16 +66,10 @@ pub fn run(args: Args) -> Result<()> {
     if args.tolerance.is_nan() || args.tolerance < 0.0 {
         bail!("--tolerance must be a non-negative number");
     }
-    if args.landmarks.is_some() && args.search != SearchArg::Exact {
+    if args.landmarks.is_some() && args.search.search != SearchArg::Exact {
         bail!("--landmarks needs --search exact (the funnel search does not use them)");
     }
-    let input = Input::from_flags(
-        args.scene.as_deref(),
-        args.map.as_deref(),
-        None,
-        args.mesh.as_deref(),
-    );
-    let (_, mesh) = input.load()?.with_mesh(&BuildOptions::default())?;
+    let (_, mesh) = args.input.load()?;
     let f = std::fs::File::open(&args.scen)
         .with_context(|| format!("cannot open {}", args.scen.display()))?;
     let queries = portolan::io::scenario::read(std::io::BufReader::new(f))
@@ -88,7 +81,7 @@ pub fn run(args: Args) -> Result<()> {
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
     writeln!(out, "index,sx,sy,gx,gy,length,expected,us,expanded")?;
-    let mut opts = args.search.options();
+    let mut opts = args.search.options()?;
     if let Some(k) = args.landmarks {
         let t0 = Instant::now();
         let lm = Landmarks::build(&mesh, usize::from(k));

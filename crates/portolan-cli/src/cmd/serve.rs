@@ -11,8 +11,7 @@ pub mod http;
 #[cfg(test)]
 mod tests;
 
-use crate::cmd::build::DecompositionArg;
-use crate::input::{Input, Loaded};
+use crate::input::{DecompositionArg, Input, InputArgs, Loaded};
 use anyhow::{bail, Context, Result};
 use api::{App, BuildSettings};
 use http::{Event, RunningServer};
@@ -97,12 +96,13 @@ pub fn start(app: Arc<App>, addr: SocketAddr) -> Result<RunningServer> {
 /// The server state the arguments ask for: a mesh file as it is, or a scene (file, grid map or
 /// the default map) and the mesh built from it.
 fn app(args: &Args) -> Result<App> {
-    let input = Input::from_flags(
-        args.scene.as_deref(),
-        args.map.as_deref(),
-        None,
-        args.mesh.as_deref(),
-    );
+    let flags = InputArgs {
+        scene: args.scene.clone(),
+        map: args.map.clone(),
+        poly: None,
+        mesh: args.mesh.clone(),
+    };
+    let input = flags.input();
     let default_decomposition = match input {
         Input::Map(_) => DecompositionArg::Cdt,
         _ => DecompositionArg::Trapezoid,

@@ -12,6 +12,9 @@
 //! only needs *consistent* orientation — but on such a screen "counter-clockwise" looks clockwise
 //! and a portal's [`left`](crate::search::Portal::left) endpoint is drawn on the right.
 
+#[cfg(any(feature = "mint", feature = "glam"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "mint", feature = "glam"))))]
+pub mod interop;
 mod polygon;
 mod vec2;
 
