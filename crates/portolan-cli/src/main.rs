@@ -5,6 +5,7 @@
 
 mod cmd;
 mod input;
+mod output;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::{build, data, portolan, stderr, temp};
+use common::{assert_clean_failure, build, data, portolan, stderr, temp, temp_file};
 
 #[test]
 fn map_to_json_and_to_polyanya_mesh_agree() {
@@ -384,4 +384,91 @@ fn a_mesh_with_bent_faces_is_read_with_a_note() {
     let out: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let length = out["length"].as_f64().unwrap();
     assert!((length - 6.0).abs() < 1e-9, "{length}");
+}
+
+/// Issue 16, item 6: a write that fails midway (here a file-size limit, `ulimit -f`, with
+/// SIGXFSZ ignored so the write returns EFBIG) left a truncated file where the good one was.
+/// Every writer now writes beside its target and renames on success: the old file survives,
+/// no temporary is left, and the error names the file.
+#[test]
+fn a_failed_write_leaves_the_old_file_whole() {
+    let map = data("movingai/dao/den011d.map");
+    let dir = temp("atomic");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run_limited = |args: &str| {
+        std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "trap '' XFSZ; ulimit -f 8; exec {} {args}",
+                env!("CARGO_BIN_EXE_portolan")
+            ))
+            .output()
+            .expect("bash runs")
+    };
+    let good = "the good file that was there before\n";
+    let cases = [
+        ("out.mesh", format!("build --map {map} -o")),
+        ("out.json", format!("build --map {map} -o")),
+        ("out.svg", format!("render --map {map} -o")),
+        (
+            "out.csv",
+            format!("scen --map {map} --scen {map}.scen --csv"),
+        ),
+        ("eval.csv", "eval --maps 40 --no-timing --csv".to_owned()),
+    ];
+    for (name, command) in cases {
+        let target = dir.join(name);
+        std::fs::write(&target, good).unwrap();
+        let out = run_limited(&format!("{command} {}", target.display()));
+        assert_clean_failure(&out, name);
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), good, "{name}");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// An output path that cannot be written is an error naming it, before the work starts (it
+/// was checked only after the build).
+#[test]
+fn an_unwritable_output_path_fails_first() {
+    let target = temp("no-such-dir").join("deeper").join("out.mesh");
+    let out = portolan(&[
+        "build",
+        "--map",
+        &data("movingai/dao/brc202d.map"),
+        "-o",
+        target.to_str().unwrap(),
+    ]);
+    assert_clean_failure(&out, "out.mesh");
+    assert!(!stderr(&out).contains("polygons"), "{}", stderr(&out));
+}
+
+/// Issue 16, item 10: `scen --expect euclidean` counted a query whose end is off the mesh as
+/// a match when the file expects -1 (no path): bad input is not "no path".
+#[test]
+fn scen_counts_a_refused_query_as_a_mismatch_even_against_minus_one() {
+    let mesh = data("polyanya/meshes/arena-merged.mesh");
+    let scen = temp_file(
+        "offmesh.scen",
+        "version 1\n0\tarena.mesh\t49\t49\t-100\t-100\t5\t5\t-1\n",
+    );
+    let out = portolan(&[
+        "scen",
+        "--mesh",
+        &mesh,
+        "--scen",
+        &scen,
+        "--expect",
+        "euclidean",
+    ]);
+    assert_clean_failure(&out, "1 of 1 lengths differ");
+    assert!(
+        stderr(&out).contains("not on the navigation mesh"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -3,6 +3,7 @@
 //! with `--mesh`, a mesh file converted (and checked on the way).
 
 use crate::input::{build_mesh, Loaded, MeshArgs};
+use crate::output::AtomicFile;
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,6 +30,8 @@ pub struct Args {
 
 /// Runs `portolan build`.
 pub fn run(args: Args) -> Result<()> {
+    // Opened first: an output path that cannot be written fails before the build.
+    let mut out = AtomicFile::create(&args.output)?;
     let (mesh, how) = match args.input.input.input().load()? {
         Loaded::Scene(scene) => {
             let started = std::time::Instant::now();
@@ -38,22 +41,20 @@ pub fn run(args: Args) -> Result<()> {
         }
         Loaded::Mesh(mesh) => (*mesh, "read".to_owned()),
     };
-    let file = std::fs::File::create(&args.output)
-        .with_context(|| format!("cannot create {}", args.output.display()))?;
-    let mut w = std::io::BufWriter::new(file);
+    let w = out.writer();
     let is_mesh = args
         .output
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("mesh"));
     if is_mesh {
-        portolan::io::polyanya_mesh::write_v2(&mesh, &mut w)
+        portolan::io::polyanya_mesh::write_v2(&mesh, &mut *w)
     } else {
-        serde_json::to_writer(&mut w, &mesh)
+        serde_json::to_writer(&mut *w, &mesh)
             .map_err(std::io::Error::from)
             .and_then(|()| writeln!(w))
     }
-    .and_then(|()| w.flush())
     .with_context(|| format!("cannot write {}", args.output.display()))?;
+    out.commit()?;
     eprintln!(
         "{} polygons, {} vertices, {how} -> {}",
         mesh.polygon_count(),

@@ -5,7 +5,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use portolan::eval::{evaluate, write_csv_header, write_csv_rows, EvalOptions, Summary};
 use portolan::random::RandomSceneOptions;
 use portolan::{build, BuildOptions};
-use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 /// Arguments of `portolan eval`.
@@ -67,11 +66,11 @@ pub fn run(args: Args) -> Result<()> {
     };
     let mut csv = match &args.csv {
         Some(path) => {
-            let f = std::fs::File::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?;
-            let mut w = BufWriter::new(f);
-            write_csv_header(&mut w, &options.strategies)?;
-            Some((path, w))
+            // Written beside the target and renamed over it at the end (a failure leaves the
+            // old file); opened before the evaluation, so a bad path fails first.
+            let mut f = crate::output::AtomicFile::create(path)?;
+            write_csv_header(f.writer(), &options.strategies)?;
+            Some((path, f))
         }
         None => None,
     };
@@ -81,20 +80,19 @@ pub fn run(args: Args) -> Result<()> {
     );
     let mut write_error = None;
     let summary = evaluate(&options, |report| {
-        if let Some((_, w)) = csv.as_mut() {
-            if let Err(e) = write_csv_rows(w, report, &options.strategies) {
+        if let Some((_, f)) = csv.as_mut() {
+            if let Err(e) = write_csv_rows(f.writer(), report, &options.strategies) {
                 write_error.get_or_insert(e);
             }
         }
         bar.inc(1);
     })?;
     bar.finish_and_clear();
-    if let Some((path, mut w)) = csv {
+    if let Some((path, f)) = csv {
         if let Some(e) = write_error {
             return Err(e).with_context(|| format!("cannot write {}", path.display()));
         }
-        w.flush()
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        f.commit()?;
         eprintln!("wrote {}", path.display());
     }
     if let Some(dir) = &args.svg_dir {
@@ -137,7 +135,7 @@ fn draw_worst_cases(summary: &Summary, dir: &std::path::Path) -> Result<()> {
             &caption,
         );
         let file = dir.join(format!("worst-{}.svg", row.strategy.key));
-        std::fs::write(&file, svg).with_context(|| format!("cannot write {}", file.display()))?;
+        crate::output::write_atomically(&file, svg.as_bytes())?;
         eprintln!("wrote {}", file.display());
     }
     Ok(())

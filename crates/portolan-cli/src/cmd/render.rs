@@ -3,6 +3,7 @@
 use crate::input::{parse_point, MeshArgs, SearchArgs};
 use anyhow::{bail, Context, Result};
 use portolan::{PathFinder, Vec2};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `portolan render`.
@@ -36,6 +37,8 @@ pub struct Args {
 
 /// Runs `portolan render`.
 pub fn run(args: Args) -> Result<()> {
+    // Opened first: an output path that cannot be written fails before any work.
+    let mut out = crate::output::AtomicFile::create(&args.output)?;
     let (scene, mesh) = args.input.load()?;
     let opts = args.search.options()?;
     let query = match (args.from, args.to) {
@@ -44,8 +47,10 @@ pub fn run(args: Args) -> Result<()> {
         _ => bail!("--from and --to go together"),
     };
     let svg = portolan::io::svg::render(&scene, &mesh, query.as_ref().map(|(s, g, p)| (*s, *g, p)));
-    std::fs::write(&args.output, svg)
+    out.writer()
+        .write_all(svg.as_bytes())
         .with_context(|| format!("cannot write {}", args.output.display()))?;
+    out.commit()?;
     eprintln!("wrote {}", args.output.display());
     Ok(())
 }

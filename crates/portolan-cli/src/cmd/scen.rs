@@ -74,13 +74,26 @@ pub fn run(args: Args) -> Result<()> {
         .with_context(|| format!("cannot open {}", args.scen.display()))?;
     let queries = portolan::io::scenario::read(std::io::BufReader::new(f))
         .with_context(|| format!("scenario {}", args.scen.display()))?;
-    let mut out: Box<dyn Write> = match &args.csv {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
-        )),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    // The CSV file is written beside its target and renamed over it at the end, so a failure
+    // leaves the old file; opened before the queries run, so a bad path fails first.
+    let mut csv_file = args
+        .csv
+        .as_deref()
+        .map(crate::output::AtomicFile::create)
+        .transpose()?;
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let out: &mut dyn Write = match csv_file.as_mut() {
+        Some(f) => f.writer(),
+        None => &mut stdout,
     };
-    writeln!(out, "index,sx,sy,gx,gy,length,expected,us,expanded")?;
+    let csv_name = args
+        .csv
+        .as_ref()
+        .map_or("the standard output".to_owned(), |p| {
+            p.display().to_string()
+        });
+    writeln!(out, "index,sx,sy,gx,gy,length,expected,us,expanded")
+        .with_context(|| format!("cannot write {csv_name}"))?;
     let mut opts = args.search.options()?;
     if let Some(k) = args.landmarks {
         let t0 = Instant::now();
@@ -102,20 +115,23 @@ pub fn run(args: Args) -> Result<()> {
         let r = finder.find_path(&mesh, q.start, q.goal, &opts);
         let us = t0.elapsed().as_secs_f64() * 1e6;
         micros.push(us);
-        let (length, expanded) = match &r {
-            Ok(p) => (Some(p.length), p.expanded),
-            Err(PathError::NoPath) => (None, 0),
+        let (length, expanded, failed) = match &r {
+            Ok(p) => (Some(p.length), p.expanded, false),
+            Err(PathError::NoPath) => (None, 0, false),
             Err(e) => {
                 failures.push(format!("line {}: {e}", q.line));
-                (None, 0)
+                (None, 0, true)
             }
         };
         if args.expect == Some(Expect::Euclidean) {
-            let ok = match (length, q.expected) {
-                (Some(l), Some(w)) => (l - w).abs() <= args.tolerance * w.max(1.0),
-                (None, None) => true,
-                _ => false,
-            };
+            // A query the search refused (an end off the mesh, say) is bad input, not "no
+            // path": it never matches, even where the file expects -1.
+            let ok = !failed
+                && match (length, q.expected) {
+                    (Some(l), Some(w)) => (l - w).abs() <= args.tolerance * w.max(1.0),
+                    (None, None) => true,
+                    _ => false,
+                };
             mismatches += usize::from(!ok);
         }
         writeln!(
@@ -127,11 +143,16 @@ pub fn run(args: Args) -> Result<()> {
             q.goal.y,
             length.unwrap_or(-1.0),
             q.expected.unwrap_or(-1.0),
-        )?;
+        )
+        .with_context(|| format!("cannot write {csv_name}"))?;
         bar.inc(1);
     }
     bar.finish_and_clear();
-    out.flush()?;
+    out.flush()
+        .with_context(|| format!("cannot write {csv_name}"))?;
+    if let Some(f) = csv_file {
+        f.commit()?;
+    }
     for f in failures.iter().take(10) {
         eprintln!("query error: {f}");
     }
