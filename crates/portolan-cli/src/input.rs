@@ -2,9 +2,7 @@
 
 use crate::cmd::build::DecompositionArg;
 use anyhow::{Context, Result};
-use portolan::{
-    build, BuildOptions, NavMesh, PortalPoint, Scene, SearchMethod, SearchOptions, Vec2,
-};
+use portolan::{build, BuildOptions, NavMesh, PortalPoint, Scene, SearchOptions, Vec2};
 use std::path::{Path, PathBuf};
 
 /// Reads a Polyanya `.mesh` file (version 1, 2 or 3), noting on stderr any face the reader had to
@@ -145,10 +143,7 @@ impl SearchArg {
         match self {
             SearchArg::Funnel => SearchOptions::default(),
             SearchArg::Midpoint => SearchOptions::with_portal_point(PortalPoint::Midpoint),
-            SearchArg::Exact => SearchOptions {
-                method: SearchMethod::Exact,
-                ..SearchOptions::default()
-            },
+            SearchArg::Exact => SearchOptions::exact(),
         }
     }
 }

@@ -22,9 +22,7 @@ use portolan::geom::{orient, Aabb, Vec2};
 use portolan::io::polyanya_mesh;
 use portolan::random::Rng;
 use portolan::search::landmarks::Landmarks;
-use portolan::{
-    build, BuildOptions, Location, NavMesh, PathFinder, Scene, SearchMethod, SearchOptions,
-};
+use portolan::{build, BuildOptions, Location, NavMesh, PathFinder, Scene, SearchOptions};
 use std::time::Instant;
 
 /// A query: start, goal, and the published optimum where there is one.
@@ -191,18 +189,12 @@ fn main() -> Result<()> {
         let theirs: polyanya::Mesh = polyanya::PolyanyaFile::from_bytes(&case.bytes)
             .try_into()
             .map_err(|e| anyhow::anyhow!("polyanya cannot load {}: {e:?}", case.name))?;
-        let opts = SearchOptions {
-            method: SearchMethod::Exact,
-            ..SearchOptions::default()
-        };
+        let opts = SearchOptions::exact();
         let t = Instant::now();
         let landmarks = std::sync::Arc::new(Landmarks::build(&ours, landmark_count));
         let landmark_ms = t.elapsed().as_secs_f64() * 1e3;
         let landmark_kib = landmarks.memory_bytes() as f64 / 1024.0;
-        let opts_lm = SearchOptions {
-            landmarks: Some(landmarks),
-            ..opts.clone()
-        };
+        let opts_lm = opts.clone().with_landmarks(Some(landmarks));
         let mut finder = PathFinder::new();
         let to_glam = |p: Vec2| glam::Vec2::new(p.x as f32, p.y as f32);
         let (mut t_ours, mut t_lm, mut t_theirs) = (Vec::new(), Vec::new(), Vec::new());

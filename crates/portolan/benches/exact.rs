@@ -55,11 +55,9 @@ fn bench(c: &mut Criterion) {
             (SearchMethod::Exact, landmarks, "exact+16-landmarks"),
             (SearchMethod::Funnel, None, "funnel"),
         ] {
-            let opts = SearchOptions {
-                method,
-                landmarks,
-                ..SearchOptions::default()
-            };
+            let opts = SearchOptions::default()
+                .with_method(method)
+                .with_landmarks(landmarks);
             let mut finder = PathFinder::new();
             g.bench_function(format!("{name}/{label}"), |b| {
                 b.iter(|| {
@@ -88,10 +86,7 @@ fn bench(c: &mut Criterion) {
         (SearchMethod::Exact, "exact"),
         (SearchMethod::Funnel, "funnel"),
     ] {
-        let opts = SearchOptions {
-            method,
-            ..SearchOptions::default()
-        };
+        let opts = SearchOptions::default().with_method(method);
         let mut finder = PathFinder::new();
         g.bench_function(format!("scene_mp_2p_01+8-links/{label}"), |b| {
             b.iter(|| {

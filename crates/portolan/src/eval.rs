@@ -33,9 +33,9 @@ use crate::build::{build, BuildError, BuildOptions};
 use crate::geom::Vec2;
 use crate::random::{random_free_point, random_scene, RandomSceneError, RandomSceneOptions, Rng};
 use crate::scene::Scene;
-use crate::search::channel::resolve_endpoint;
 use crate::search::visibility::{ShortestPath, VisibilityError, VisibilityGraph};
-use crate::search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchOptions, Snap};
+use crate::search::{resolve_endpoint, EndpointRole};
+use crate::search::{Path, PathError, PathFinder, PortalPoint, SearchOptions, Snap};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -78,7 +78,7 @@ impl Strategy {
         ]
     }
 
-    /// The chapter's two rows, then the exact any-angle search ([`SearchMethod::Exact`]), which
+    /// The chapter's two rows, then the exact any-angle search ([`SearchMethod::Exact`](crate::SearchMethod::Exact)), which
     /// must reach the global shortest path on every query. Its "expanded" counts search nodes
     /// (intervals), not polygons.
     pub fn with_exact() -> Vec<Strategy> {
@@ -86,10 +86,7 @@ impl Strategy {
         rows.push(Strategy::new(
             "exact",
             "exact (Polyanya)",
-            SearchOptions {
-                method: SearchMethod::Exact,
-                ..SearchOptions::default()
-            },
+            SearchOptions::exact(),
         ));
         rows
     }
@@ -293,8 +290,8 @@ fn compare(
     goal: Vec2,
 ) -> QueryOutcome {
     let same_polygon = match (
-        resolve_endpoint(mesh, start, Snap::Reject, "start"),
-        resolve_endpoint(mesh, goal, Snap::Reject, "goal"),
+        resolve_endpoint(mesh, start, Snap::Reject, EndpointRole::Start),
+        resolve_endpoint(mesh, goal, Snap::Reject, EndpointRole::Goal),
     ) {
         (Ok(s), Ok(g)) => s.polygons.iter().any(|p| g.polygons.contains(p)),
         // Free points off the mesh are a builder bug; the runs below will report it.

@@ -7,9 +7,7 @@
 use portolan::random::{random_free_point, random_scene, RandomSceneOptions, Rng};
 use portolan::search::landmarks::Landmarks;
 use portolan::search::visibility::{VisibilityError, VisibilityGraph};
-use portolan::{
-    build, BuildOptions, Decomposition, PathError, PathFinder, Scene, SearchMethod, SearchOptions,
-};
+use portolan::{build, BuildOptions, Decomposition, PathError, PathFinder, Scene, SearchOptions};
 
 /// Allowed difference for a path of length `len`. The trapezoid mesh keeps the scene's
 /// coordinates, so the two exact answers agree to rounding. The CDT builder first unions the
@@ -25,10 +23,7 @@ fn tolerance(decomposition: Decomposition, scene: &Scene, len: f64) -> f64 {
 }
 
 fn exact() -> SearchOptions {
-    SearchOptions {
-        method: SearchMethod::Exact,
-        ..SearchOptions::default()
-    }
+    SearchOptions::exact()
 }
 
 /// Checks `queries` random pairs on `scene` built with `decomposition`; returns how many were
@@ -40,10 +35,8 @@ fn check(scene: &Scene, decomposition: Decomposition, seed: u64, queries: usize)
     };
     let mesh = build(scene, &options).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let oracle = VisibilityGraph::new(scene).unwrap();
-    let with_landmarks = SearchOptions {
-        landmarks: Some(std::sync::Arc::new(Landmarks::build(&mesh, 4))),
-        ..exact()
-    };
+    let with_landmarks =
+        exact().with_landmarks(Some(std::sync::Arc::new(Landmarks::build(&mesh, 4))));
     let mut finder = PathFinder::new();
     let mut rng = Rng::new(Rng::derive(seed, 99));
     let mut compared = 0;

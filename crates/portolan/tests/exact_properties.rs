@@ -12,7 +12,7 @@
 use portolan::geom::{orient, point_in_polygon, Aabb, Orientation, PointInPolygon, Vec2};
 use portolan::mesh::OffMeshLink;
 use portolan::search::visibility::VisibilityGraph;
-use portolan::{build, BuildOptions, PathError, PathFinder, Scene, SearchMethod, SearchOptions};
+use portolan::{build, BuildOptions, PathError, PathFinder, Scene, SearchOptions};
 use proptest::prelude::*;
 use std::collections::BinaryHeap;
 
@@ -173,10 +173,7 @@ fn exact_equals_visibility_graph_and_beats_funnel() {
         let mut compared = 0;
         let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
         let mut finder = PathFinder::new();
-        let exact = SearchOptions {
-            method: SearchMethod::Exact,
-            ..SearchOptions::default()
-        };
+        let exact = SearchOptions::exact();
         let funnel = SearchOptions::default();
         // Random free points, and obstacle corners as endpoints (start/goal on mesh vertices).
         let corners: Vec<Vec2> = scene.obstacles.iter().flatten().copied().collect();
@@ -319,10 +316,7 @@ fn exact_with_links_is_the_cheapest_way_and_beats_funnel() {
                 .unwrap();
             let graph = VisibilityGraph::new(&scene).unwrap();
             let mut finder = PathFinder::new();
-            let exact = SearchOptions {
-                method: SearchMethod::Exact,
-                ..SearchOptions::default()
-            };
+            let exact = SearchOptions::exact();
             let mut compared = 0;
             for (i, (a, b, c, d)) in queries.into_iter().enumerate() {
                 let (mut s, mut g) = (at(a, b), at(c, d));

@@ -4,9 +4,7 @@
 
 use portolan::io::movingai::{read_map, GridMap};
 use portolan::search::landmarks::Landmarks;
-use portolan::{
-    build, BuildError, BuildOptions, NavMesh, PathFinder, SearchMethod, SearchOptions, Vec2,
-};
+use portolan::{build, BuildError, BuildOptions, NavMesh, PathFinder, SearchOptions, Vec2};
 use std::path::PathBuf;
 
 fn data(path: &str) -> PathBuf {
@@ -121,10 +119,7 @@ fn across_the_cape_funnel_paths_are_never_shorter_than_the_optimum() {
 }
 
 fn exact() -> SearchOptions {
-    SearchOptions {
-        method: SearchMethod::Exact,
-        ..SearchOptions::default()
-    }
+    SearchOptions::exact()
 }
 
 #[test]
@@ -133,10 +128,8 @@ fn across_the_cape_exact_lengths_match_the_gppc_optimum() {
     let mut finder = PathFinder::new();
     // Plain, and with landmarks (the map's double corners are pinch vertices, which the
     // landmark bound must leave out).
-    let with_landmarks = SearchOptions {
-        landmarks: Some(std::sync::Arc::new(Landmarks::build(&mesh, 8))),
-        ..exact()
-    };
+    let with_landmarks =
+        exact().with_landmarks(Some(std::sync::Arc::new(Landmarks::build(&mesh, 8))));
     for options in [exact(), with_landmarks] {
         let mut worst: f64 = 0.0;
         for (i, q) in read_scen("gppc/AcrosstheCape.map.scen").iter().enumerate() {

@@ -156,14 +156,8 @@ fn check_query(
     s: Vec2,
     g: Vec2,
 ) -> Result<Checked, TestCaseError> {
-    let exact = SearchOptions {
-        method: SearchMethod::Exact,
-        ..SearchOptions::default()
-    };
-    let with_landmarks = SearchOptions {
-        landmarks: Some(Arc::clone(landmarks)),
-        ..exact.clone()
-    };
+    let exact = SearchOptions::exact();
+    let with_landmarks = exact.clone().with_landmarks(Some(Arc::clone(landmarks)));
     let want = match oracle.shortest_path(s, g) {
         Ok(p) => Some(p.length),
         Err(VisibilityError::NoPath) => None,
@@ -442,20 +436,14 @@ fn p(x: f64, y: f64) -> Vec2 {
 }
 
 fn exact_options() -> SearchOptions {
-    SearchOptions {
-        method: SearchMethod::Exact,
-        ..SearchOptions::default()
-    }
+    SearchOptions::exact()
 }
 
 /// Both searches, with `options` for everything but the method: the same answer, `Ok` with the
 /// expected length (and ends), or the expected error.
 fn both(mesh: &NavMesh, s: Vec2, g: Vec2, options: &SearchOptions, want: Result<f64, PathError>) {
     for method in [SearchMethod::Exact, SearchMethod::Funnel] {
-        let opts = SearchOptions {
-            method,
-            ..options.clone()
-        };
+        let opts = options.clone().with_method(method);
         let got = PathFinder::new().find_path(mesh, s, g, &opts);
         match (&got, &want) {
             (Ok(path), Ok(len)) => {
@@ -545,10 +533,7 @@ fn a_filter_closing_one_side_of_a_pinch() {
     let closing = |poly: PolyId| {
         let mut f = portolan::PolygonFilter::new();
         f.exclude(poly);
-        SearchOptions {
-            filter: Some(Arc::new(f)),
-            ..SearchOptions::default()
-        }
+        SearchOptions::default().with_filter(Some(Arc::new(f)))
     };
     let d = 0.5f64.sqrt();
     // B closed: the pinch is still reached through A, and left into A.
@@ -596,20 +581,11 @@ fn an_off_mesh_link_from_and_to_a_pinch_vertex() {
 #[test]
 fn a_partial_path_toward_a_pinch_vertex_in_an_unreachable_pocket() {
     let m = pinched_mesh();
-    let partial = SearchOptions {
-        allow_partial: true,
-        ..exact_options()
-    };
+    let partial = exact_options().with_allow_partial(true);
     let mut finder = PathFinder::new();
     // From A, the pinch of E and F is out of reach; the nearest reachable point to it is A's
     // corner (1, 1), itself a pinch vertex, reached straight.
-    for opts in [
-        partial.clone(),
-        SearchOptions {
-            method: SearchMethod::Funnel,
-            ..partial
-        },
-    ] {
+    for opts in [partial.clone(), partial.with_method(SearchMethod::Funnel)] {
         let path = finder
             .find_path(&m, p(0.5, 0.5), p(11.0, 11.0), &opts)
             .unwrap();
@@ -667,10 +643,7 @@ fn batch_raycast_and_snapping_at_a_pinch() {
     assert!(ray.is_clear());
     // A point in the empty quadrant beside the pinch snaps onto the nearer wall, and goes on
     // into that square (or up to the pinch) like any other point.
-    let snapped = SearchOptions {
-        snap: portolan::search::Snap::Within(1.0),
-        ..exact_options()
-    };
+    let snapped = exact_options().with_snap(portolan::search::Snap::Within(1.0));
     assert_eq!(
         m.nearest_point(p(1.1, 0.8), 1.0).map(|(_, q)| q),
         Some(p(1.0, 0.8))

@@ -93,22 +93,16 @@ fn every_public_scenario_reads() {
 }
 
 use portolan::search::landmarks::Landmarks;
-use portolan::{PathError, PathFinder, SearchMethod, SearchOptions, Vec2};
+use portolan::{PathError, PathFinder, SearchOptions, Vec2};
 use std::sync::Arc;
 
 fn exact() -> SearchOptions {
-    SearchOptions {
-        method: SearchMethod::Exact,
-        ..SearchOptions::default()
-    }
+    SearchOptions::exact()
 }
 
 /// The exact search with `count` landmarks built for `mesh`: the same answers, faster.
 fn with_landmarks(mesh: &NavMesh, count: usize) -> SearchOptions {
-    SearchOptions {
-        landmarks: Some(Arc::new(Landmarks::build(mesh, count))),
-        ..exact()
-    }
+    exact().with_landmarks(Some(Arc::new(Landmarks::build(mesh, count))))
 }
 
 /// Runs `queries` on `mesh` and returns the failures as readable lines.

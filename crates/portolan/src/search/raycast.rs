@@ -111,14 +111,37 @@ pub struct WallHit {
     pub vertex: Option<VertexId>,
 }
 
+/// Which end of a ray a point is, in [`RaycastError::NonFinite`].
+///
+/// ```
+/// use portolan::search::raycast::RayEnd;
+/// assert_eq!(RayEnd::End.to_string(), "end");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RayEnd {
+    /// Where the ray starts.
+    Start,
+    /// The point the ray is cast toward.
+    End,
+}
+
+impl std::fmt::Display for RayEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RayEnd::Start => "start",
+            RayEnd::End => "end",
+        })
+    }
+}
+
 /// Why a raycast could not run.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RaycastError {
     /// A point is NaN or infinite.
-    #[error("the raycast {which} point {point} is not finite")]
+    #[error("the raycast {end} point {point} is not finite")]
     NonFinite {
-        /// `"start"` or `"end"`.
-        which: &'static str,
+        /// Which end of the ray.
+        end: RayEnd,
         /// The point.
         point: Vec2,
     },
@@ -151,13 +174,13 @@ pub fn raycast_into(
     visited.clear();
     if !start.is_finite() {
         return Err(RaycastError::NonFinite {
-            which: "start",
+            end: RayEnd::Start,
             point: start,
         });
     }
     if !end.is_finite() {
         return Err(RaycastError::NonFinite {
-            which: "end",
+            end: RayEnd::End,
             point: end,
         });
     }
@@ -609,11 +632,17 @@ mod tests {
         let m = square_map();
         assert!(matches!(
             raycast(&m, v(f64::NAN, 1.0), v(2.0, 2.0)),
-            Err(RaycastError::NonFinite { which: "start", .. })
+            Err(RaycastError::NonFinite {
+                end: RayEnd::Start,
+                ..
+            })
         ));
         assert!(matches!(
             raycast(&m, v(1.0, 1.0), v(f64::INFINITY, 2.0)),
-            Err(RaycastError::NonFinite { which: "end", .. })
+            Err(RaycastError::NonFinite {
+                end: RayEnd::End,
+                ..
+            })
         ));
         assert_eq!(
             raycast(&m, v(5.0, 5.0), v(1.0, 1.0)),

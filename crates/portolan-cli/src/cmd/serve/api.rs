@@ -11,9 +11,9 @@
 //! A server started on a mesh file ([`App::from_mesh`]) has no scene to edit: it answers scene
 //! edits with `409 read-only`, and [`SceneReply::editable`] tells the page so.
 
-use portolan::search::channel::resolve_endpoint;
 use portolan::search::funnel::{channel_portals, Funnel, FunnelStep, Portal};
 use portolan::search::Snap;
+use portolan::search::{resolve_endpoint, EndpointRole};
 use portolan::{
     build, BuildError, BuildOptions, Decomposition, NavMesh, Path, PathError, PathFinder,
     PortalPoint, Scene, SceneError, SearchMethod, SearchOptions, Vec2,
@@ -674,7 +674,10 @@ impl App {
 /// The start and goal after snapping, for answers without a path.
 fn resolved(mesh: &NavMesh, req: &PathRequest, snap: Snap) -> (Vec2, Vec2) {
     let point = |p, which| resolve_endpoint(mesh, p, snap, which).map_or(p, |e| e.point);
-    (point(req.start, "start"), point(req.goal, "goal"))
+    (
+        point(req.start, EndpointRole::Start),
+        point(req.goal, EndpointRole::Goal),
+    )
 }
 
 fn funnel_reply(mesh: &NavMesh, path: &Path, start: Vec2, goal: Vec2) -> FunnelReply {
@@ -706,6 +709,8 @@ fn path_error_code(e: &PathError) -> &'static str {
         PathError::Unsupported { .. } => "unsupported",
         PathError::InvalidOption { .. } => "invalid-option",
         PathError::ForeignData { .. } => "foreign-data",
+        // `PathError` is non-exhaustive: errors added later.
+        _ => "path-error",
     }
 }
 
