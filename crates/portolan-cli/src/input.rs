@@ -119,10 +119,9 @@ impl SceneOrMesh {
     /// The scene to draw and the mesh to search (see [`Loaded::with_mesh`]).
     pub fn load(&self) -> Result<(Scene, NavMesh)> {
         let input = Input::from_flags(self.scene.as_deref(), None, None, self.mesh.as_deref());
-        input.load()?.with_mesh(&BuildOptions {
-            decomposition: self.decomposition.into(),
-            ..BuildOptions::default()
-        })
+        input
+            .load()?
+            .with_mesh(&BuildOptions::default().with_decomposition(self.decomposition.into()))
     }
 }
 

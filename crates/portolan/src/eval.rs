@@ -128,6 +128,7 @@ impl Default for EvalOptions {
 
 /// Why an evaluation could not run; names the map where one is at fault.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EvalError {
     /// The tolerance is negative or not finite.
     #[error("the relative tolerance {0} must be finite and not negative")]

@@ -120,6 +120,7 @@ pub fn check_ring(ring: &[Vec2]) -> Result<(), RingFault> {
 
 /// Why a scene cannot be used; each variant names the obstacle (and vertex) at fault.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SceneError {
     /// The bounds are not finite or have no area.
     #[error("the bounds {min} – {max} must be finite with min < max on both axes")]

@@ -415,15 +415,13 @@ fn any_input_gives_a_valid_mesh_or_a_typed_error() {
             for (i, ring) in holes {
                 scene = scene.with_hole(i, ring);
             }
-            let options = BuildOptions {
-                decomposition: if trapezoid {
+            let options = BuildOptions::default()
+                .with_decomposition(if trapezoid {
                     portolan::Decomposition::Trapezoid
                 } else {
                     portolan::Decomposition::CdtMerged
-                },
-                agent_radius: radius,
-                ..BuildOptions::default()
-            };
+                })
+                .with_agent_radius(radius);
             match build(&scene, &options) {
                 Ok(mesh) => {
                     mesh.check_invariants()

@@ -29,10 +29,7 @@ fn exact() -> SearchOptions {
 /// Checks `queries` random pairs on `scene` built with `decomposition`; returns how many were
 /// compared (reachable pairs).
 fn check(scene: &Scene, decomposition: Decomposition, seed: u64, queries: usize) -> usize {
-    let options = BuildOptions {
-        decomposition,
-        ..BuildOptions::default()
-    };
+    let options = BuildOptions::default().with_decomposition(decomposition);
     let mesh = build(scene, &options).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let oracle = VisibilityGraph::new(scene).unwrap();
     let with_landmarks =

@@ -67,11 +67,9 @@ pub fn run(args: Args) -> Result<()> {
     let Loaded::Scene(scene) = input.load()? else {
         unreachable!("`build` has no --mesh flag, so its input is a scene");
     };
-    let options = BuildOptions {
-        decomposition: args.decomposition.into(),
-        agent_radius: args.radius,
-        ..BuildOptions::default()
-    };
+    let options = BuildOptions::default()
+        .with_decomposition(args.decomposition.into())
+        .with_agent_radius(args.radius);
     let started = std::time::Instant::now();
     let mesh = build_mesh(&scene, &options)?;
     let elapsed = started.elapsed();

@@ -6,14 +6,15 @@
 //! ```
 //! Decompositions:
 //! - [`Decomposition::CdtMerged`] (the default): free space as clean polygons with holes
-//!   ([`free_space`]: any obstacles — concave, with holes, overlapping, touching, crossing the
+//!   ([`free_space`](fn@free_space): any obstacles — concave, with holes, overlapping, touching, crossing the
 //!   border — and an optional concave outer boundary), a constrained Delaunay triangulation
-//!   ([`cdt`]), and a Hertel–Mehlhorn merge into convex polygons ([`merge`]).
-//! - [`Decomposition::Trapezoid`]: the chapter's vertical-slab decomposition ([`trapezoid`]);
+//!   (`cdt.rs`, [`cdt_triangle_count`]), and a Hertel–Mehlhorn merge into convex polygons
+//!   (`merge.rs`).
+//! - [`Decomposition::Trapezoid`]: the chapter's vertical-slab decomposition (`trapezoid.rs`);
 //!   convex, non-overlapping obstacles inside a rectangle only.
 //!
 //! Both take an agent radius ([`BuildOptions::agent_radius`]): obstacles grow and the border
-//! shrinks by it, corners rounded ([`inflate`]). [`build_per_radius`] makes one mesh per agent
+//! shrinks by it, corners rounded (`inflate.rs`). [`build_per_radius`] makes one mesh per agent
 //! size.
 //!
 //! ```
@@ -25,11 +26,14 @@
 //! assert!(cdt.polygon_count() < trapezoids.polygon_count());
 //! ```
 
-pub mod cdt;
-pub mod free_space;
-pub mod inflate;
-pub mod merge;
-pub mod trapezoid;
+// The stages are crate-private: users call `build`, and the stages' signatures may change with
+// the algorithms. `free_space` and `cdt_triangle_count` below expose the two intermediate
+// results that tools measure.
+pub(crate) mod cdt;
+pub(crate) mod free_space;
+pub(crate) mod inflate;
+pub(crate) mod merge;
+pub(crate) mod trapezoid;
 
 use crate::geom::Vec2;
 use crate::mesh::{MeshError, NavMesh};
@@ -49,8 +53,18 @@ pub enum Decomposition {
     CdtMerged,
 }
 
-/// Options for [`build`].
+/// Options for [`build`]: start from [`BuildOptions::default`] (CDT), [`BuildOptions::cdt`] or
+/// [`BuildOptions::trapezoid`], then the `with_*` setters. `#[non_exhaustive]`: new options can
+/// come without breaking callers.
+///
+/// ```
+/// use portolan::{build, BuildOptions, Scene};
+/// let options = BuildOptions::cdt().with_agent_radius(5.0).with_arc_error(0.25);
+/// let mesh = build(&Scene::default_map(), &options).unwrap();
+/// assert!(mesh.polygon_count() > 0);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct BuildOptions {
     /// How to cut free space into convex polygons. Default: [`Decomposition::CdtMerged`].
     pub decomposition: Decomposition,
@@ -89,9 +103,37 @@ impl BuildOptions {
         BuildOptions::default()
     }
 
-    /// The same options for an agent of radius `r`.
+    /// The same options for an agent of radius `r` ([`BuildOptions::agent_radius`], default 0).
+    ///
+    /// ```
+    /// use portolan::BuildOptions;
+    /// assert_eq!(BuildOptions::cdt().with_agent_radius(4.0).agent_radius, 4.0);
+    /// ```
     pub fn with_agent_radius(mut self, r: f64) -> BuildOptions {
         self.agent_radius = r;
+        self
+    }
+
+    /// Sets [`BuildOptions::decomposition`] (default [`Decomposition::CdtMerged`]).
+    ///
+    /// ```
+    /// use portolan::{BuildOptions, Decomposition};
+    /// let o = BuildOptions::default().with_decomposition(Decomposition::Trapezoid);
+    /// assert_eq!(o, BuildOptions::trapezoid());
+    /// ```
+    pub fn with_decomposition(mut self, decomposition: Decomposition) -> BuildOptions {
+        self.decomposition = decomposition;
+        self
+    }
+
+    /// Sets [`BuildOptions::arc_error`] (see the field for its default and range).
+    ///
+    /// ```
+    /// use portolan::BuildOptions;
+    /// assert_eq!(BuildOptions::cdt().with_arc_error(0.1).arc_error, 0.1);
+    /// ```
+    pub fn with_arc_error(mut self, arc_error: f64) -> BuildOptions {
+        self.arc_error = arc_error;
         self
     }
 
@@ -115,6 +157,7 @@ impl BuildOptions {
 
 /// Why a mesh could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The scene is invalid.
     #[error(transparent)]
@@ -275,7 +318,7 @@ pub fn coordinate_in_range(v: f64) -> bool {
 /// boundary, the obstacles, the holes, in that order — and names the first one out of range.
 /// The one range check, shared by both decompositions ([`build`] and the trapezoid module's own
 /// entry points call it).
-pub fn check_coordinates(scene: &Scene) -> Result<(), BuildError> {
+pub(crate) fn check_coordinates(scene: &Scene) -> Result<(), BuildError> {
     let ok = |p: &Vec2| coordinate_in_range(p.x) && coordinate_in_range(p.y);
     let b = scene.bounds;
     if !(ok(&b.min) && ok(&b.max)) {
@@ -351,6 +394,45 @@ pub fn build(scene: &Scene, options: &BuildOptions) -> Result<NavMesh, BuildErro
             .map_err(BuildError::Mesh)
         }
     }
+}
+
+/// The free space the CDT decomposition triangulates: the walkable region after repair, union,
+/// clipping to the boundary and inflation by [`BuildOptions::agent_radius`], as shapes (each an
+/// outer ring, counter-clockwise, then its holes). The input is checked as [`build`] checks it;
+/// [`BuildOptions::decomposition`] is ignored.
+///
+/// ```
+/// use portolan::build::{free_space, BuildOptions};
+/// use portolan::Scene;
+/// let shapes = free_space(&Scene::default_map(), &BuildOptions::cdt()).unwrap();
+/// assert_eq!(shapes.len(), 1); // one connected walkable region...
+/// assert!(shapes[0].len() > 1); // ...with the obstacles as holes
+/// ```
+pub fn free_space(
+    scene: &Scene,
+    options: &BuildOptions,
+) -> Result<Vec<Vec<Vec<Vec2>>>, BuildError> {
+    options.validate()?;
+    scene.validate()?;
+    check_coordinates(scene)?;
+    let max_angle = inflate::chord_angle(options.arc_error);
+    free_space::free_space(scene, options.agent_radius, max_angle)
+}
+
+/// The number of triangles of the constrained Delaunay triangulation of [`free_space`](fn@free_space),
+/// before they are merged into convex polygons (what the CDT decomposition saves is this
+/// against [`NavMesh::polygon_count`]).
+///
+/// ```
+/// use portolan::build::{build, cdt_triangle_count, BuildOptions};
+/// use portolan::Scene;
+/// let scene = Scene::default_map();
+/// let triangles = cdt_triangle_count(&scene, &BuildOptions::cdt()).unwrap();
+/// assert!(build(&scene, &BuildOptions::cdt()).unwrap().polygon_count() < triangles);
+/// ```
+pub fn cdt_triangle_count(scene: &Scene, options: &BuildOptions) -> Result<usize, BuildError> {
+    let free = free_space(scene, options)?;
+    Ok(cdt::triangulate(&free)?.triangles.len())
 }
 
 /// Builds one mesh per agent radius (the chapter: "one mesh per agent size"), with the other

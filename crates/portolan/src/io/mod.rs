@@ -9,6 +9,7 @@ pub mod svg;
 
 /// Why a file could not be read; names the line where that is known.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// The underlying reader failed.
     #[error("read failed: {0}")]

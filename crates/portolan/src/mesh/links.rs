@@ -126,6 +126,7 @@ impl std::fmt::Display for LinkEnd {
 /// Why a set of links cannot be put on a mesh; each variant names the link (its index in the
 /// input).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LinkError {
     /// An end point is NaN or infinite.
     #[error("link {link}: its {end} point is not finite")]

@@ -68,6 +68,7 @@ impl std::fmt::Display for VertexId {
 
 /// Why a set of polygons does not make a navigation mesh.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum MeshError {
     /// A vertex coordinate is NaN or infinite.
     #[error("vertex {vertex} has a non-finite coordinate")]
@@ -138,6 +139,7 @@ pub enum MeshError {
 
 /// A broken invariant found by [`NavMesh::check_invariants`]; each names the polygon at fault.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum InvariantError {
     /// The structural checks that [`NavMesh::from_polygons`] makes failed.
     #[error(transparent)]

@@ -61,6 +61,7 @@ pub struct PolygonFilter {
 
 /// Why a temporary obstacle cannot be used.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FilterError {
     /// A vertex is NaN or infinite.
     #[error("obstacle vertex {vertex} is not finite")]

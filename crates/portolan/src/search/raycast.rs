@@ -136,6 +136,7 @@ impl std::fmt::Display for RayEnd {
 
 /// Why a raycast could not run.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RaycastError {
     /// A point is NaN or infinite.
     #[error("the raycast {end} point {point} is not finite")]

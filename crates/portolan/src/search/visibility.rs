@@ -59,6 +59,7 @@ use std::collections::BinaryHeap;
 
 /// Why [`VisibilityGraph::new`] refuses a scene.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum OracleError {
     /// The scene is invalid.
     #[error(transparent)]
@@ -70,6 +71,7 @@ pub enum OracleError {
 
 /// Why [`VisibilityGraph::shortest_path`] has no answer; bad input and "no path" are distinct.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VisibilityError {
     /// A query point is NaN or infinite.
     #[error("the {role} point {point} is not finite")]

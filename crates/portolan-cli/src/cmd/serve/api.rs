@@ -145,11 +145,9 @@ impl BuildSettings {
     }
 
     fn options(self) -> BuildOptions {
-        BuildOptions {
-            decomposition: self.decomposition,
-            agent_radius: self.agent_radius,
-            ..BuildOptions::default()
-        }
+        BuildOptions::default()
+            .with_decomposition(self.decomposition)
+            .with_agent_radius(self.agent_radius)
     }
 }
 

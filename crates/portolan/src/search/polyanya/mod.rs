@@ -141,14 +141,14 @@ use std::collections::BinaryHeap;
 /// Relative slack of root-level pruning: a node rooted at a corner is dropped when its `g`
 /// exceeds the best `g` known for that corner by more than this fraction. Pruning less only costs
 /// time, never optimality; the slack keeps two routes of equal length that round differently.
-pub const ROOT_PRUNE_SLACK: f64 = 1e-12;
+pub(crate) const ROOT_PRUNE_SLACK: f64 = 1e-12;
 
 /// How much a landmark bound `a − b` is lowered before use, relative to `|a| + |b|`: the
 /// distances are sums of rounded square roots (relative error about the number of segments times
 /// 1.1e-16), and their difference could otherwise exceed the true distance by that much and make
 /// the search return a path longer than the optimum by as much. The margin scales with the
 /// distances subtracted, not with the difference, which may be tiny near the goal.
-pub const LANDMARK_SLACK: f64 = 1e-11;
+pub(crate) const LANDMARK_SLACK: f64 = 1e-11;
 
 const NONE: u32 = u32::MAX;
 /// Root id of the start point (roots are otherwise vertex ids).
