@@ -120,27 +120,7 @@ impl PathFinder {
             });
         }
         let path = self.find_path(mesh, start, goal, options)?;
-        // The path's ends are the resolved (snapped) start and where it stops: the goal, or the
-        // closest reachable point of a partial path. The corner offset never moves them.
-        let (start, goal) = match (path.points.first(), path.points.last()) {
-            (Some(&s), Some(&g)) => (s, g),
-            // A path always has a first and a last point.
-            _ => (start, goal),
-        };
-        let portals = channel_portals(mesh, &path.channel, start, goal);
-        let mut funnel = Funnel::new(&portals);
-        let mut steps = Vec::with_capacity(portals.len());
-        while let Some(step) = funnel.step() {
-            steps.push(step);
-        }
-        let midpoint_path = portals.iter().map(Portal::midpoint).collect();
-        let trace = FunnelTrace {
-            start,
-            goal,
-            portals,
-            steps,
-            midpoint_path,
-        };
+        let trace = FunnelTrace::of_path(mesh, &path);
         Ok((path, trace))
     }
 
@@ -205,6 +185,40 @@ pub struct FunnelTrace {
 }
 
 impl FunnelTrace {
+    /// The trace of a path the funnel search found on `mesh` (its channel, from its first point
+    /// to its last), without searching again: what [`PathFinder::find_path_traced`] returns
+    /// with the path.
+    ///
+    /// ```
+    /// use portolan::{build, BuildOptions, FunnelTrace, PathFinder, Scene, SearchOptions};
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
+    /// let (s, g) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+    /// let mut finder = PathFinder::new();
+    /// let path = finder.find_path(&mesh, s, g, &SearchOptions::funnel()).unwrap();
+    /// let (_, traced) = finder.find_path_traced(&mesh, s, g, &SearchOptions::funnel()).unwrap();
+    /// assert_eq!(FunnelTrace::of_path(&mesh, &path), traced);
+    /// ```
+    pub fn of_path(mesh: &NavMesh, path: &Path) -> FunnelTrace {
+        // The path's ends are the resolved (snapped) start and where it stops: the goal, or the
+        // closest reachable point of a partial path. The corner offset never moves them.
+        let start = path.points.first().copied().unwrap_or(Vec2::ZERO);
+        let goal = path.points.last().copied().unwrap_or(start);
+        let portals = channel_portals(mesh, &path.channel, start, goal);
+        let mut funnel = Funnel::new(&portals);
+        let mut steps = Vec::with_capacity(portals.len());
+        while let Some(step) = funnel.step() {
+            steps.push(step);
+        }
+        let midpoint_path = portals.iter().map(Portal::midpoint).collect();
+        FunnelTrace {
+            start,
+            goal,
+            portals,
+            steps,
+            midpoint_path,
+        }
+    }
+
     /// The length of [`FunnelTrace::midpoint_path`].
     ///
     /// ```
@@ -561,5 +575,38 @@ mod tests {
             .unwrap();
         assert!(tg.length <= mid.length + 1e-9);
         assert!(tg.channel.len() >= 2);
+    }
+
+    #[test]
+    fn a_trace_replays_the_funnel_of_the_path_it_comes_with() {
+        let m = mesh();
+        let mut f = PathFinder::new();
+        // The start is off the map: the trace starts where it was snapped to.
+        let (s, g) = (Vec2::new(-5.0, 60.0), Scene::DEFAULT_GOAL);
+        let options = SearchOptions::funnel().with_snap(Snap::Within(10.0));
+        let (path, trace) = f.find_path_traced(&m, s, g, &options).unwrap();
+        assert_eq!(path, f.find_path(&m, s, g, &options).unwrap());
+        assert_eq!(trace.start, Vec2::new(0.0, 60.0));
+        assert_eq!((trace.start, trace.goal), (path.points[0], g));
+        assert_eq!(trace.portals.len(), path.channel.len() + 1);
+        assert_eq!(trace.midpoint_path.len(), trace.portals.len());
+        assert_eq!(trace.midpoint_path[0], trace.start);
+        // The steps' corners, after the start, are the path's points.
+        let mut replayed = vec![trace.start];
+        replayed.extend(trace.steps.iter().filter_map(|st| st.corner));
+        super::simplify_collinear(&mut replayed);
+        assert_eq!(replayed, path.points);
+        assert!(trace.steps.last().is_some_and(|st| st.done));
+        assert!(trace.midpoint_length() > path.length);
+        // The exact search has no funnel to trace.
+        assert!(matches!(
+            f.find_path_traced(
+                &m,
+                s,
+                g,
+                &SearchOptions::exact().with_snap(Snap::Within(10.0))
+            ),
+            Err(PathError::Unsupported { .. })
+        ));
     }
 }
