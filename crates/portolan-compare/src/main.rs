@@ -142,22 +142,10 @@ fn load_cases(data: &std::path::Path) -> Result<Vec<Case>> {
     Ok(cases)
 }
 
-fn stats(xs: &mut [f64]) -> (f64, f64, f64) {
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    let mean = xs.iter().sum::<f64>() / n as f64;
-    let rank = |p: f64| xs[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
-    (mean, rank(0.5), rank(0.99))
-}
-
-fn median(xs: &mut [f64]) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
+use portolan::testkit::{median, stats};
 
 fn main() -> Result<()> {
-    let mut data =
-        std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"));
+    let mut data = portolan::testkit::data_dir();
     let mut reps = 5usize;
     let mut landmark_count = 16usize;
     let mut args = std::env::args().skip(1);

@@ -17,15 +17,11 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
-const DATA: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/polyanya/"
-);
-
 fn load(mesh: &str, scen: &str, n: usize) -> (NavMesh, Vec<(Vec2, Vec2)>) {
-    let m = polyanya_mesh::read(std::fs::File::open(format!("{DATA}{mesh}")).expect("mesh file"))
+    let dir = portolan::testkit::data_dir().join("polyanya");
+    let m = polyanya_mesh::read(std::fs::File::open(dir.join(mesh)).expect("mesh file"))
         .expect("valid mesh");
-    let q = scenario::read(std::fs::File::open(format!("{DATA}{scen}")).expect("scen file"))
+    let q = scenario::read(std::fs::File::open(dir.join(scen)).expect("scen file"))
         .expect("valid scenario");
     (m, q.iter().take(n).map(|q| (q.start, q.goal)).collect())
 }

@@ -40,6 +40,9 @@ pub mod mesh;
 pub mod random;
 pub mod scene;
 pub mod search;
+#[cfg(any(test, feature = "testkit"))]
+#[doc(hidden)]
+pub mod testkit;
 
 pub use build::{build, BuildError, BuildOptions, Decomposition};
 pub use geom::Vec2;

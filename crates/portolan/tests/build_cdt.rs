@@ -392,9 +392,6 @@ fn lattice_ring() -> impl Strategy<Value = Vec<Vec2>> {
     ]
 }
 
-#[path = "../src/search/counted_property.rs"]
-mod counted_property;
-
 #[test]
 fn any_input_gives_a_valid_mesh_or_a_typed_error() {
     let input = (
@@ -404,7 +401,7 @@ fn any_input_gives_a_valid_mesh_or_a_typed_error() {
         prop_oneof![3 => Just(0.0), 1 => 0.0f64..2.0],
         prop::bool::weighted(0.3),
     );
-    let built = counted_property::check_counted(
+    let built = portolan::testkit::check_counted(
         file!(),
         256,
         input,

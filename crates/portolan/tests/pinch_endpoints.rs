@@ -23,9 +23,6 @@ use portolan::{build, BuildOptions, PathError, PathFinder, SearchMethod, SearchO
 use proptest::prelude::*;
 use std::sync::Arc;
 
-#[path = "../src/search/counted_property.rs"]
-mod counted_property;
-
 /// A `w × h` map with each cell blocked with probability `percent / 100`, then with every free
 /// pocket that one group of blocked cells encloses by itself filled (its outline would be a hole
 /// or a loop touching itself, which the oracle does not model). Pockets that several groups, or
@@ -213,7 +210,7 @@ fn endpoints_on_pinch_vertices_edges_and_vertices_match_the_oracle() {
     let counts = std::cell::Cell::new((0usize, 0usize, 0usize));
     let apart_count = std::cell::Cell::new(0usize);
     let compared =
-        counted_property::check_counted(file!(), cases, input, |(w, h, percent, seed)| {
+        portolan::testkit::check_counted(file!(), cases, input, |(w, h, percent, seed)| {
             let map = grid(w, h, percent, seed);
             let scene = map.to_scene();
             let mesh = match build(&scene, &BuildOptions::cdt()) {
@@ -342,7 +339,7 @@ fn touching_obstacles_with_reflex_wedges_at_their_pinches_match_the_oracle() {
     let cases = 48;
     let queries_per_scene = 16;
     let pinch_ends = std::cell::Cell::new(0usize);
-    let compared = counted_property::check_counted(file!(), cases, any::<u64>(), |seed| {
+    let compared = portolan::testkit::check_counted(file!(), cases, any::<u64>(), |seed| {
         let scene = touching_triangles(seed);
         let mesh = build(&scene, &BuildOptions::cdt())
             .map_err(|e| TestCaseError::fail(format!("build: {e}")))?;
@@ -435,10 +432,6 @@ fn p(x: f64, y: f64) -> Vec2 {
     Vec2::new(x, y)
 }
 
-fn exact_options() -> SearchOptions {
-    SearchOptions::exact()
-}
-
 /// Both searches, with `options` for everything but the method: the same answer, `Ok` with the
 /// expected length (and ends), or the expected error.
 fn both(mesh: &NavMesh, s: Vec2, g: Vec2, options: &SearchOptions, want: Result<f64, PathError>) {
@@ -474,7 +467,7 @@ fn start_equal_to_goal_on_a_pinch_vertex() {
         Ok(0.0),
     );
     let path = PathFinder::new()
-        .find_path(&m, p(1.0, 1.0), p(1.0, 1.0), &exact_options())
+        .find_path(&m, p(1.0, 1.0), p(1.0, 1.0), &SearchOptions::exact())
         .unwrap();
     assert_eq!(path.points, vec![p(1.0, 1.0)]);
 }
@@ -581,7 +574,7 @@ fn an_off_mesh_link_from_and_to_a_pinch_vertex() {
 #[test]
 fn a_partial_path_toward_a_pinch_vertex_in_an_unreachable_pocket() {
     let m = pinched_mesh();
-    let partial = exact_options().with_allow_partial(true);
+    let partial = SearchOptions::exact().with_allow_partial(true);
     let mut finder = PathFinder::new();
     // From A, the pinch of E and F is out of reach; the nearest reachable point to it is A's
     // corner (1, 1), itself a pinch vertex, reached straight.
@@ -631,7 +624,7 @@ fn batch_raycast_and_snapping_at_a_pinch() {
         (p(1.5, 1.5), p(1.0, 1.0)),
         (p(1.0, 1.0), p(1.0, 1.0)),
     ];
-    for opts in [SearchOptions::default(), exact_options()] {
+    for opts in [SearchOptions::default(), SearchOptions::exact()] {
         let out = portolan::search::batch::find_paths(&m, &queries, &opts);
         for (q, r) in queries.iter().zip(out) {
             let path = r.unwrap_or_else(|e| panic!("{q:?}: {e}"));
@@ -643,7 +636,7 @@ fn batch_raycast_and_snapping_at_a_pinch() {
     assert!(ray.is_clear());
     // A point in the empty quadrant beside the pinch snaps onto the nearer wall, and goes on
     // into that square (or up to the pinch) like any other point.
-    let snapped = exact_options().with_snap(portolan::search::Snap::Within(1.0));
+    let snapped = SearchOptions::exact().with_snap(portolan::search::Snap::Within(1.0));
     assert_eq!(
         m.nearest_point(p(1.1, 0.8), 1.0).map(|(_, q)| q),
         Some(p(1.0, 0.8))

@@ -86,8 +86,7 @@ fn ours(scene: &Scene, radius: f64) -> Result<(usize, f64)> {
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+    portolan::testkit::median(&mut v)
 }
 
 fn ms(s: f64) -> String {

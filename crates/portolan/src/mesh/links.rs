@@ -322,7 +322,7 @@ mod tests {
 
     use crate::scene::Scene;
 
-    use crate::search::test_scenes::split_map;
+    use crate::testkit::scenes::split_map;
 
     #[test]
     fn links_are_grouped_by_departure_polygon() {

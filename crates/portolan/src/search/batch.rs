@@ -64,8 +64,8 @@ mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
     use crate::scene::Scene;
-    use crate::search::test_scenes::{grid_point, mesh_of, random_scene};
     use crate::search::{PathStatus, Snap};
+    use crate::testkit::scenes::{grid_point, mesh_of, random_scene};
     use proptest::prelude::*;
 
     #[test]

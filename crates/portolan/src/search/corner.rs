@@ -219,9 +219,9 @@ mod tests {
         assert_eq!(pts, before);
     }
 
-    use crate::search::counted_property::check_counted;
-    use crate::search::test_scenes::{grid_point, mesh_of, random_scene};
     use crate::search::Path;
+    use crate::testkit::check_counted;
+    use crate::testkit::scenes::{grid_point, mesh_of, random_scene};
     use proptest::prelude::*;
 
     #[test]

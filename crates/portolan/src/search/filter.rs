@@ -193,8 +193,8 @@ mod tests {
     use crate::build::{build, BuildOptions};
     use crate::geom::Aabb;
     use crate::scene::Scene;
-    use crate::search::test_scenes::square_map;
     use crate::search::{PathError, PathFinder, SearchOptions};
+    use crate::testkit::scenes::square_map;
     use std::sync::Arc;
 
     fn v(x: f64, y: f64) -> Vec2 {

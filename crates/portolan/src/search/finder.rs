@@ -284,9 +284,9 @@ mod partial_tests {
     use crate::mesh::Location;
     use crate::scene::Scene;
     use crate::search::raycast::raycast;
-    use crate::search::test_scenes::split_map;
     use crate::search::PartialReason;
     use crate::search::PathStatus;
+    use crate::testkit::scenes::split_map;
 
     fn partial() -> SearchOptions {
         SearchOptions::default().with_allow_partial(true)

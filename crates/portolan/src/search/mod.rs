@@ -26,8 +26,6 @@
 pub mod batch;
 pub mod channel;
 pub mod corner;
-#[cfg(test)]
-pub(crate) mod counted_property;
 pub mod endpoint;
 pub mod filter;
 mod finder;
@@ -36,8 +34,6 @@ pub mod landmarks;
 mod open;
 pub(crate) mod polyanya;
 pub mod raycast;
-#[cfg(test)]
-pub(crate) mod test_scenes;
 #[cfg(test)]
 mod tests;
 pub mod visibility;

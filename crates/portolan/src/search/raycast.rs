@@ -502,10 +502,10 @@ mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
     use crate::scene::Scene;
-    use crate::search::test_scenes::{
+    use crate::search::visibility::VisibilityGraph;
+    use crate::testkit::scenes::{
         grid_point, mesh_of, point_is_free, random_scene, ray_end, segment_is_free, square_map,
     };
-    use crate::search::visibility::VisibilityGraph;
     use proptest::prelude::*;
 
     fn v(x: f64, y: f64) -> Vec2 {
@@ -585,7 +585,7 @@ mod tests {
     #[test]
     fn a_ray_leaves_a_pinch_into_any_wedge_but_never_passes_through_one() {
         // Two unit squares touching only at (1, 1).
-        let (vs, polys) = crate::search::test_scenes::pinched_squares();
+        let (vs, polys) = crate::testkit::scenes::pinched_squares();
         let m = NavMesh::from_polygons(vs, polys).unwrap();
         let p = v(1.0, 1.0);
         // From the pinch into either square, and from either square to the pinch: clear.

@@ -180,7 +180,7 @@ fn off_mesh_points_are_rejected_or_snapped() {
 #[test]
 fn a_pinch_end_takes_any_wedge_and_no_path_passes_a_pinch() {
     // Two unit squares touching only at (1, 1).
-    let (v, polys) = crate::search::test_scenes::pinched_squares();
+    let (v, polys) = crate::testkit::scenes::pinched_squares();
     let m = NavMesh::from_polygons(v, polys).unwrap();
     let d = 0.5f64.sqrt();
     assert_eq!(find(&m, (1.0, 1.0), (0.5, 0.5)).unwrap().length, d);
@@ -276,17 +276,17 @@ proptest::proptest! {
 
     #[test]
     fn a_filter_is_the_mesh_without_the_closed_polygons(
-        scene in crate::search::test_scenes::random_scene(),
+        scene in crate::testkit::scenes::random_scene(),
         closed_bits in proptest::prelude::any::<u64>(),
         queries in proptest::collection::vec(
-            (crate::search::test_scenes::grid_point(), crate::search::test_scenes::grid_point()),
+            (crate::testkit::scenes::grid_point(), crate::testkit::scenes::grid_point()),
             10,
         ),
     ) {
         use crate::search::landmarks::Landmarks;
         use crate::search::PolygonFilter;
         use std::sync::Arc;
-        let mesh = crate::search::test_scenes::mesh_of(&scene);
+        let mesh = crate::testkit::scenes::mesh_of(&scene);
         let closed = |p: PolyId| (closed_bits >> (p.index() % 64)) & 1 == 1 && p.index().is_multiple_of(3);
         let mut filter = PolygonFilter::new();
         let open: Vec<Vec<u32>> = mesh
@@ -330,7 +330,7 @@ fn partial_paths_end_at_the_closest_reachable_point() {
     let partial = SearchOptions::default().with_allow_partial(true);
     let mut search = ExactSearch::new();
     // A map cut in two by a wall: the point of the wall's face nearest the goal.
-    let m = crate::search::test_scenes::split_map();
+    let m = crate::testkit::scenes::split_map();
     let (a, b) = (Vec2::new(1.0, 1.0), Vec2::new(9.0, 7.0));
     assert_eq!(
         search.find_path(&m, a, b, &SearchOptions::default()),
@@ -365,7 +365,7 @@ fn partial_paths_end_at_the_closest_reachable_point() {
     // A pocket closed off by an obstacle that touches both map sides: its nearest point to
     // the goal is where it touches the obstacle, a pinch vertex, reached from the pocket's
     // side (an end on a pinch may arrive through any of its wedges).
-    let pocket = crate::search::test_scenes::mesh_of(
+    let pocket = crate::testkit::scenes::mesh_of(
         &crate::scene::Scene::new(crate::geom::Aabb::new(Vec2::ZERO, Vec2::new(24.0, 24.0)))
             .with_obstacle([(0.0, 4.0), (4.0, 0.0), (0.0, 5.0)]),
     );
@@ -447,13 +447,13 @@ proptest::proptest! {
     /// partial path on the mesh that ends no further from the goal than it started.
     #[test]
     fn partial_paths_on_random_scenes(
-        scene in crate::search::test_scenes::random_scene(),
+        scene in crate::testkit::scenes::random_scene(),
         queries in proptest::collection::vec(
-            (crate::search::test_scenes::grid_point(), crate::search::test_scenes::grid_point()),
+            (crate::testkit::scenes::grid_point(), crate::testkit::scenes::grid_point()),
             12,
         ),
     ) {
-        let mesh = crate::search::test_scenes::mesh_of(&scene);
+        let mesh = crate::testkit::scenes::mesh_of(&scene);
         let partial = SearchOptions::default().with_allow_partial(true);
         let mut search = ExactSearch::new();
         for (s, g) in queries {

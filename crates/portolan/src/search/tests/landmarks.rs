@@ -5,17 +5,13 @@ use crate::geom::Vec2;
 use crate::mesh::{NavMesh, VertexId};
 use crate::search::landmarks::*;
 use crate::search::polyanya::ExactSearch;
-use crate::search::test_scenes::{grid_point, mesh_of, pinched_squares, random_scene, split_map};
 use crate::search::{PathError, PathFinder, SearchOptions};
+use crate::testkit::scenes::{grid_point, mesh_of, pinched_squares, random_scene, split_map};
 use proptest::prelude::*;
 use std::sync::Arc;
 
-fn exact() -> SearchOptions {
-    SearchOptions::exact()
-}
-
 fn with(lm: Landmarks) -> SearchOptions {
-    exact().with_landmarks(Some(Arc::new(lm)))
+    SearchOptions::exact().with_landmarks(Some(Arc::new(lm)))
 }
 
 /// Two unit squares touching only at (1, 1), and a third square away from both.
@@ -29,7 +25,12 @@ fn pinched() -> NavMesh {
 /// Each vertex's distance from a point query to it, the reference for the one-to-all search
 /// (pinch vertices included: a point query may leave or reach one through any wedge).
 fn point_to_point(mesh: &NavMesh, from: VertexId, to: VertexId) -> f64 {
-    let r = PathFinder::new().find_path(mesh, mesh.vertex(from), mesh.vertex(to), &exact());
+    let r = PathFinder::new().find_path(
+        mesh,
+        mesh.vertex(from),
+        mesh.vertex(to),
+        &SearchOptions::exact(),
+    );
     match r {
         Ok(p) => p.length,
         Err(PathError::NoPath) => f64::INFINITY,
@@ -74,7 +75,7 @@ proptest! {
         let lm = with(Landmarks::build(&mesh, count));
         let mut finder = PathFinder::new();
         for (s, g) in queries {
-            let plain = finder.find_path(&mesh, s, g, &exact());
+            let plain = finder.find_path(&mesh, s, g, &SearchOptions::exact());
             let fast = finder.find_path(&mesh, s, g, &lm);
             match (&plain, &fast) {
                 (Ok(a), Ok(b)) => prop_assert!(
@@ -144,7 +145,9 @@ fn no_landmarks_is_allowed_and_changes_nothing() {
     let lm = Landmarks::build(&mesh, 0);
     assert_eq!((lm.count(), lm.memory_bytes()), (0, 0));
     let (s, g) = (Vec2::new(1.0, 1.0), Vec2::new(3.0, 9.0));
-    let a = PathFinder::new().find_path(&mesh, s, g, &exact()).unwrap();
+    let a = PathFinder::new()
+        .find_path(&mesh, s, g, &SearchOptions::exact())
+        .unwrap();
     let b = PathFinder::new().find_path(&mesh, s, g, &with(lm)).unwrap();
     assert_eq!(a, b);
 }
@@ -185,7 +188,9 @@ fn landmarks_cut_expansions_around_a_long_wall() {
             .with_obstacle([(70.0, 40.0), (80.0, 40.0), (80.0, 50.0), (70.0, 50.0)]);
     let mesh = build(&scene, &BuildOptions::default()).unwrap();
     let (s, g) = (Vec2::new(45.0, 5.0), Vec2::new(55.0, 5.0));
-    let a = PathFinder::new().find_path(&mesh, s, g, &exact()).unwrap();
+    let a = PathFinder::new()
+        .find_path(&mesh, s, g, &SearchOptions::exact())
+        .unwrap();
     let b = PathFinder::new()
         .find_path(&mesh, s, g, &with(Landmarks::build(&mesh, 4)))
         .unwrap();

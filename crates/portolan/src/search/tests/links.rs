@@ -5,9 +5,9 @@ use crate::build::{build, BuildOptions};
 use crate::geom::{Aabb, Vec2};
 use crate::mesh::{LinkId, NavMesh, OffMeshLink};
 use crate::scene::Scene;
-use crate::search::counted_property::check_counted;
-use crate::search::test_scenes::{grid_point, mesh_of, random_scene, split_map};
 use crate::search::{LinkTraversal, Path, PathError, PathFinder, SearchOptions};
+use crate::testkit::check_counted;
+use crate::testkit::scenes::{grid_point, mesh_of, random_scene, split_map};
 
 fn find(m: &NavMesh, a: Vec2, b: Vec2) -> Result<Path, PathError> {
     PathFinder::new().find_path(m, a, b, &SearchOptions::default())
