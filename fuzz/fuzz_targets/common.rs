@@ -48,11 +48,9 @@ fn scene_of(input: &Input) -> (Scene, f64) {
 
 /// The property: a mesh that passes `check_invariants`, or a typed error that is not internal.
 fn check(scene: &Scene, decomposition: Decomposition, radius: f64) {
-    let options = BuildOptions {
-        decomposition,
-        agent_radius: radius,
-        ..BuildOptions::default()
-    };
+    let options = BuildOptions::default()
+        .with_decomposition(decomposition)
+        .with_agent_radius(radius);
     match portolan::build(scene, &options) {
         Ok(mesh) => {
             if let Err(e) = mesh.check_invariants() {

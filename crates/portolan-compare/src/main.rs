@@ -22,9 +22,7 @@ use portolan::geom::{orient, Aabb, Vec2};
 use portolan::io::polyanya_mesh;
 use portolan::random::Rng;
 use portolan::search::landmarks::Landmarks;
-use portolan::{
-    build, BuildOptions, Location, NavMesh, PathFinder, Scene, SearchMethod, SearchOptions,
-};
+use portolan::{build, BuildOptions, Location, NavMesh, PathFinder, Scene, SearchOptions};
 use std::time::Instant;
 
 /// A query: start, goal, and the published optimum where there is one.
@@ -144,22 +142,10 @@ fn load_cases(data: &std::path::Path) -> Result<Vec<Case>> {
     Ok(cases)
 }
 
-fn stats(xs: &mut [f64]) -> (f64, f64, f64) {
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    let mean = xs.iter().sum::<f64>() / n as f64;
-    let rank = |p: f64| xs[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
-    (mean, rank(0.5), rank(0.99))
-}
-
-fn median(xs: &mut [f64]) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
+use portolan::testkit::{median, stats};
 
 fn main() -> Result<()> {
-    let mut data =
-        std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"));
+    let mut data = portolan::testkit::data_dir();
     let mut reps = 5usize;
     let mut landmark_count = 16usize;
     let mut args = std::env::args().skip(1);
@@ -191,18 +177,12 @@ fn main() -> Result<()> {
         let theirs: polyanya::Mesh = polyanya::PolyanyaFile::from_bytes(&case.bytes)
             .try_into()
             .map_err(|e| anyhow::anyhow!("polyanya cannot load {}: {e:?}", case.name))?;
-        let opts = SearchOptions {
-            method: SearchMethod::Exact,
-            ..SearchOptions::default()
-        };
+        let opts = SearchOptions::exact();
         let t = Instant::now();
         let landmarks = std::sync::Arc::new(Landmarks::build(&ours, landmark_count));
         let landmark_ms = t.elapsed().as_secs_f64() * 1e3;
         let landmark_kib = landmarks.memory_bytes() as f64 / 1024.0;
-        let opts_lm = SearchOptions {
-            landmarks: Some(landmarks),
-            ..opts.clone()
-        };
+        let opts_lm = opts.clone().with_landmarks(Some(landmarks));
         let mut finder = PathFinder::new();
         let to_glam = |p: Vec2| glam::Vec2::new(p.x as f32, p.y as f32);
         let (mut t_ours, mut t_lm, mut t_theirs) = (Vec::new(), Vec::new(), Vec::new());

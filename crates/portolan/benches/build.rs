@@ -62,7 +62,7 @@ fn grid_maps(c: &mut Criterion) {
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/");
+    let root = portolan::testkit::data_dir();
     for path in [
         "movingai/dao/arena.map",
         "movingai/dao/den011d.map",
@@ -70,7 +70,7 @@ fn grid_maps(c: &mut Criterion) {
         "movingai/dao/brc202d.map",
         "gppc/AcrosstheCape.map",
     ] {
-        let Ok(text) = std::fs::read(format!("{root}{path}")) else {
+        let Ok(text) = std::fs::read(root.join(path)) else {
             eprintln!("skipping {path}: shared data not found");
             continue;
         };

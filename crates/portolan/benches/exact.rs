@@ -17,15 +17,11 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
-const DATA: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/polyanya/"
-);
-
 fn load(mesh: &str, scen: &str, n: usize) -> (NavMesh, Vec<(Vec2, Vec2)>) {
-    let m = polyanya_mesh::read(std::fs::File::open(format!("{DATA}{mesh}")).expect("mesh file"))
+    let dir = portolan::testkit::data_dir().join("polyanya");
+    let m = polyanya_mesh::read(std::fs::File::open(dir.join(mesh)).expect("mesh file"))
         .expect("valid mesh");
-    let q = scenario::read(std::fs::File::open(format!("{DATA}{scen}")).expect("scen file"))
+    let q = scenario::read(std::fs::File::open(dir.join(scen)).expect("scen file"))
         .expect("valid scenario");
     (m, q.iter().take(n).map(|q| (q.start, q.goal)).collect())
 }
@@ -55,11 +51,9 @@ fn bench(c: &mut Criterion) {
             (SearchMethod::Exact, landmarks, "exact+16-landmarks"),
             (SearchMethod::Funnel, None, "funnel"),
         ] {
-            let opts = SearchOptions {
-                method,
-                landmarks,
-                ..SearchOptions::default()
-            };
+            let opts = SearchOptions::default()
+                .with_method(method)
+                .with_landmarks(landmarks);
             let mut finder = PathFinder::new();
             g.bench_function(format!("{name}/{label}"), |b| {
                 b.iter(|| {
@@ -88,10 +82,7 @@ fn bench(c: &mut Criterion) {
         (SearchMethod::Exact, "exact"),
         (SearchMethod::Funnel, "funnel"),
     ] {
-        let opts = SearchOptions {
-            method,
-            ..SearchOptions::default()
-        };
+        let opts = SearchOptions::default().with_method(method);
         let mut finder = PathFinder::new();
         g.bench_function(format!("scene_mp_2p_01+8-links/{label}"), |b| {
             b.iter(|| {

@@ -31,9 +31,8 @@ fn main() {
         ));
     }
     for (name, scene) in &rows {
-        let tris = portolan::build::free_space::free_space(scene, 0.0, 1.0)
-            .and_then(|f| portolan::build::cdt::triangulate(&f))
-            .map(|t| t.triangles.len().to_string())
+        let tris = portolan::build::cdt_triangle_count(scene, &BuildOptions::cdt())
+            .map(|t| t.to_string())
             .unwrap_or_else(|e| e.to_string());
         println!(
             "| {name} | {} | {} | {} | {tris} |",
@@ -58,9 +57,8 @@ fn main() {
         };
         let map = read_map(text.as_slice()).expect("shared maps parse");
         let scene = map.to_scene();
-        let tris = portolan::build::free_space::free_space(&scene, 0.0, 1.0)
-            .and_then(|f| portolan::build::cdt::triangulate(&f))
-            .map(|t| t.triangles.len().to_string())
+        let tris = portolan::build::cdt_triangle_count(&scene, &BuildOptions::cdt())
+            .map(|t| t.to_string())
             .unwrap_or_else(|e| e.to_string());
         println!(
             "| {} | {} × {} | {} | {} | {tris} |",

@@ -46,13 +46,20 @@ pub mod mesh;
 pub mod random;
 pub mod scene;
 pub mod search;
+#[cfg(any(test, feature = "testkit"))]
+#[doc(hidden)]
+pub mod testkit;
 
 pub use build::{build, BuildError, BuildOptions, Decomposition};
 pub use geom::Vec2;
+pub use mesh::OffMeshLink;
 pub use mesh::{Location, NavMesh, PolyId, VertexId};
 pub use scene::{Scene, SceneError};
+pub use search::landmarks::Landmarks;
+pub use search::raycast::{raycast, RayOutcome, Raycast, RaycastError};
+pub use search::{Endpoint, EndpointRole, FunnelTrace, PartialReason, PathStatus, PolygonFilter};
+pub use search::{LinkTraversal, Snap};
 pub use search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchOptions};
-pub use search::{PathStatus, PolygonFilter};
 
 /// The Rust examples of the project's README, compiled and run as doc tests.
 #[doc = include_str!("../README.md")]

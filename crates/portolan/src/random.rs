@@ -211,6 +211,7 @@ impl Default for RandomSceneOptions {
 
 /// Why [`RandomSceneOptions`] cannot be used; names the field.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RandomSceneError {
     /// A field is out of its documented domain.
     #[error("random scene option `{field}`: {reason}")]

@@ -122,6 +122,7 @@ pub fn check_ring(ring: &[Vec2]) -> Result<(), RingFault> {
 
 /// Why a scene cannot be used; each variant names the obstacle (and vertex) at fault.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SceneError {
     /// The bounds are not finite or have no area.
     #[error("the bounds {min} – {max} must be finite with min < max on both axes")]
@@ -222,13 +223,6 @@ impl Scene {
         self.obstacles
             .push(ring.into_iter().map(Into::into).collect());
         self
-    }
-
-    /// Parses the JSON format above from a reader and validates it.
-    pub fn from_json_reader(r: impl std::io::Read) -> Result<Scene, crate::io::ReadError> {
-        let scene: Scene = serde_json::from_reader(r).map_err(crate::io::ReadError::from_json)?;
-        scene.validate()?;
-        Ok(scene)
     }
 
     /// Sets the outer walkable polygon (builder style).
@@ -497,43 +491,6 @@ mod tests {
             max: Vec2::new(0.0, 5.0),
         });
         assert!(matches!(s.validate(), Err(SceneError::BadBounds { .. })));
-    }
-
-    #[test]
-    fn json_reader_reports_bad_files() {
-        let ok =
-            r#"{"bounds": {"min": [0, 0], "max": [10, 10]}, "obstacles": [[[1,1],[2,1],[2,2]]]}"#;
-        assert_eq!(
-            Scene::from_json_reader(ok.as_bytes())
-                .unwrap()
-                .obstacles
-                .len(),
-            1
-        );
-        let bad =
-            r#"{"bounds": {"min": [0, 0], "max": [10, 10]}, "obstacles": [[[1,1],[2,1],[2,2]]"#;
-        let err = Scene::from_json_reader(bad.as_bytes()).unwrap_err();
-        assert!(err.to_string().contains("line 1"), "{err}");
-        let invalid =
-            r#"{"bounds": {"min": [0, 0], "max": [10, 10]}, "obstacles": [[[1,1],[2,1]]]}"#;
-        let err = Scene::from_json_reader(invalid.as_bytes()).unwrap_err();
-        assert!(err.to_string().contains("obstacle 0"), "{err}");
-    }
-
-    #[test]
-    fn boundary_and_holes_round_trip_through_json() {
-        let text = r#"{"bounds": {"min": [0, 0], "max": [10, 10]},
-            "boundary": [[0,0],[10,0],[10,10],[5,6],[0,10]],
-            "obstacles": [[[1,1],[4,1],[4,4],[1,4]]],
-            "holes": [{"obstacle": 0, "ring": [[2,2],[3,2],[3,3],[2,3]]}]}"#;
-        let s = Scene::from_json_reader(text.as_bytes()).unwrap();
-        assert_eq!(s.boundary.as_ref().map(Vec::len), Some(5));
-        assert_eq!(s.holes.len(), 1);
-        let back: Scene = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
-        assert_eq!(back, s);
-        // Scenes without the new fields still read, and write without them.
-        let plain = serde_json::to_string(&Scene::default_map()).unwrap();
-        assert!(!plain.contains("boundary") && !plain.contains("holes"));
     }
 
     /// Issue 16, item 9: `"obstaclez"` was ignored and the scene read as an empty map. Unknown

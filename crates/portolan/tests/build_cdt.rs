@@ -392,9 +392,6 @@ fn lattice_ring() -> impl Strategy<Value = Vec<Vec2>> {
     ]
 }
 
-#[path = "../src/search/counted_property.rs"]
-mod counted_property;
-
 #[test]
 fn any_input_gives_a_valid_mesh_or_a_typed_error() {
     let input = (
@@ -404,7 +401,7 @@ fn any_input_gives_a_valid_mesh_or_a_typed_error() {
         prop_oneof![3 => Just(0.0), 1 => 0.0f64..2.0],
         prop::bool::weighted(0.3),
     );
-    let built = counted_property::check_counted(
+    let built = portolan::testkit::check_counted(
         file!(),
         256,
         input,
@@ -415,15 +412,13 @@ fn any_input_gives_a_valid_mesh_or_a_typed_error() {
             for (i, ring) in holes {
                 scene = scene.with_hole(i, ring);
             }
-            let options = BuildOptions {
-                decomposition: if trapezoid {
+            let options = BuildOptions::default()
+                .with_decomposition(if trapezoid {
                     portolan::Decomposition::Trapezoid
                 } else {
                     portolan::Decomposition::CdtMerged
-                },
-                agent_radius: radius,
-                ..BuildOptions::default()
-            };
+                })
+                .with_agent_radius(radius);
             match build(&scene, &options) {
                 Ok(mesh) => {
                     mesh.check_invariants()

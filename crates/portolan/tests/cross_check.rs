@@ -7,9 +7,7 @@
 use portolan::random::{random_free_point, random_scene, RandomSceneOptions, Rng};
 use portolan::search::landmarks::Landmarks;
 use portolan::search::visibility::{VisibilityError, VisibilityGraph};
-use portolan::{
-    build, BuildOptions, Decomposition, PathError, PathFinder, Scene, SearchMethod, SearchOptions,
-};
+use portolan::{build, BuildOptions, Decomposition, PathError, PathFinder, Scene, SearchOptions};
 
 /// Allowed difference for a path of length `len`. The trapezoid mesh keeps the scene's
 /// coordinates, so the two exact answers agree to rounding. The CDT builder first unions the
@@ -24,26 +22,14 @@ fn tolerance(decomposition: Decomposition, scene: &Scene, len: f64) -> f64 {
     }
 }
 
-fn exact() -> SearchOptions {
-    SearchOptions {
-        method: SearchMethod::Exact,
-        ..SearchOptions::default()
-    }
-}
-
 /// Checks `queries` random pairs on `scene` built with `decomposition`; returns how many were
 /// compared (reachable pairs).
 fn check(scene: &Scene, decomposition: Decomposition, seed: u64, queries: usize) -> usize {
-    let options = BuildOptions {
-        decomposition,
-        ..BuildOptions::default()
-    };
+    let options = BuildOptions::default().with_decomposition(decomposition);
     let mesh = build(scene, &options).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let oracle = VisibilityGraph::new(scene).unwrap();
-    let with_landmarks = SearchOptions {
-        landmarks: Some(std::sync::Arc::new(Landmarks::build(&mesh, 4))),
-        ..exact()
-    };
+    let with_landmarks = SearchOptions::exact()
+        .with_landmarks(Some(std::sync::Arc::new(Landmarks::build(&mesh, 4))));
     let mut finder = PathFinder::new();
     let mut rng = Rng::new(Rng::derive(seed, 99));
     let mut compared = 0;
@@ -55,7 +41,7 @@ fn check(scene: &Scene, decomposition: Decomposition, seed: u64, queries: usize)
             continue;
         };
         let truth = oracle.shortest_path(s, g);
-        let ex = finder.find_path(&mesh, s, g, &exact());
+        let ex = finder.find_path(&mesh, s, g, &SearchOptions::exact());
         match (&truth, &ex) {
             (Ok(t), Ok(e)) => {
                 assert!(

@@ -9,12 +9,11 @@
 //! Checked on every query: the exact length equals the oracle's (relative 1e-9), never exceeds
 //! the funnel's, every leg of the exact path is visible, and its channel is a chain of neighbours.
 
-use portolan::geom::{orient, point_in_polygon, Aabb, Orientation, PointInPolygon, Vec2};
+use portolan::geom::{orient, point_in_polygon, Aabb, PointInPolygon, Vec2};
 use portolan::mesh::OffMeshLink;
-use portolan::search::visibility::VisibilityGraph;
-use portolan::{build, BuildOptions, PathError, PathFinder, Scene, SearchMethod, SearchOptions};
+use portolan::search::visibility::{VisibilityError, VisibilityGraph};
+use portolan::{build, BuildOptions, PathError, PathFinder, Scene, SearchOptions};
 use proptest::prelude::*;
-use std::collections::BinaryHeap;
 
 const W: f64 = 700.0;
 const H: f64 = 400.0;
@@ -71,112 +70,19 @@ fn free(scene: &Scene, p: Vec2) -> bool {
         .all(|o| point_in_polygon(o, p) != PointInPolygon::Inside)
 }
 
-fn proper_cross(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
-    let o1 = orient(a, b, c);
-    let o2 = orient(a, b, d);
-    let o3 = orient(c, d, a);
-    let o4 = orient(c, d, b);
-    o1 != Orientation::Collinear
-        && o2 != Orientation::Collinear
-        && o1 != o2
-        && o3 != Orientation::Collinear
-        && o4 != Orientation::Collinear
-        && o3 != o4
-}
-
-/// `true` when the segment `p q` does not enter any obstacle's interior. The segment enters a
-/// convex obstacle through an edge (a proper crossing), from an end strictly inside, or through a
-/// vertex it touches while heading into the vertex's interior angle; all three are exact tests.
-fn visible(scene: &Scene, p: Vec2, q: Vec2) -> bool {
-    if p == q {
-        return true;
-    }
-    for o in &scene.obstacles {
-        let n = o.len();
-        if point_in_polygon(o, p) == PointInPolygon::Inside
-            || point_in_polygon(o, q) == PointInPolygon::Inside
-        {
-            return false;
-        }
-        for i in 0..n {
-            let (u, v, w) = (o[(i + n - 1) % n], o[i], o[(i + 1) % n]);
-            if proper_cross(p, q, v, w) {
-                return false;
-            }
-            if portolan::geom::on_segment(v, p, q) {
-                let into = |x: Vec2| x != v && orient(u, v, x).is_ccw() && orient(v, w, x).is_ccw();
-                if into(p) || into(q) {
-                    return false;
-                }
-            }
-        }
-    }
-    true
-}
-
-#[derive(PartialEq)]
-struct Item(f64, usize);
-impl Eq for Item {}
-impl PartialOrd for Item {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Item {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        o.0.total_cmp(&self.0)
-    }
-}
-
-/// Shortest path length by Dijkstra on the visibility graph; `None` when unreachable.
-fn oracle(scene: &Scene, s: Vec2, g: Vec2) -> Option<f64> {
-    let mut pts = vec![s, g];
-    pts.extend(scene.obstacles.iter().flatten().copied());
-    let n = pts.len();
-    let mut dist = vec![f64::INFINITY; n];
-    let mut done = vec![false; n];
-    let mut heap = BinaryHeap::new();
-    dist[0] = 0.0;
-    heap.push(Item(0.0, 0));
-    while let Some(Item(d, u)) = heap.pop() {
-        if done[u] {
-            continue;
-        }
-        done[u] = true;
-        if u == 1 {
-            return Some(d);
-        }
-        for v in 0..n {
-            if done[v] || !visible(scene, pts[u], pts[v]) {
-                continue;
-            }
-            let nd = d + pts[u].distance(pts[v]);
-            if nd < dist[v] {
-                dist[v] = nd;
-                heap.push(Item(nd, v));
-            }
-        }
-    }
-    None
-}
-
-#[path = "../src/search/counted_property.rs"]
-mod counted_property;
-
 #[test]
 fn exact_equals_visibility_graph_and_beats_funnel() {
     let input = (
         scene(),
         prop::collection::vec((0.0..1.0f64, 0.0..1.0f64, 0.0..1.0f64, 0.0..1.0f64), 6),
     );
-    let compared = counted_property::check_counted(file!(), 120, input, |(scene, queries)| {
+    let compared = portolan::testkit::check_counted(file!(), 120, input, |(scene, queries)| {
         let mut compared = 0;
         let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
+        // The oracle: the library's visibility graph, which shares no code with the mesh.
+        let graph = VisibilityGraph::new(&scene).unwrap();
         let mut finder = PathFinder::new();
-        let exact = SearchOptions {
-            method: SearchMethod::Exact,
-            ..SearchOptions::default()
-        };
+        let exact = SearchOptions::exact();
         let funnel = SearchOptions::default();
         // Random free points, and obstacle corners as endpoints (start/goal on mesh vertices).
         let corners: Vec<Vec2> = scene.obstacles.iter().flatten().copied().collect();
@@ -191,7 +97,11 @@ fn exact_equals_visibility_graph_and_beats_funnel() {
             if !free(&scene, s) || !free(&scene, g) {
                 continue;
             }
-            let want = oracle(&scene, s, g);
+            let want = match graph.shortest_path(s, g) {
+                Ok(p) => Some(p.length),
+                Err(VisibilityError::NoPath) => None,
+                Err(e) => panic!("{s} -> {g}: the oracle refused a free pair: {e}"),
+            };
             let got = finder.find_path(&mesh, s, g, &exact);
             match (want, &got) {
                 (None, Err(PathError::NoPath)) => compared += 1,
@@ -205,7 +115,7 @@ fn exact_equals_visibility_graph_and_beats_funnel() {
                     );
                     for leg in p.points.windows(2) {
                         prop_assert!(
-                            visible(&scene, leg[0], leg[1]),
+                            graph.visible(leg[0], leg[1]),
                             "leg {} -> {} blocked",
                             leg[0],
                             leg[1]
@@ -298,7 +208,7 @@ fn exact_with_links_is_the_cheapest_way_and_beats_funnel() {
     // (About 540 of the 600 queries are compared, about 150 of them take a link.)
     let taken = std::cell::Cell::new(0usize);
     let compared =
-        counted_property::check_counted(file!(), 120, input, |(scene, raw_links, queries)| {
+        portolan::testkit::check_counted(file!(), 120, input, |(scene, raw_links, queries)| {
             let at = |u: f64, v: f64| Vec2::new(u * W, v * H);
             let links: Vec<OffMeshLink> = raw_links
                 .into_iter()
@@ -319,10 +229,7 @@ fn exact_with_links_is_the_cheapest_way_and_beats_funnel() {
                 .unwrap();
             let graph = VisibilityGraph::new(&scene).unwrap();
             let mut finder = PathFinder::new();
-            let exact = SearchOptions {
-                method: SearchMethod::Exact,
-                ..SearchOptions::default()
-            };
+            let exact = SearchOptions::exact();
             let mut compared = 0;
             for (i, (a, b, c, d)) in queries.into_iter().enumerate() {
                 let (mut s, mut g) = (at(a, b), at(c, d));
@@ -363,7 +270,7 @@ fn exact_with_links_is_the_cheapest_way_and_beats_funnel() {
                         for (i, leg) in p.points.windows(2).enumerate() {
                             if !link_segments.contains(&i) {
                                 prop_assert!(
-                                    visible(&scene, leg[0], leg[1]),
+                                    graph.visible(leg[0], leg[1]),
                                     "leg {} -> {} blocked",
                                     leg[0],
                                     leg[1]

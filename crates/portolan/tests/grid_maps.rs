@@ -4,13 +4,11 @@
 
 use portolan::io::movingai::{read_map, GridMap};
 use portolan::search::landmarks::Landmarks;
-use portolan::{
-    build, BuildError, BuildOptions, NavMesh, PathFinder, SearchMethod, SearchOptions, Vec2,
-};
+use portolan::{build, BuildError, BuildOptions, NavMesh, PathFinder, SearchOptions, Vec2};
 use std::path::PathBuf;
 
 fn data(path: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")).join(path)
+    portolan::testkit::data_dir().join(path)
 }
 
 fn load(path: &str) -> GridMap {
@@ -120,24 +118,15 @@ fn across_the_cape_funnel_paths_are_never_shorter_than_the_optimum() {
     assert_eq!(found, 201);
 }
 
-fn exact() -> SearchOptions {
-    SearchOptions {
-        method: SearchMethod::Exact,
-        ..SearchOptions::default()
-    }
-}
-
 #[test]
 fn across_the_cape_exact_lengths_match_the_gppc_optimum() {
     let (_, mesh) = build_and_check("gppc/AcrosstheCape.map");
     let mut finder = PathFinder::new();
     // Plain, and with landmarks (the map's double corners are pinch vertices, which the
     // landmark bound must leave out).
-    let with_landmarks = SearchOptions {
-        landmarks: Some(std::sync::Arc::new(Landmarks::build(&mesh, 8))),
-        ..exact()
-    };
-    for options in [exact(), with_landmarks] {
+    let with_landmarks = SearchOptions::exact()
+        .with_landmarks(Some(std::sync::Arc::new(Landmarks::build(&mesh, 8))));
+    for options in [SearchOptions::exact(), with_landmarks] {
         let mut worst: f64 = 0.0;
         for (i, q) in read_scen("gppc/AcrosstheCape.map.scen").iter().enumerate() {
             let path = finder
@@ -177,7 +166,7 @@ fn dragon_age_exact_paths_exist_and_are_within_the_octile_optimum() {
             let on_pinch = |p: Vec2| matches!(mesh.locate(p), portolan::Location::OnVertex { vertex, .. } if mesh.is_pinch(vertex));
             pinch_ends += usize::from(on_pinch(q.start) || on_pinch(q.goal));
             let exact_path = finder
-                .find_path(&mesh, q.start, q.goal, &exact())
+                .find_path(&mesh, q.start, q.goal, &SearchOptions::exact())
                 .unwrap_or_else(|e| panic!("{name} query {i} {} → {}: {e}", q.start, q.goal));
             assert!(
                 exact_path.length <= q.optimum + q.rounding,
@@ -219,7 +208,9 @@ fn regression_den011d_exact_is_not_longer_than_the_funnel() {
     let funnel = finder
         .find_path(&mesh, a, b, &SearchOptions::default())
         .unwrap();
-    let exact_path = finder.find_path(&mesh, a, b, &exact()).unwrap();
+    let exact_path = finder
+        .find_path(&mesh, a, b, &SearchOptions::exact())
+        .unwrap();
     assert!(
         exact_path.length <= funnel.length * (1.0 + 1e-12),
         "exact {} > funnel {}",

@@ -23,9 +23,6 @@ use portolan::{build, BuildOptions, PathError, PathFinder, SearchMethod, SearchO
 use proptest::prelude::*;
 use std::sync::Arc;
 
-#[path = "../src/search/counted_property.rs"]
-mod counted_property;
-
 /// A `w × h` map with each cell blocked with probability `percent / 100`, then with every free
 /// pocket that one group of blocked cells encloses by itself filled (its outline would be a hole
 /// or a loop touching itself, which the oracle does not model). Pockets that several groups, or
@@ -156,14 +153,8 @@ fn check_query(
     s: Vec2,
     g: Vec2,
 ) -> Result<Checked, TestCaseError> {
-    let exact = SearchOptions {
-        method: SearchMethod::Exact,
-        ..SearchOptions::default()
-    };
-    let with_landmarks = SearchOptions {
-        landmarks: Some(Arc::clone(landmarks)),
-        ..exact.clone()
-    };
+    let exact = SearchOptions::exact();
+    let with_landmarks = exact.clone().with_landmarks(Some(Arc::clone(landmarks)));
     let want = match oracle.shortest_path(s, g) {
         Ok(p) => Some(p.length),
         Err(VisibilityError::NoPath) => None,
@@ -277,7 +268,7 @@ fn endpoints_on_pinch_vertices_edges_and_vertices_match_the_oracle() {
     let tally = std::cell::Cell::new(Tally::default());
     let apart_count = std::cell::Cell::new(0usize);
     let compared =
-        counted_property::check_counted(file!(), cases, input, |(w, h, percent, seed)| {
+        portolan::testkit::check_counted(file!(), cases, input, |(w, h, percent, seed)| {
             let map = grid(w, h, percent, seed);
             let scene = map.to_scene();
             let mesh = match build(&scene, &BuildOptions::cdt()) {
@@ -375,7 +366,7 @@ fn touching_obstacles_with_reflex_wedges_at_their_pinches_match_the_oracle() {
     let cases = 48;
     let queries_per_scene = 16;
     let tally = std::cell::Cell::new(Tally::default());
-    let compared = counted_property::check_counted(file!(), cases, any::<u64>(), |seed| {
+    let compared = portolan::testkit::check_counted(file!(), cases, any::<u64>(), |seed| {
         let scene = touching_triangles(seed);
         let mesh = build(&scene, &BuildOptions::cdt())
             .map_err(|e| TestCaseError::fail(format!("build: {e}")))?;
@@ -443,21 +434,11 @@ fn p(x: f64, y: f64) -> Vec2 {
     Vec2::new(x, y)
 }
 
-fn exact_options() -> SearchOptions {
-    SearchOptions {
-        method: SearchMethod::Exact,
-        ..SearchOptions::default()
-    }
-}
-
 /// Both searches, with `options` for everything but the method: the same answer, `Ok` with the
 /// expected length (and ends), or the expected error.
 fn both(mesh: &NavMesh, s: Vec2, g: Vec2, options: &SearchOptions, want: Result<f64, PathError>) {
     for method in [SearchMethod::Exact, SearchMethod::Funnel] {
-        let opts = SearchOptions {
-            method,
-            ..options.clone()
-        };
+        let opts = options.clone().with_method(method);
         let got = PathFinder::new().find_path(mesh, s, g, &opts);
         match (&got, &want) {
             (Ok(path), Ok(len)) => {
@@ -488,7 +469,7 @@ fn start_equal_to_goal_on_a_pinch_vertex() {
         Ok(0.0),
     );
     let path = PathFinder::new()
-        .find_path(&m, p(1.0, 1.0), p(1.0, 1.0), &exact_options())
+        .find_path(&m, p(1.0, 1.0), p(1.0, 1.0), &SearchOptions::exact())
         .unwrap();
     assert_eq!(path.points, vec![p(1.0, 1.0)]);
 }
@@ -547,10 +528,7 @@ fn a_filter_closing_one_side_of_a_pinch() {
     let closing = |poly: PolyId| {
         let mut f = portolan::PolygonFilter::new();
         f.exclude(poly);
-        SearchOptions {
-            filter: Some(Arc::new(f)),
-            ..SearchOptions::default()
-        }
+        SearchOptions::default().with_filter(Some(Arc::new(f)))
     };
     let d = 0.5f64.sqrt();
     // B closed: the pinch is still reached through A, and left into A.
@@ -598,20 +576,11 @@ fn an_off_mesh_link_from_and_to_a_pinch_vertex() {
 #[test]
 fn a_partial_path_toward_a_pinch_vertex_in_an_unreachable_pocket() {
     let m = pinched_mesh();
-    let partial = SearchOptions {
-        allow_partial: true,
-        ..exact_options()
-    };
+    let partial = SearchOptions::exact().with_allow_partial(true);
     let mut finder = PathFinder::new();
     // From A, the pinch of E and F is out of reach; the nearest reachable point to it is A's
     // corner (1, 1), itself a pinch vertex, reached straight.
-    for opts in [
-        partial.clone(),
-        SearchOptions {
-            method: SearchMethod::Funnel,
-            ..partial
-        },
-    ] {
+    for opts in [partial.clone(), partial.with_method(SearchMethod::Funnel)] {
         let path = finder
             .find_path(&m, p(0.5, 0.5), p(11.0, 11.0), &opts)
             .unwrap();
@@ -657,7 +626,7 @@ fn batch_raycast_and_snapping_at_a_pinch() {
         (p(1.5, 1.5), p(1.0, 1.0)),
         (p(1.0, 1.0), p(1.0, 1.0)),
     ];
-    for opts in [SearchOptions::default(), exact_options()] {
+    for opts in [SearchOptions::default(), SearchOptions::exact()] {
         let out = portolan::search::batch::find_paths(&m, &queries, &opts);
         for (q, r) in queries.iter().zip(out) {
             let path = r.unwrap_or_else(|e| panic!("{q:?}: {e}"));
@@ -669,10 +638,7 @@ fn batch_raycast_and_snapping_at_a_pinch() {
     assert!(ray.is_clear());
     // A point in the empty quadrant beside the pinch snaps onto the nearer wall, and goes on
     // into that square (or up to the pinch) like any other point.
-    let snapped = SearchOptions {
-        snap: portolan::search::Snap::Within(1.0),
-        ..exact_options()
-    };
+    let snapped = SearchOptions::exact().with_snap(portolan::search::Snap::Within(1.0));
     assert_eq!(
         m.nearest_point(p(1.1, 0.8), 1.0).map(|(_, q)| q),
         Some(p(1.0, 0.8))

@@ -6,7 +6,7 @@ use portolan::NavMesh;
 use std::path::PathBuf;
 
 fn data(rel: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")).join(rel)
+    portolan::testkit::data_dir().join(rel)
 }
 
 fn mesh(rel: &str) -> (NavMesh, MeshVersion) {
@@ -93,22 +93,12 @@ fn every_public_scenario_reads() {
 }
 
 use portolan::search::landmarks::Landmarks;
-use portolan::{PathError, PathFinder, SearchMethod, SearchOptions, Vec2};
+use portolan::{PathError, PathFinder, SearchOptions, Vec2};
 use std::sync::Arc;
-
-fn exact() -> SearchOptions {
-    SearchOptions {
-        method: SearchMethod::Exact,
-        ..SearchOptions::default()
-    }
-}
 
 /// The exact search with `count` landmarks built for `mesh`: the same answers, faster.
 fn with_landmarks(mesh: &NavMesh, count: usize) -> SearchOptions {
-    SearchOptions {
-        landmarks: Some(Arc::new(Landmarks::build(mesh, count))),
-        ..exact()
-    }
+    SearchOptions::exact().with_landmarks(Some(Arc::new(Landmarks::build(mesh, count))))
 }
 
 /// Runs `queries` on `mesh` and returns the failures as readable lines.
@@ -158,7 +148,7 @@ fn arena_matches_published_optima() {
         "polyanya/meshes/arena-merged.mesh",
     ] {
         let (m, _) = mesh(rel);
-        for options in [exact(), with_landmarks(&m, 4)] {
+        for options in [SearchOptions::exact(), with_landmarks(&m, 4)] {
             let bad = check(rel, &m, &queries, 1e-5, &options);
             assert!(
                 bad.is_empty(),
@@ -180,7 +170,7 @@ fn scene_mp_2p_01_matches_its_2000_optima() {
     assert_eq!(queries.len(), 2000);
     // Plain, and with landmarks: this map has islands and pinch corners, where a careless
     // landmark bound would overestimate.
-    for options in [exact(), with_landmarks(&m, 8)] {
+    for options in [SearchOptions::exact(), with_landmarks(&m, 8)] {
         let bad = check("scene_mp_2p_01", &m, &queries, 1e-9, &options);
         assert!(
             bad.is_empty(),
@@ -227,7 +217,7 @@ fn polyanya_test_suite_cases() {
                 assert!(q.start == pinch || q.goal == pinch, "line {}", q.line);
                 q.expected = Some(q.start.distance(q.goal));
             }
-            let got = finder.find_path(&m, q.start, q.goal, &exact());
+            let got = finder.find_path(&m, q.start, q.goal, &SearchOptions::exact());
             let again = finder.find_path(&m, q.start, q.goal, &landmarks);
             if again.as_ref().map(|p| p.length) != got.as_ref().map(|p| p.length) {
                 bad.push(format!("{name} line {}: with landmarks {again:?}", q.line));
@@ -273,7 +263,9 @@ fn nudged_pinch_queries_have_their_exact_optima() {
         ),
     ] {
         let (m, _) = mesh(&format!("polyanya/tests/{name}.mesh"));
-        let p = PathFinder::new().find_path(&m, s, g, &exact()).unwrap();
+        let p = PathFinder::new()
+            .find_path(&m, s, g, &SearchOptions::exact())
+            .unwrap();
         assert!(
             (p.length - want).abs() < 1e-12,
             "{name}: {} vs {want}",

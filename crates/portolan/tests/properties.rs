@@ -106,39 +106,6 @@ proptest! {
             prop_assert_eq!(on_mesh, mesh.locate_linear(p).polygon().is_some());
         }
     }
-
-    #[test]
-    fn paths_are_sound(scene in scene(), queries in prop::collection::vec((0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0), 8)) {
-        let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
-        let mut finder = PathFinder::new();
-        for (a, b, c, d) in queries {
-            let (Some(s), Some(g)) = (free_point(&scene, a, b), free_point(&scene, c, d)) else { continue };
-            for pp in [PortalPoint::TowardGoal, PortalPoint::Midpoint] {
-                let path = match finder.find_path(&mesh, s, g, &SearchOptions::with_portal_point(pp)) {
-                    Ok(p) => p,
-                    Err(PathError::NoPath) => continue, // obstacles can wall off a pocket
-                    Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
-                };
-                prop_assert_eq!(path.points[0], s);
-                prop_assert_eq!(*path.points.last().unwrap(), g);
-                prop_assert!(path.length >= s.distance(g) * (1.0 - 1e-12));
-                prop_assert!((path.length - Path::polyline_length(&path.points)).abs() <= 1e-9 * path.length.max(1.0));
-                for w in path.points.windows(2) {
-                    prop_assert!(w[0] != w[1], "zero-length segment at {:?}", w[0]);
-                    for k in 0..=16 {
-                        let p = w[0].lerp(w[1], k as f64 / 16.0);
-                        let d = path.channel.iter().map(|&q| distance_to_polygon(&mesh, q, p)).fold(f64::INFINITY, f64::min);
-                        prop_assert!(d <= 1e-9 * W, "path point {:?} is {} outside the channel", p, d);
-                    }
-                }
-                let mids: Vec<Vec2> = channel_portals(&mesh, &path.channel, s, g).iter().map(|p| p.midpoint()).collect();
-                prop_assert!(path.length <= Path::polyline_length(&mids) * (1.0 + 1e-12));
-                for w in path.channel.windows(2) {
-                    prop_assert!(mesh.shared_edge(w[0], w[1]).is_some(), "channel polygons are neighbours");
-                }
-            }
-        }
-    }
 }
 
 #[test]
@@ -173,4 +140,73 @@ fn default_map_matches_the_chapter_figure() {
         (1.6..=2.0).contains(&ratio),
         "midpoint polyline / funnel = {ratio}, the chapter has 1351 / 741 = 1.82"
     );
+}
+
+/// Paths from both crossing-point estimates start and end where asked, stay in their channel and
+/// are no longer than the midpoint polyline. Pairs in an obstacle or walled off are skipped, so
+/// the test counts the paths it checked and requires enough of them.
+#[test]
+fn paths_are_sound() {
+    let input = (
+        scene(),
+        prop::collection::vec((0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0), 8),
+    );
+    let checked = portolan::testkit::check_counted(file!(), 64, input, |(scene, queries)| {
+        let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
+        let mut finder = PathFinder::new();
+        let mut checked = 0;
+        for (a, b, c, d) in queries {
+            let (Some(s), Some(g)) = (free_point(&scene, a, b), free_point(&scene, c, d)) else {
+                continue;
+            };
+            for pp in [PortalPoint::TowardGoal, PortalPoint::Midpoint] {
+                let path =
+                    match finder.find_path(&mesh, s, g, &SearchOptions::with_portal_point(pp)) {
+                        Ok(p) => p,
+                        Err(PathError::NoPath) => continue, // obstacles can wall off a pocket
+                        Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
+                    };
+                prop_assert_eq!(path.points[0], s);
+                prop_assert_eq!(*path.points.last().unwrap(), g);
+                prop_assert!(path.length >= s.distance(g) * (1.0 - 1e-12));
+                prop_assert!(
+                    (path.length - Path::polyline_length(&path.points)).abs()
+                        <= 1e-9 * path.length.max(1.0)
+                );
+                for w in path.points.windows(2) {
+                    prop_assert!(w[0] != w[1], "zero-length segment at {:?}", w[0]);
+                    for k in 0..=16 {
+                        let p = w[0].lerp(w[1], k as f64 / 16.0);
+                        let d = path
+                            .channel
+                            .iter()
+                            .map(|&q| distance_to_polygon(&mesh, q, p))
+                            .fold(f64::INFINITY, f64::min);
+                        prop_assert!(
+                            d <= 1e-9 * W,
+                            "path point {:?} is {} outside the channel",
+                            p,
+                            d
+                        );
+                    }
+                }
+                let mids: Vec<Vec2> = channel_portals(&mesh, &path.channel, s, g)
+                    .iter()
+                    .map(|p| p.midpoint())
+                    .collect();
+                prop_assert!(path.length <= Path::polyline_length(&mids) * (1.0 + 1e-12));
+                for w in path.channel.windows(2) {
+                    prop_assert!(
+                        mesh.shared_edge(w[0], w[1]).is_some(),
+                        "channel polygons are neighbours"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        Ok(checked)
+    });
+    // 64 scenes × 8 pairs × 2 estimates = 1,024 paths at most. About
+    // 85% are checked (a run: 868); the rest have an end in an obstacle or walled off.
+    assert!(checked >= 700, "only {checked} of 1024 paths checked");
 }

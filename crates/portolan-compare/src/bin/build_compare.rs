@@ -19,7 +19,7 @@
 //! the same domain, and only the triangulation and merge differ.
 
 use anyhow::{bail, Result};
-use portolan::build::{free_space::free_space, inflate::chord_angle};
+use portolan::build::free_space;
 use portolan::random::quad_grid_scene;
 use portolan::{build, BuildOptions, Scene, Vec2};
 use std::time::Instant;
@@ -86,8 +86,7 @@ fn ours(scene: &Scene, radius: f64) -> Result<(usize, f64)> {
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+    portolan::testkit::median(&mut v)
 }
 
 fn ms(s: f64) -> String {
@@ -156,7 +155,7 @@ fn main() -> Result<()> {
     println!("| --- | --- | --- | --- | --- |");
     let options = BuildOptions::cdt().with_agent_radius(5.0);
     for (name, scene) in &scenes {
-        let shapes = free_space(scene, 5.0, chord_angle(options.arc_error))?;
+        let shapes = free_space(scene, &options)?;
         let ours = build(scene, &options)?.polygon_count();
         let vertices: usize = shapes.iter().flatten().map(Vec::len).sum();
         if let [shape] = shapes.as_slice() {

@@ -55,14 +55,11 @@ pub struct Merged {
     pub neighbours: Vec<Option<PolyId>>,
 }
 
+#[cfg(test)]
 impl Merged {
     /// Number of polygons.
     pub fn len(&self) -> usize {
         self.offsets.len().saturating_sub(1)
-    }
-    /// `true` when there is no polygon.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
     /// Polygon `p`'s vertex indices.
     pub fn polygon(&self, p: usize) -> &[VertexId] {
@@ -91,7 +88,8 @@ impl Pass {
 }
 
 /// Merges free-space triangles into convex polygons (counter-clockwise vertex index lists, into
-/// `triangles.vertices`).
+/// `triangles.vertices`); the tests' view of [`merge_with_adjacency`].
+#[cfg(test)]
 pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
     let m = merge_with_adjacency(t);
     (0..m.len())
@@ -99,7 +97,7 @@ pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
         .collect()
 }
 
-/// [`merge`], returning the polygons in flat form with their neighbours.
+/// Merges free-space triangles into convex polygons, in flat form with their neighbours.
 pub fn merge_with_adjacency(t: &Triangles) -> Merged {
     let nh = t.triangles.len() * 3;
     let from = |h: usize| t.triangles[h / 3][h % 3];

@@ -9,6 +9,7 @@ pub mod svg;
 
 /// Why a file could not be read; names the line where that is known.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// The underlying reader failed.
     #[error("read failed: {0}")]
@@ -51,6 +52,26 @@ impl ReadError {
             column: e.column(),
             message: e.to_string(),
         }
+    }
+}
+
+// Reading a scene is defined here, not in `scene.rs`, so that the dependency runs one way:
+// `io` knows scenes and meshes; `scene` knows nothing about files or their errors.
+impl crate::scene::Scene {
+    /// Parses the JSON scene format ([`Scene`](crate::scene::Scene)'s serde form) from a reader
+    /// and validates it.
+    ///
+    /// ```
+    /// use portolan::Scene;
+    /// let json = r#"{"bounds": {"min": [0, 0], "max": [10, 10]}, "obstacles": [[[2, 2], [4, 2], [4, 4]]]}"#;
+    /// let scene = Scene::from_json_reader(json.as_bytes()).unwrap();
+    /// assert_eq!(scene.obstacles.len(), 1);
+    /// ```
+    pub fn from_json_reader(r: impl std::io::Read) -> Result<crate::scene::Scene, ReadError> {
+        let scene: crate::scene::Scene =
+            serde_json::from_reader(r).map_err(ReadError::from_json)?;
+        scene.validate()?;
+        Ok(scene)
     }
 }
 
@@ -107,6 +128,7 @@ fn syntax_parts<T: std::fmt::Debug>(result: Result<T, ReadError>) -> (usize, usi
 #[cfg(test)]
 mod tests {
     use super::words;
+    use crate::scene::Scene;
 
     #[test]
     fn words_have_their_columns_in_characters() {
@@ -115,5 +137,42 @@ mod tests {
         assert_eq!(words("").count(), 0);
         assert_eq!(words(" \t ").count(), 0);
         assert_eq!(words("x").collect::<Vec<_>>(), [(1, "x")]);
+    }
+
+    #[test]
+    fn json_reader_reports_bad_files() {
+        let ok =
+            r#"{"bounds": {"min": [0, 0], "max": [10, 10]}, "obstacles": [[[1,1],[2,1],[2,2]]]}"#;
+        assert_eq!(
+            Scene::from_json_reader(ok.as_bytes())
+                .unwrap()
+                .obstacles
+                .len(),
+            1
+        );
+        let bad =
+            r#"{"bounds": {"min": [0, 0], "max": [10, 10]}, "obstacles": [[[1,1],[2,1],[2,2]]"#;
+        let err = Scene::from_json_reader(bad.as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("line 1"), "{err}");
+        let invalid =
+            r#"{"bounds": {"min": [0, 0], "max": [10, 10]}, "obstacles": [[[1,1],[2,1]]]}"#;
+        let err = Scene::from_json_reader(invalid.as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("obstacle 0"), "{err}");
+    }
+
+    #[test]
+    fn boundary_and_holes_round_trip_through_json() {
+        let text = r#"{"bounds": {"min": [0, 0], "max": [10, 10]},
+            "boundary": [[0,0],[10,0],[10,10],[5,6],[0,10]],
+            "obstacles": [[[1,1],[4,1],[4,4],[1,4]]],
+            "holes": [{"obstacle": 0, "ring": [[2,2],[3,2],[3,3],[2,3]]}]}"#;
+        let s = Scene::from_json_reader(text.as_bytes()).unwrap();
+        assert_eq!(s.boundary.as_ref().map(Vec::len), Some(5));
+        assert_eq!(s.holes.len(), 1);
+        let back: Scene = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
+        // Scenes without the new fields still read, and write without them.
+        let plain = serde_json::to_string(&Scene::default_map()).unwrap();
+        assert!(!plain.contains("boundary") && !plain.contains("holes"));
     }
 }

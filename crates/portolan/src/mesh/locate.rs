@@ -8,8 +8,8 @@
 //! polygons would be listed in too many cells (at most 16 entries per polygon on average), the
 //! cells grow until they fit.
 
-use super::{PolyId, VertexId};
-use crate::geom::{Aabb, Vec2};
+use super::{NavMesh, PolyId, VertexId};
+use crate::geom::{orient, Aabb, Orientation, Vec2};
 
 /// Where a point lies on a [`NavMesh`](super::NavMesh).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -262,5 +262,80 @@ impl Locator {
                 }
             }
         }
+    }
+}
+
+impl NavMesh {
+    /// Which polygon holds `p`: strictly inside one, on an edge, on a vertex, or outside the mesh
+    /// (in an obstacle or off the map). Uses a uniform grid over polygon bounding boxes, so the
+    /// cost does not grow with the mesh size for meshes of evenly sized polygons.
+    pub fn locate(&self, p: Vec2) -> Location {
+        if !p.is_finite() || !self.bounds.contains(p) {
+            return Location::Outside;
+        }
+        for &poly in self.locator.candidates(p) {
+            if !self.poly_bounds[poly.index()].contains(p) {
+                continue;
+            }
+            if let Some(loc) = self.locate_in(poly, p) {
+                return loc;
+            }
+        }
+        Location::Outside
+    }
+
+    /// Locates `p` by testing every polygon in turn (the chapter's `findPoly`): O(n), kept as the
+    /// reference for tests and benchmarks of [`NavMesh::locate`].
+    pub fn locate_linear(&self, p: Vec2) -> Location {
+        if !p.is_finite() {
+            return Location::Outside;
+        }
+        self.polygons()
+            .find_map(|poly| self.locate_in(poly, p))
+            .unwrap_or(Location::Outside)
+    }
+
+    /// Classifies `p` against one polygon: `None` when outside it.
+    pub fn locate_in(&self, poly: PolyId, p: Vec2) -> Option<Location> {
+        let vs = self.polygon_vertices(poly);
+        let n = vs.len();
+        let mut on_edge = None;
+        for i in 0..n {
+            let a = self.vertices[vs[i].index()];
+            let b = self.vertices[vs[(i + 1) % n].index()];
+            match orient(a, b, p) {
+                Orientation::Clockwise => return None,
+                Orientation::Collinear => {
+                    if p == a {
+                        return Some(Location::OnVertex {
+                            vertex: vs[i],
+                            polygon: poly,
+                        });
+                    }
+                    if p == b {
+                        return Some(Location::OnVertex {
+                            vertex: vs[(i + 1) % n],
+                            polygon: poly,
+                        });
+                    }
+                    // In a convex polygon, "left of or on every edge line" means inside or on
+                    // the boundary; on the line of edge i and inside means on edge i — unless
+                    // collinear neighbours share that line: then only the edge whose range holds
+                    // p (exact coordinate comparisons, p being on the line).
+                    if crate::geom::on_segment(p, a, b) {
+                        on_edge = Some(i);
+                    }
+                }
+                Orientation::CounterClockwise => {}
+            }
+        }
+        Some(match on_edge {
+            Some(edge) => Location::OnEdge {
+                polygon: poly,
+                edge,
+                neighbour: self.neighbours(poly)[edge],
+            },
+            None => Location::InPolygon(poly),
+        })
     }
 }

@@ -312,11 +312,11 @@ fn broken_known_adjacency_is_an_error_in_debug_builds() {
 fn connected_components_join_across_edges_only() {
     assert_eq!(square_mesh().connected_components(), [0, 0, 0]);
     // Two squares touching at one vertex: no shared edge, two parts.
-    let (v, polys) = crate::search::test_scenes::pinched_squares();
+    let (v, polys) = crate::testkit::scenes::pinched_squares();
     let pinched = NavMesh::from_polygons(v, polys).unwrap();
     assert_eq!(pinched.connected_components(), [0, 1]);
     // Each half of the split map is one part.
-    let split = crate::search::test_scenes::split_map();
+    let split = crate::testkit::scenes::split_map();
     let part = split.connected_components();
     let of = |x: f64| part[split.locate(Vec2::new(x, 5.0)).polygon().unwrap().index()];
     assert_ne!(of(1.0), of(9.0));

@@ -64,8 +64,8 @@ mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
     use crate::scene::Scene;
-    use crate::search::test_scenes::{grid_point, mesh_of, random_scene};
     use crate::search::{PathStatus, Snap};
+    use crate::testkit::scenes::{grid_point, mesh_of, random_scene};
     use proptest::prelude::*;
 
     #[test]
@@ -81,10 +81,7 @@ mod tests {
         }
         queries.push((Vec2::new(f64::NAN, 0.0), Vec2::new(10.0, 10.0)));
         queries.push((Vec2::new(360.0, 100.0), Vec2::new(10.0, 10.0))); // in an obstacle
-        let options = SearchOptions {
-            corner_offset: 3.0,
-            ..SearchOptions::default()
-        };
+        let options = SearchOptions::default().with_corner_offset(3.0);
         let par = find_paths(&mesh, &queries, &options);
         let seq = find_paths_sequential(&mesh, &queries, &options);
         assert_eq!(par.len(), queries.len());
@@ -98,7 +95,10 @@ mod tests {
         }
         assert!(matches!(
             par[400],
-            Err(PathError::NonFinite { which: "start", .. })
+            Err(PathError::NonFinite {
+                role: crate::search::EndpointRole::Start,
+                ..
+            })
         ));
         assert!(matches!(par[401], Err(PathError::StartOffMesh(_))));
         let ok = par.iter().filter(|r| r.is_ok()).count();
@@ -114,11 +114,7 @@ mod tests {
             queries in prop::collection::vec((grid_point(), grid_point()), 0..60),
         ) {
             let mesh = mesh_of(&scene);
-            let options = SearchOptions {
-                allow_partial: true,
-                snap: Snap::Within(2.0),
-                ..SearchOptions::default()
-            };
+            let options = SearchOptions::default().with_allow_partial(true).with_snap(Snap::Within(2.0));
             let par = find_paths(&mesh, &queries, &options);
             prop_assert_eq!(&par, &find_paths_sequential(&mesh, &queries, &options));
             for ((s, g), r) in queries.iter().zip(&par) {

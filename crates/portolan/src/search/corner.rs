@@ -38,7 +38,7 @@
 //! let tight = finder
 //!     .find_path(&mesh, Scene::DEFAULT_START, Scene::DEFAULT_GOAL, &SearchOptions::default())
 //!     .unwrap();
-//! let options = SearchOptions { corner_offset: 8.0, ..SearchOptions::default() };
+//! let options = SearchOptions::default().with_corner_offset(8.0);
 //! let loose = finder
 //!     .find_path(&mesh, Scene::DEFAULT_START, Scene::DEFAULT_GOAL, &options)
 //!     .unwrap();
@@ -137,10 +137,7 @@ mod tests {
             .unwrap();
         assert!(base.points.len() >= 3, "the default query turns");
         for r in [1.0, 5.0, 12.5] {
-            let opts = SearchOptions {
-                corner_offset: r,
-                ..SearchOptions::default()
-            };
+            let opts = SearchOptions::default().with_corner_offset(r);
             let p = f
                 .find_path(&m, Scene::DEFAULT_START, Scene::DEFAULT_GOAL, &opts)
                 .unwrap();
@@ -206,10 +203,7 @@ mod tests {
         let m = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
         let mut f = PathFinder::new();
         for bad in [-1.0, f64::NAN, f64::INFINITY] {
-            let opts = SearchOptions {
-                corner_offset: bad,
-                ..SearchOptions::default()
-            };
+            let opts = SearchOptions::default().with_corner_offset(bad);
             assert!(matches!(
                 f.find_path(&m, Scene::DEFAULT_START, Scene::DEFAULT_GOAL, &opts),
                 Err(PathError::InvalidOption {
@@ -225,9 +219,9 @@ mod tests {
         assert_eq!(pts, before);
     }
 
-    use crate::search::counted_property::check_counted;
-    use crate::search::test_scenes::{grid_point, mesh_of, random_scene};
     use crate::search::Path;
+    use crate::testkit::check_counted;
+    use crate::testkit::scenes::{grid_point, mesh_of, random_scene};
     use proptest::prelude::*;
 
     #[test]
@@ -241,10 +235,7 @@ mod tests {
             let mut moved = 0;
             let m = mesh_of(&scene);
             let mut f = PathFinder::new();
-            let opts = SearchOptions {
-                corner_offset: r,
-                ..SearchOptions::default()
-            };
+            let opts = SearchOptions::default().with_corner_offset(r);
             for (a, b) in queries {
                 let Ok(base) = f.find_path(&m, a, b, &SearchOptions::default()) else {
                     continue;

@@ -3,7 +3,7 @@
 //!
 //! A [`PolygonFilter`] is a set of excluded polygons. Put it in
 //! [`SearchOptions::filter`](super::SearchOptions::filter) and neither the channel search nor
-//! the exact search ([`polyanya`](super::polyanya), for which a closed polygon is a wall) enters
+//! the exact search ([`SearchMethod::Exact`](super::SearchMethod::Exact), for which a closed polygon is a wall) enters
 //! those polygons: a closed door, a collapsed bridge, a cell occupied by a parked vehicle.
 //! [`PolygonFilter::exclude_overlapping`] marks every polygon whose interior overlaps a temporary
 //! convex obstacle, which makes a usable, **coarse** treatment of dynamic obstacles:
@@ -44,7 +44,7 @@
 //!     .exclude_overlapping(&mesh, &[Vec2::new(10.0, 200.0), Vec2::new(140.0, 200.0), Vec2::new(140.0, 210.0), Vec2::new(10.0, 210.0)])
 //!     .unwrap();
 //! assert!(closed >= 1);
-//! let options = SearchOptions { filter: Some(Arc::new(filter)), ..SearchOptions::default() };
+//! let options = SearchOptions::default().with_filter(Some(Arc::new(filter)));
 //! let detour = finder.find_path(&mesh, start, goal, &options);
 //! assert!(detour.map_or(true, |p| p.length > open.length));
 //! ```
@@ -61,6 +61,7 @@ pub struct PolygonFilter {
 
 /// Why a temporary obstacle cannot be used.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FilterError {
     /// A vertex is NaN or infinite.
     #[error("obstacle vertex {vertex} is not finite")]
@@ -192,8 +193,8 @@ mod tests {
     use crate::build::{build, BuildOptions};
     use crate::geom::Aabb;
     use crate::scene::Scene;
-    use crate::search::test_scenes::square_map;
     use crate::search::{PathError, PathFinder, SearchOptions};
+    use crate::testkit::scenes::square_map;
     use std::sync::Arc;
 
     fn v(x: f64, y: f64) -> Vec2 {
@@ -300,10 +301,7 @@ mod tests {
         let door = m.locate(v(5.0, 9.0)).polygon().unwrap();
         let mut f = PolygonFilter::new();
         f.exclude(door);
-        let opts = SearchOptions {
-            filter: Some(Arc::new(f)),
-            ..SearchOptions::default()
-        };
+        let opts = SearchOptions::default().with_filter(Some(Arc::new(f)));
         assert_eq!(finder.find_path(&m, a, b, &opts), Err(PathError::NoPath));
         // A goal inside the closed polygon is unreachable; a start inside it can leave.
         assert_eq!(

@@ -4,7 +4,10 @@
 //!   crosses into it ([`PortalPoint`]).
 //! - [`funnel`]: the Simple Stupid Funnel Algorithm, which pulls the string through the channel's
 //!   portals, with a [`Funnel::step`](funnel::Funnel::step) API for visualisation.
-//! - [`polyanya`]: exact any-angle search (Polyanya), a Euclidean shortest path.
+//! - `polyanya` (crate-private, reached through [`SearchMethod::Exact`]): exact any-angle search
+//!   (Polyanya, Cui, Harabor and Grastien, IJCAI 2017), a Euclidean shortest path.
+//! - [`endpoint`]: where a query's start and goal lie on the mesh (snapping, typed
+//!   [`EndpointRole`] in errors).
 //!
 //! - [`raycast`]: walks a straight segment over the mesh and reports the first wall it hits.
 //! - [`corner`]: pushes a path's turning points away from the corners
@@ -16,26 +19,28 @@
 //!
 //! Off-mesh links (jumps, climbs) live on the mesh: [`NavMesh::with_links`](crate::NavMesh::with_links).
 //!
-//! [`PathFinder`] ties them together and keeps its buffers between queries.
+//! [`PathFinder`] (the façade, `finder.rs`) ties them together, applies the corner offset once
+//! for every method, and keeps its buffers between queries.
 
 #[cfg(feature = "parallel")]
 pub mod batch;
 pub mod channel;
 pub mod corner;
-#[cfg(test)]
-pub(crate) mod counted_property;
+pub mod endpoint;
 pub mod filter;
+mod finder;
 pub mod funnel;
 pub mod landmarks;
 mod open;
-pub mod polyanya;
+pub(crate) mod polyanya;
 pub mod raycast;
 #[cfg(test)]
-pub(crate) mod test_scenes;
+mod tests;
 pub mod visibility;
 
-pub use channel::PathFinder;
+pub use endpoint::{resolve_endpoint, Endpoint, EndpointRole};
 pub use filter::PolygonFilter;
+pub use finder::{FunnelTrace, PathFinder};
 pub use funnel::{Funnel, FunnelStep, Portal};
 
 use crate::geom::Vec2;
@@ -62,7 +67,7 @@ pub enum SearchMethod {
     /// Channel A* with [`SearchOptions::portal_point`], then the funnel: fast, near-optimal.
     #[default]
     Funnel,
-    /// Polyanya ([`polyanya`]): a Euclidean shortest path, exactly.
+    /// Polyanya (Cui, Harabor and Grastien, IJCAI 2017): a Euclidean shortest path, exactly.
     Exact,
 }
 
@@ -78,7 +83,22 @@ pub enum Snap {
 }
 
 /// Options for a path query.
+///
+/// Start from a per-method constructor ([`SearchOptions::funnel`] (the default),
+/// [`SearchOptions::exact`], [`SearchOptions::midpoint`]) and set the rest with the `with_*`
+/// methods; the struct is `#[non_exhaustive]`, so it can grow without breaking callers.
+///
+/// ```
+/// use portolan::{build, BuildOptions, PathFinder, Scene, SearchOptions, Snap};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
+/// let options = SearchOptions::exact().with_snap(Snap::Within(5.0)).with_corner_offset(2.0);
+/// let path = PathFinder::new()
+///     .find_path(&mesh, Scene::DEFAULT_START, Scene::DEFAULT_GOAL, &options)
+///     .unwrap();
+/// assert!(path.is_complete());
+/// ```
 #[derive(Clone, Debug, PartialEq, Default)]
+#[non_exhaustive]
 pub struct SearchOptions {
     /// Which search runs. Default: [`SearchMethod::Funnel`].
     pub method: SearchMethod,
@@ -115,12 +135,141 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
-    /// Options with the given crossing-point estimate, everything else default.
+    /// Channel A* with the toward-goal crossing point, then the funnel: fast, near-optimal. The
+    /// same as [`SearchOptions::default`].
+    ///
+    /// ```
+    /// use portolan::{PortalPoint, SearchMethod, SearchOptions};
+    /// let o = SearchOptions::funnel();
+    /// assert_eq!((o.method, o.portal_point), (SearchMethod::Funnel, PortalPoint::TowardGoal));
+    /// assert_eq!(o, SearchOptions::default());
+    /// ```
+    pub fn funnel() -> SearchOptions {
+        SearchOptions::default()
+    }
+
+    /// The exact search ([`SearchMethod::Exact`]): a Euclidean shortest path.
+    ///
+    /// ```
+    /// use portolan::{SearchMethod, SearchOptions};
+    /// assert_eq!(SearchOptions::exact().method, SearchMethod::Exact);
+    /// ```
+    pub fn exact() -> SearchOptions {
+        SearchOptions {
+            method: SearchMethod::Exact,
+            ..SearchOptions::default()
+        }
+    }
+
+    /// The chapter's naive channel search: crossing points at the portals' midpoints
+    /// ([`PortalPoint::Midpoint`]), then the funnel. Kept for comparison.
+    ///
+    /// ```
+    /// use portolan::{PortalPoint, SearchMethod, SearchOptions};
+    /// let o = SearchOptions::midpoint();
+    /// assert_eq!((o.method, o.portal_point), (SearchMethod::Funnel, PortalPoint::Midpoint));
+    /// ```
+    pub fn midpoint() -> SearchOptions {
+        SearchOptions::with_portal_point(PortalPoint::Midpoint)
+    }
+
+    /// Funnel-search options with the given crossing-point estimate, everything else default.
+    ///
+    /// ```
+    /// use portolan::{PortalPoint, SearchOptions};
+    /// assert_eq!(SearchOptions::with_portal_point(PortalPoint::Midpoint), SearchOptions::midpoint());
+    /// ```
     pub fn with_portal_point(portal_point: PortalPoint) -> SearchOptions {
         SearchOptions {
             portal_point,
             ..SearchOptions::default()
         }
+    }
+
+    /// Sets [`SearchOptions::method`] (default [`SearchMethod::Funnel`]).
+    ///
+    /// ```
+    /// use portolan::{SearchMethod, SearchOptions};
+    /// let o = SearchOptions::default().with_method(SearchMethod::Exact);
+    /// assert_eq!(o, SearchOptions::exact());
+    /// ```
+    pub fn with_method(mut self, method: SearchMethod) -> SearchOptions {
+        self.method = method;
+        self
+    }
+
+    /// Sets [`SearchOptions::snap`] (default [`Snap::Reject`]).
+    ///
+    /// ```
+    /// use portolan::{SearchOptions, Snap};
+    /// assert_eq!(SearchOptions::exact().with_snap(Snap::Within(2.0)).snap, Snap::Within(2.0));
+    /// ```
+    pub fn with_snap(mut self, snap: Snap) -> SearchOptions {
+        self.snap = snap;
+        self
+    }
+
+    /// Sets [`SearchOptions::corner_offset`] (default 0, no offset; finite and ≥ 0, else the
+    /// query fails with [`PathError::InvalidOption`]).
+    ///
+    /// ```
+    /// use portolan::SearchOptions;
+    /// assert_eq!(SearchOptions::funnel().with_corner_offset(3.0).corner_offset, 3.0);
+    /// ```
+    pub fn with_corner_offset(mut self, corner_offset: f64) -> SearchOptions {
+        self.corner_offset = corner_offset;
+        self
+    }
+
+    /// Sets [`SearchOptions::allow_partial`] (default `false`).
+    ///
+    /// ```
+    /// use portolan::SearchOptions;
+    /// assert!(SearchOptions::exact().with_allow_partial(true).allow_partial);
+    /// ```
+    pub fn with_allow_partial(mut self, allow_partial: bool) -> SearchOptions {
+        self.allow_partial = allow_partial;
+        self
+    }
+
+    /// Sets [`SearchOptions::max_expanded`] (default `None`, no limit).
+    ///
+    /// ```
+    /// use portolan::SearchOptions;
+    /// assert_eq!(SearchOptions::exact().with_max_expanded(Some(100)).max_expanded, Some(100));
+    /// ```
+    pub fn with_max_expanded(mut self, max_expanded: Option<usize>) -> SearchOptions {
+        self.max_expanded = max_expanded;
+        self
+    }
+
+    /// Sets [`SearchOptions::filter`] (default `None`, every polygon open).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use portolan::{PolygonFilter, PolyId, SearchOptions};
+    /// let mut closed = PolygonFilter::new();
+    /// closed.exclude(PolyId(3));
+    /// let closed = Arc::new(closed);
+    /// assert!(SearchOptions::funnel().with_filter(Some(closed)).filter.is_some());
+    /// ```
+    pub fn with_filter(mut self, filter: Option<Arc<PolygonFilter>>) -> SearchOptions {
+        self.filter = filter;
+        self
+    }
+
+    /// Sets [`SearchOptions::landmarks`] (default `None`; used by the exact search only).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use portolan::{build, BuildOptions, Landmarks, Scene, SearchOptions};
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
+    /// let lm = Arc::new(Landmarks::build(&mesh, 4));
+    /// assert!(SearchOptions::exact().with_landmarks(Some(lm)).landmarks.is_some());
+    /// ```
+    pub fn with_landmarks(mut self, landmarks: Option<Arc<landmarks::Landmarks>>) -> SearchOptions {
+        self.landmarks = landmarks;
+        self
     }
 }
 
@@ -200,13 +349,24 @@ impl Path {
 }
 
 /// Why a query has no path; bad input and "no path" are distinct.
+///
+/// `#[non_exhaustive]`: match with a wildcard arm, new cases may come.
+///
+/// ```
+/// use portolan::{build, BuildOptions, PathError, PathFinder, Scene, SearchOptions, Vec2};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
+/// let bad = SearchOptions::funnel().with_corner_offset(-1.0);
+/// let err = PathFinder::new().find_path(&mesh, Scene::DEFAULT_START, Scene::DEFAULT_GOAL, &bad);
+/// assert!(matches!(err, Err(PathError::InvalidOption { option: "corner_offset", .. })));
+/// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PathError {
     /// A query point is NaN or infinite.
-    #[error("the {which} point {point} is not finite")]
+    #[error("the {role} point {point} is not finite")]
     NonFinite {
-        /// `"start"` or `"goal"`.
-        which: &'static str,
+        /// Which end of the query.
+        role: EndpointRole,
         /// The point.
         point: Vec2,
     },

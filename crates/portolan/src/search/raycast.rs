@@ -111,14 +111,38 @@ pub struct WallHit {
     pub vertex: Option<VertexId>,
 }
 
+/// Which end of a ray a point is, in [`RaycastError::NonFinite`].
+///
+/// ```
+/// use portolan::search::raycast::RayEnd;
+/// assert_eq!(RayEnd::End.to_string(), "end");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RayEnd {
+    /// Where the ray starts.
+    Start,
+    /// The point the ray is cast toward.
+    End,
+}
+
+impl std::fmt::Display for RayEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RayEnd::Start => "start",
+            RayEnd::End => "end",
+        })
+    }
+}
+
 /// Why a raycast could not run.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RaycastError {
     /// A point is NaN or infinite.
-    #[error("the raycast {which} point {point} is not finite")]
+    #[error("the raycast {end} point {point} is not finite")]
     NonFinite {
-        /// `"start"` or `"end"`.
-        which: &'static str,
+        /// Which end of the ray.
+        end: RayEnd,
         /// The point.
         point: Vec2,
     },
@@ -151,13 +175,13 @@ pub fn raycast_into(
     visited.clear();
     if !start.is_finite() {
         return Err(RaycastError::NonFinite {
-            which: "start",
+            end: RayEnd::Start,
             point: start,
         });
     }
     if !end.is_finite() {
         return Err(RaycastError::NonFinite {
-            which: "end",
+            end: RayEnd::End,
             point: end,
         });
     }
@@ -478,10 +502,10 @@ mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
     use crate::scene::Scene;
-    use crate::search::test_scenes::{
+    use crate::search::visibility::VisibilityGraph;
+    use crate::testkit::scenes::{
         grid_point, mesh_of, point_is_free, random_scene, ray_end, segment_is_free, square_map,
     };
-    use crate::search::visibility::VisibilityGraph;
     use proptest::prelude::*;
 
     fn v(x: f64, y: f64) -> Vec2 {
@@ -561,7 +585,7 @@ mod tests {
     #[test]
     fn a_ray_leaves_a_pinch_into_any_wedge_but_never_passes_through_one() {
         // Two unit squares touching only at (1, 1).
-        let (vs, polys) = crate::search::test_scenes::pinched_squares();
+        let (vs, polys) = crate::testkit::scenes::pinched_squares();
         let m = NavMesh::from_polygons(vs, polys).unwrap();
         let p = v(1.0, 1.0);
         // From the pinch into either square, and from either square to the pinch: clear.
@@ -609,11 +633,17 @@ mod tests {
         let m = square_map();
         assert!(matches!(
             raycast(&m, v(f64::NAN, 1.0), v(2.0, 2.0)),
-            Err(RaycastError::NonFinite { which: "start", .. })
+            Err(RaycastError::NonFinite {
+                end: RayEnd::Start,
+                ..
+            })
         ));
         assert!(matches!(
             raycast(&m, v(1.0, 1.0), v(f64::INFINITY, 2.0)),
-            Err(RaycastError::NonFinite { which: "end", .. })
+            Err(RaycastError::NonFinite {
+                end: RayEnd::End,
+                ..
+            })
         ));
         assert_eq!(
             raycast(&m, v(5.0, 5.0), v(1.0, 1.0)),

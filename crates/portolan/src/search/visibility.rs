@@ -54,10 +54,12 @@
 use crate::geom::{on_segment, orient, point_in_polygon, Aabb, Orientation, PointInPolygon, Vec2};
 use crate::scene::{Scene, SceneError};
 use crate::search::open::Open;
+use crate::search::EndpointRole;
 use std::collections::BinaryHeap;
 
 /// Why [`VisibilityGraph::new`] refuses a scene.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum OracleError {
     /// The scene is invalid.
     #[error(transparent)]
@@ -69,28 +71,29 @@ pub enum OracleError {
 
 /// Why [`VisibilityGraph::shortest_path`] has no answer; bad input and "no path" are distinct.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VisibilityError {
     /// A query point is NaN or infinite.
-    #[error("the {which} point {point} is not finite")]
+    #[error("the {role} point {point} is not finite")]
     NonFinite {
         /// `"start"` or `"goal"`.
-        which: &'static str,
+        role: EndpointRole,
         /// The point.
         point: Vec2,
     },
     /// A query point is outside the bounds.
-    #[error("the {which} point {point} is outside the bounds")]
+    #[error("the {role} point {point} is outside the bounds")]
     OutsideBounds {
         /// `"start"` or `"goal"`.
-        which: &'static str,
+        role: EndpointRole,
         /// The point.
         point: Vec2,
     },
     /// A query point is strictly inside an obstacle.
-    #[error("the {which} point {point} is inside obstacle {obstacle}")]
+    #[error("the {role} point {point} is inside obstacle {obstacle}")]
     InsideObstacle {
         /// `"start"` or `"goal"`.
-        which: &'static str,
+        role: EndpointRole,
         /// The point.
         point: Vec2,
         /// The obstacle's index in the scene.
@@ -453,12 +456,12 @@ impl VisibilityGraph {
 
     /// Where `p` stands: `Ok` in the bounds and not strictly inside an obstacle (on an obstacle's
     /// boundary counts as free), otherwise why not.
-    pub fn classify(&self, p: Vec2, which: &'static str) -> Result<(), VisibilityError> {
+    pub fn classify(&self, p: Vec2, role: EndpointRole) -> Result<(), VisibilityError> {
         if !p.is_finite() {
-            return Err(VisibilityError::NonFinite { which, point: p });
+            return Err(VisibilityError::NonFinite { role, point: p });
         }
         if !self.bounds.contains(p) {
-            return Err(VisibilityError::OutsideBounds { which, point: p });
+            return Err(VisibilityError::OutsideBounds { role, point: p });
         }
         match self
             .rings
@@ -467,7 +470,7 @@ impl VisibilityGraph {
             .position(|(r, b)| b.contains(p) && point_in_polygon(r, p) == PointInPolygon::Inside)
         {
             Some(ring) => Err(VisibilityError::InsideObstacle {
-                which,
+                role,
                 point: p,
                 obstacle: self.ring_obstacle[ring],
             }),
@@ -483,7 +486,7 @@ impl VisibilityGraph {
             return false; // the bounds are convex, so two inside points see each other
         }
         if a == b {
-            return self.classify(a, "point").is_ok();
+            return self.classify(a, EndpointRole::Start).is_ok();
         }
         let along = Along::new(a, b);
         let mut blocked = Vec::new();
@@ -520,8 +523,8 @@ impl VisibilityGraph {
 
     /// The shortest path from `start` to `goal` in free space, or why there is none.
     pub fn shortest_path(&self, start: Vec2, goal: Vec2) -> Result<ShortestPath, VisibilityError> {
-        self.classify(start, "start")?;
-        self.classify(goal, "goal")?;
+        self.classify(start, EndpointRole::Start)?;
+        self.classify(goal, EndpointRole::Goal)?;
         if start == goal {
             return Ok(ShortestPath {
                 points: vec![start],
@@ -847,7 +850,7 @@ mod tests {
         ));
         // A point inside the second loop is inside obstacle 0, the scene's only one.
         assert!(matches!(
-            g1.classify(v(1.5, 8.2), "start"),
+            g1.classify(v(1.5, 8.2), EndpointRole::Start),
             Err(VisibilityError::InsideObstacle { obstacle: 0, .. })
         ));
         // An outline closing on itself round a free pocket is refused, not answered wrongly.
@@ -956,7 +959,7 @@ mod tests {
         assert_eq!(
             g.shortest_path(v(5.0, 5.0), v(1.0, 1.0)),
             Err(VisibilityError::InsideObstacle {
-                which: "start",
+                role: EndpointRole::Start,
                 point: v(5.0, 5.0),
                 obstacle: 0
             })
@@ -964,13 +967,16 @@ mod tests {
         assert_eq!(
             g.shortest_path(v(1.0, 1.0), v(11.0, 1.0)),
             Err(VisibilityError::OutsideBounds {
-                which: "goal",
+                role: EndpointRole::Goal,
                 point: v(11.0, 1.0)
             })
         );
         assert!(matches!(
             g.shortest_path(v(f64::NAN, 1.0), v(1.0, 1.0)),
-            Err(VisibilityError::NonFinite { which: "start", .. })
+            Err(VisibilityError::NonFinite {
+                role: EndpointRole::Start,
+                ..
+            })
         ));
         // On the boundary is free.
         assert!(g.shortest_path(v(4.0, 5.0), v(6.0, 5.0)).is_ok());

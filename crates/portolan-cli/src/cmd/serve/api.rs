@@ -11,9 +11,9 @@
 //! A server started on a mesh file ([`App::from_mesh`]) has no scene to edit: it answers scene
 //! edits with `409 read-only`, and [`SceneReply::editable`] tells the page so.
 
-use portolan::search::channel::resolve_endpoint;
-use portolan::search::funnel::{channel_portals, Funnel, FunnelStep, Portal};
+use portolan::search::funnel::{FunnelStep, Portal};
 use portolan::search::Snap;
+use portolan::search::{resolve_endpoint, EndpointRole, FunnelTrace};
 use portolan::{
     build, BuildError, BuildOptions, Decomposition, NavMesh, Path, PathError, PathFinder,
     PortalPoint, Scene, SceneError, SearchMethod, SearchOptions, Vec2,
@@ -145,11 +145,9 @@ impl BuildSettings {
     }
 
     fn options(self) -> BuildOptions {
-        BuildOptions {
-            decomposition: self.decomposition,
-            agent_radius: self.agent_radius,
-            ..BuildOptions::default()
-        }
+        BuildOptions::default()
+            .with_decomposition(self.decomposition)
+            .with_agent_radius(self.agent_radius)
     }
 }
 
@@ -394,7 +392,7 @@ pub struct FunnelReply {
     /// The channel's portals as the funnel sees them: the start (zero width), each shared edge
     /// with its left and right endpoint (y up), the goal (zero width).
     pub portals: Vec<Portal>,
-    /// Every [`Funnel::step`], in order. Before the first step the apex is the start. The corners
+    /// Every [`Funnel::step`](portolan::search::Funnel::step), in order. Before the first step the apex is the start. The corners
     /// they report are the path before [`PathRequest::corner_offset`] moves them.
     pub steps: Vec<FunnelStep>,
     /// The naive path through the portal midpoints of the same channel.
@@ -648,7 +646,7 @@ impl App {
             _ => resolved(mesh, req, snap),
         };
         let funnel = match req.method {
-            SearchMethod::Funnel => Some(funnel_reply(mesh, &path, start, goal)),
+            SearchMethod::Funnel => Some(funnel_reply(mesh, &path)),
             // The exact search has no channel of portals to step through.
             SearchMethod::Exact => None,
         };
@@ -674,25 +672,21 @@ impl App {
 /// The start and goal after snapping, for answers without a path.
 fn resolved(mesh: &NavMesh, req: &PathRequest, snap: Snap) -> (Vec2, Vec2) {
     let point = |p, which| resolve_endpoint(mesh, p, snap, which).map_or(p, |e| e.point);
-    (point(req.start, "start"), point(req.goal, "goal"))
+    (
+        point(req.start, EndpointRole::Start),
+        point(req.goal, EndpointRole::Goal),
+    )
 }
 
-fn funnel_reply(mesh: &NavMesh, path: &Path, start: Vec2, goal: Vec2) -> FunnelReply {
-    let portals = channel_portals(mesh, &path.channel, start, goal);
-    let mut funnel = Funnel::new(&portals);
-    let mut steps = Vec::with_capacity(portals.len());
-    while let Some(step) = funnel.step() {
-        steps.push(step);
-    }
-    let mids: Vec<Vec2> = portals.iter().map(Portal::midpoint).collect();
-    let midpoints = Polyline {
-        length: Path::polyline_length(&mids),
-        points: mids,
-    };
+fn funnel_reply(mesh: &NavMesh, path: &Path) -> FunnelReply {
+    let trace = FunnelTrace::of_path(mesh, path);
     FunnelReply {
-        portals,
-        steps,
-        midpoints,
+        midpoints: Polyline {
+            length: trace.midpoint_length(),
+            points: trace.midpoint_path,
+        },
+        portals: trace.portals,
+        steps: trace.steps,
     }
 }
 
@@ -706,6 +700,8 @@ fn path_error_code(e: &PathError) -> &'static str {
         PathError::Unsupported { .. } => "unsupported",
         PathError::InvalidOption { .. } => "invalid-option",
         PathError::ForeignData { .. } => "foreign-data",
+        // `PathError` is non-exhaustive: errors added later.
+        _ => "path-error",
     }
 }
 

@@ -384,15 +384,7 @@ fn exact_path_matches_the_library_and_is_never_longer_than_the_funnel() {
         )
         .json();
         let want = finder
-            .find_path(
-                &mesh,
-                start,
-                goal,
-                &SearchOptions {
-                    method: SearchMethod::Exact,
-                    ..SearchOptions::default()
-                },
-            )
+            .find_path(&mesh, start, goal, &SearchOptions::exact())
             .unwrap();
         assert_eq!(exact["found"], true);
         assert_eq!(exact["method"], "exact");
@@ -433,11 +425,9 @@ fn corner_offset_moves_the_corners_and_is_validated() {
                 &mesh,
                 Scene::DEFAULT_START,
                 Scene::DEFAULT_GOAL,
-                &SearchOptions {
-                    method,
-                    corner_offset: r,
-                    ..SearchOptions::default()
-                },
+                &SearchOptions::default()
+                    .with_method(method)
+                    .with_corner_offset(r),
             )
             .unwrap();
         assert_points(&v["points"], &want.points);

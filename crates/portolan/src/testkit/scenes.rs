@@ -21,19 +21,19 @@ fn map10_with_box(x0: f64, x1: f64, y0: f64, y1: f64) -> NavMesh {
 
 /// A 10 × 10 map cut in two by a wall over its full height (x from 4 to 6): the left and right
 /// halves are not connected.
-pub(crate) fn split_map() -> NavMesh {
+pub fn split_map() -> NavMesh {
     map10_with_box(4.0, 6.0, 0.0, 10.0)
 }
 
 /// A 10 × 10 map with a square obstacle [4, 6]² in the middle; four trapezoids around it (left,
 /// below, above, right).
-pub(crate) fn square_map() -> NavMesh {
+pub fn square_map() -> NavMesh {
     map10_with_box(4.0, 6.0, 4.0, 6.0)
 }
 
 /// Two unit squares touching only at the vertex (1, 1), a pinch: vertices and polygons, for
 /// tests to extend.
-pub(crate) fn pinched_squares() -> (Vec<Vec2>, Vec<Vec<u32>>) {
+pub fn pinched_squares() -> (Vec<Vec2>, Vec<Vec<u32>>) {
     let v = [
         (0.0, 0.0),
         (1.0, 0.0),
@@ -50,13 +50,13 @@ pub(crate) fn pinched_squares() -> (Vec<Vec2>, Vec<Vec<u32>>) {
 }
 
 /// Side of the square map of [`random_scene`].
-pub(crate) const SIZE: f64 = 24.0;
+pub const SIZE: f64 = 24.0;
 const CELLS: usize = 3;
 const CELL: f64 = SIZE / CELLS as f64;
 
 /// Convex hull (counter-clockwise, no collinear points) by Andrew's monotone chain with exact
 /// orientation; `None` when the points do not span an area.
-pub(crate) fn convex_hull(mut pts: Vec<Vec2>) -> Option<Vec<Vec2>> {
+pub fn convex_hull(mut pts: Vec<Vec2>) -> Option<Vec<Vec2>> {
     pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     pts.dedup();
     if pts.len() < 3 {
@@ -92,7 +92,7 @@ pub(crate) fn convex_hull(mut pts: Vec<Vec2>) -> Option<Vec<Vec2>> {
 /// 4 in x and the trapezoid decomposition's intersection points (at integer x) are dyadic
 /// fractions computed exactly: the mesh covers exactly the scene's free space, and a brute-force
 /// test on the scene is an exact reference for the mesh.
-pub(crate) fn random_scene() -> impl Strategy<Value = Scene> {
+pub fn random_scene() -> impl Strategy<Value = Scene> {
     let cell = (0u8..=4, prop::collection::vec((0u8..=2, 0u8..=8), 0..7));
     prop::collection::vec(cell, CELLS * CELLS).prop_map(|cells| {
         let mut scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(SIZE, SIZE)));
@@ -124,7 +124,7 @@ pub(crate) fn random_scene() -> impl Strategy<Value = Scene> {
 
 /// Every wall of the mesh lies exactly on a side of the map or an edge of an obstacle (exact
 /// orientation tests): the premise of comparing the mesh with the scene exactly.
-pub(crate) fn walls_are_exact(scene: &Scene, mesh: &NavMesh) -> bool {
+pub fn walls_are_exact(scene: &Scene, mesh: &NavMesh) -> bool {
     let mut lines: Vec<(Vec2, Vec2)> = scene
         .obstacles
         .iter()
@@ -146,7 +146,7 @@ pub(crate) fn walls_are_exact(scene: &Scene, mesh: &NavMesh) -> bool {
 }
 
 /// The trapezoid mesh of a random scene (the generator only makes valid scenes).
-pub(crate) fn mesh_of(scene: &Scene) -> NavMesh {
+pub fn mesh_of(scene: &Scene) -> NavMesh {
     let mesh =
         build(scene, &BuildOptions::trapezoid()).expect("random scenes are valid by construction");
     assert!(walls_are_exact(scene, &mesh), "inexact walls: {scene:?}");
@@ -154,7 +154,7 @@ pub(crate) fn mesh_of(scene: &Scene) -> NavMesh {
 }
 
 /// A query point: on the integer grid, on the half-integer grid, or anywhere.
-pub(crate) fn grid_point() -> impl Strategy<Value = Vec2> {
+pub fn grid_point() -> impl Strategy<Value = Vec2> {
     prop_oneof![
         3 => (0u8..=24, 0u8..=24).prop_map(|(x, y)| Vec2::new(x as f64, y as f64)),
         1 => (0u8..=48, 0u8..=48).prop_map(|(x, y)| Vec2::new(x as f64 / 2.0, y as f64 / 2.0)),
@@ -163,7 +163,7 @@ pub(crate) fn grid_point() -> impl Strategy<Value = Vec2> {
 }
 
 /// A ray end: a [`grid_point`], or an integer point up to 2 outside the map.
-pub(crate) fn ray_end() -> impl Strategy<Value = Vec2> {
+pub fn ray_end() -> impl Strategy<Value = Vec2> {
     prop_oneof![
         4 => grid_point(),
         1 => (-2i8..=26, -2i8..=26).prop_map(|(x, y)| Vec2::new(x as f64, y as f64)),
@@ -174,7 +174,7 @@ pub(crate) fn ray_end() -> impl Strategy<Value = Vec2> {
 ///
 /// Separating-axis test: they are disjoint iff one of the polygon's edge lines has the segment on
 /// its closed outer side, or the segment's line has the whole polygon on one closed side.
-pub(crate) fn segment_meets_interior(s: Vec2, e: Vec2, ring: &[Vec2]) -> bool {
+pub fn segment_meets_interior(s: Vec2, e: Vec2, ring: &[Vec2]) -> bool {
     let n = ring.len();
     for i in 0..n {
         let (a, b) = (ring[i], ring[(i + 1) % n]);
@@ -195,7 +195,7 @@ pub(crate) fn segment_meets_interior(s: Vec2, e: Vec2, ring: &[Vec2]) -> bool {
 /// Brute force on the scene: the closed segment lies in the closure of the open free space (what
 /// a mesh covers): inside the map, out of every obstacle's interior, and not on a piece of an
 /// obstacle's edge that lies along the map's side (free space on neither side of it).
-pub(crate) fn segment_is_free(scene: &Scene, s: Vec2, e: Vec2) -> bool {
+pub fn segment_is_free(scene: &Scene, s: Vec2, e: Vec2) -> bool {
     scene.bounds.contains(s)
         && scene.bounds.contains(e)
         && scene.obstacles.iter().all(|o| {
@@ -236,7 +236,7 @@ fn segment_uses_edge(s: Vec2, e: Vec2, a: Vec2, b: Vec2) -> bool {
 }
 
 /// Is `p` in the closed free space of the scene?
-pub(crate) fn point_is_free(scene: &Scene, p: Vec2) -> bool {
+pub fn point_is_free(scene: &Scene, p: Vec2) -> bool {
     segment_is_free(scene, p, p)
 }
 

@@ -1,0 +1,86 @@
+//! One-to-all: exact distances from a vertex to every vertex (Polyanya without a goal), which
+//! the landmark tables are built from.
+
+use super::*;
+use crate::search::landmarks::choose_sites;
+
+impl ExactSearch {
+    /// Exact distances from vertex `source` to every vertex of the mesh (`f64::INFINITY` for
+    /// vertices it cannot reach): Polyanya without a goal, run until its open list is empty.
+    ///
+    /// Every interval end that is a vertex `v`, seen from root `r`, records `g(r) + |r v|`, the
+    /// length of a real path; the search reaches every vertex along a shortest path to it
+    /// (Polyanya is complete for any target point), so the minimum recorded is the distance.
+    /// Cul-de-sac pruning is off (dead ends have vertices too) and `f = g`. Cost: one search
+    /// over the whole mesh, each corner a root once or a few times.
+    ///
+    /// A source on a pinch vertex ([`NavMesh::is_pinch`]) leaves through any of its wedges.
+    pub fn distances_from(&mut self, mesh: &NavMesh, source: VertexId) -> Vec<f64> {
+        self.reset(mesh);
+        let mut reach = std::mem::take(&mut self.reach);
+        reach.clear();
+        reach.resize(mesh.vertex_count(), f64::INFINITY);
+        reach[source.index()] = 0.0;
+        let Some(&polygon) = mesh.vertex_polygons(source).first() else {
+            return reach; // a vertex no polygon uses
+        };
+        self.reach = reach;
+        self.one_to_all = true;
+        let loc = Location::OnVertex {
+            vertex: source,
+            polygon,
+        };
+        let q = Query {
+            start: mesh.vertex(source),
+            goal: mesh.vertex(source),
+            landmarks: None,
+            dead_ends: None,
+            filter: None,
+            links: false,
+        };
+        self.push_start_nodes(mesh, &q, loc);
+        let mut expanded = 0;
+        self.run(mesh, &q, &mut expanded, None);
+        self.one_to_all = false;
+        std::mem::take(&mut self.reach)
+    }
+}
+
+// Filling a landmark table is a one-to-all search per site, so it lives here: the table
+// (`search::landmarks`) knows nothing about the search that fills it.
+impl Landmarks {
+    /// Chooses up to `count` landmarks for `mesh` (farthest first; fewer when the mesh has
+    /// fewer usable vertices) and computes their distances to every vertex.
+    ///
+    /// 8 to 24 landmarks is the useful range: each more tightens the bound a little and costs
+    /// one more whole-mesh search to build and 8 bytes per vertex. On `scene_mp_2p_01` (3,860
+    /// triangles) 8, 16 and 24 landmarks made queries 2.2×, 2.6× and 2.8× as fast as plain
+    /// Polyanya (BENCHMARKS.md gives the command), so 16 is a good default.
+    pub fn build(mesh: &NavMesh, count: usize) -> Landmarks {
+        let sites = choose_sites(mesh, count);
+        let columns = exact_columns(mesh, &sites);
+        Landmarks::from_columns(mesh, sites, &columns)
+    }
+}
+
+/// The exact distances from each site to every vertex, one goal-less Polyanya run per site.
+#[cfg(feature = "parallel")]
+fn exact_columns(mesh: &NavMesh, sites: &[VertexId]) -> Vec<Vec<f64>> {
+    use rayon::prelude::*;
+    sites
+        .par_iter()
+        .map_init(ExactSearch::new, |search, &v| {
+            search.distances_from(mesh, v)
+        })
+        .collect()
+}
+
+/// The exact distances from each site to every vertex, one goal-less Polyanya run per site.
+#[cfg(not(feature = "parallel"))]
+fn exact_columns(mesh: &NavMesh, sites: &[VertexId]) -> Vec<Vec<f64>> {
+    let mut search = ExactSearch::new();
+    sites
+        .iter()
+        .map(|&v| search.distances_from(mesh, v))
+        .collect()
+}
