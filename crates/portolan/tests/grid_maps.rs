@@ -240,7 +240,7 @@ fn tiled_grid_maps_are_valid_and_give_the_untiled_exact_lengths() {
             .iter()
             .map(|q| {
                 finder
-                    .find_path(&whole, q.start, q.goal, &exact())
+                    .find_path(&whole, q.start, q.goal, &SearchOptions::exact())
                     .unwrap()
                     .length
             })
@@ -254,7 +254,7 @@ fn tiled_grid_maps_are_valid_and_give_the_untiled_exact_lengths() {
             assert_eq!(tiled.area(), whole.area(), "{path} tile {size}");
             for (i, (q, want)) in queries.iter().zip(&untiled).enumerate() {
                 let got = finder
-                    .find_path(&tiled, q.start, q.goal, &exact())
+                    .find_path(&tiled, q.start, q.goal, &SearchOptions::exact())
                     .unwrap_or_else(|e| panic!("{path} tile {size} query {i}: {e}"))
                     .length;
                 assert!(

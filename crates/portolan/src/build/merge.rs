@@ -55,7 +55,6 @@ pub struct Merged {
     pub neighbours: Vec<Option<PolyId>>,
 }
 
-#[cfg(test)]
 impl Merged {
     /// Number of polygons.
     pub fn len(&self) -> usize {
