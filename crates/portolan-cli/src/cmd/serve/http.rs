@@ -10,7 +10,7 @@
 //! - a panic in a handler becomes a 500 answer and the worker carries on with a fresh
 //!   `PathFinder`; I/O errors on one connection never stop the server.
 
-use super::api::{route, App, Reply, MAX_BODY_BYTES};
+use super::api::{route, ApiError, App, Reply, MAX_BODY_BYTES};
 use anyhow::{anyhow, Context, Result};
 use portolan::PathFinder;
 use std::io::Read;
@@ -186,11 +186,10 @@ fn body_is_buffered(request: &Request) -> bool {
 const DRAIN_CAP: usize = 16 << 20;
 
 fn too_large() -> Reply {
-    Reply::error(
-        413,
-        "body-too-large",
-        &format!("the request body exceeds {MAX_BODY_BYTES} bytes"),
-    )
+    ApiError::BodyTooLarge {
+        limit: MAX_BODY_BYTES,
+    }
+    .reply()
 }
 
 /// Answers 413 to a request whose `Content-Length` exceeds the limit, without reading the body
@@ -215,11 +214,7 @@ fn read_body(request: &mut Request) -> std::result::Result<Vec<u8>, Reply> {
     match request.as_reader().take(limit).read_to_end(&mut body) {
         Ok(_) if body.len() > MAX_BODY_BYTES => Err(too_large()),
         Ok(_) => Ok(body),
-        Err(e) => Err(Reply::error(
-            400,
-            "bad-body",
-            &format!("cannot read the request body: {e}"),
-        )),
+        Err(e) => Err(ApiError::BadBody(e.to_string()).reply()),
     }
 }
 

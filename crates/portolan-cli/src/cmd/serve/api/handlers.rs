@@ -1,0 +1,211 @@
+//! Handlers: one function per route, from a parsed request to an answer.
+//!
+//! Handlers take the body as bytes, parse it into a [`super::wire`] type, call the library and
+//! return a [`Reply`] or an [`ApiError`] (whose status [`super::errors`] decides). Option values
+//! are not checked here: the library checks them and its typed error becomes the answer.
+
+use super::errors::ApiError;
+use super::routes::{Reply, Route};
+use super::wire::{
+    BuildSpec, Capabilities, FunnelReply, MeshReply, PathReply, PathRequest, Polyline, SceneReply,
+    SceneRequest,
+};
+use super::world::{App, BuildSettings, World};
+use super::{DECOMPOSITIONS, MAX_BODY_BYTES, METHODS, PORTAL_POINTS};
+use portolan::search::channel::resolve_endpoint;
+use portolan::search::funnel::{channel_portals, Funnel, Portal};
+use portolan::search::Snap;
+use portolan::{NavMesh, Path, PathError, PathFinder, SearchMethod, SearchOptions, Vec2};
+use std::time::Instant;
+
+fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::BadJson(e.to_string()))
+}
+
+impl App {
+    /// Answers one request. `body` is the request body (empty for routes without one).
+    pub fn handle(&self, finder: &mut PathFinder, route: Route, body: &[u8]) -> Reply {
+        let result = match route {
+            Route::Asset(content_type, text) => Ok(Reply::asset(content_type, text)),
+            Route::GetScene => Ok(scene_reply(&self.world())),
+            Route::SetScene => self.set_scene(body),
+            Route::ResetScene => self.reset_scene(),
+            Route::Path => parse::<PathRequest>(body).and_then(|req| self.path(finder, &req)),
+        };
+        result.unwrap_or_else(Reply::from)
+    }
+
+    /// `POST /api/scene`: the new scene and/or build options; omitted ones keep their value.
+    fn set_scene(&self, body: &[u8]) -> Result<Reply, ApiError> {
+        self.editable()?;
+        let req = parse::<SceneRequest>(body)?;
+        let current = self.world();
+        // Editable, so the current world was built from a scene.
+        let settings = current.build.unwrap_or_else(BuildSettings::trapezoid);
+        let settings = BuildSettings {
+            decomposition: req.build.decomposition.unwrap_or(settings.decomposition),
+            // Checked by the builder (`BuildError::BadOption`, a 400).
+            agent_radius: req.build.agent_radius.unwrap_or(settings.agent_radius),
+        };
+        let scene = req.scene.unwrap_or_else(|| current.scene.clone());
+        self.replace(scene, settings).map(|w| scene_reply(&w))
+    }
+
+    /// `POST /api/scene/reset`: the scene and options the server started with.
+    fn reset_scene(&self) -> Result<Reply, ApiError> {
+        let (scene, settings) = self.editable()?;
+        self.replace(scene.clone(), *settings)
+            .map(|w| scene_reply(&w))
+    }
+
+    /// `POST /api/path`.
+    // Field by field, not a struct literal: `SearchOptions` is to become `#[non_exhaustive]`
+    // (issue 14), and this form compiles before and after.
+    #[allow(clippy::field_reassign_with_default)]
+    fn path(&self, finder: &mut PathFinder, req: &PathRequest) -> Result<Reply, ApiError> {
+        let world = self.world();
+        debug_assert!(super::method_is_listed(req.method));
+        let snap = match req.snap {
+            None => Snap::Reject,
+            // A negative distance is the library's to refuse (`PathError::InvalidOption`).
+            Some(d) => Snap::Within(d),
+        };
+        let mut options = SearchOptions::default();
+        options.method = req.method;
+        options.portal_point = req.portal;
+        options.snap = snap;
+        options.corner_offset = req.corner_offset;
+        let mesh = &world.mesh;
+        let t = Instant::now();
+        let result = finder.find_path(mesh, req.start, req.goal, &options);
+        let micros = t.elapsed().as_secs_f64() * 1e6;
+        let path = match result {
+            Ok(p) => p,
+            Err(PathError::NoPath) => {
+                let trace = recompute_trace(mesh, req, snap, None);
+                return Ok(Reply::json(&PathReply {
+                    revision: world.revision,
+                    found: false,
+                    reason: Some(PathError::NoPath.to_string()),
+                    method: req.method,
+                    portal: req.portal,
+                    corner_offset: req.corner_offset,
+                    start: trace.start,
+                    goal: trace.goal,
+                    points: Vec::new(),
+                    length: 0.0,
+                    expanded: 0,
+                    micros,
+                    channel: Vec::new(),
+                    funnel: None,
+                }));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let trace = recompute_trace(mesh, req, snap, Some(&path));
+        Ok(Reply::json(&PathReply {
+            revision: world.revision,
+            found: true,
+            reason: None,
+            method: req.method,
+            portal: req.portal,
+            corner_offset: req.corner_offset,
+            start: trace.start,
+            goal: trace.goal,
+            length: path.length,
+            expanded: path.expanded,
+            micros,
+            channel: path.channel.iter().map(|p| p.0).collect(),
+            points: path.points,
+            funnel: trace.funnel,
+        }))
+    }
+}
+
+/// What the answer shows beyond the path: the endpoints after snapping and, for the funnel, its
+/// portals and steps.
+struct Trace {
+    start: Vec2,
+    goal: Vec2,
+    funnel: Option<FunnelReply>,
+}
+
+/// Recomputes what the library already knew during the search: the resolved (snapped) start and
+/// goal, the channel's portals and every funnel step.
+///
+/// This is the ONE place the server redoes library work. When the library returns its trace
+/// with the path (issue 14, item 3), replace the body of this function by reading that trace;
+/// nothing else in the server needs to change.
+fn recompute_trace(mesh: &NavMesh, req: &PathRequest, snap: Snap, path: Option<&Path>) -> Trace {
+    let resolve = |p, which| resolve_endpoint(mesh, p, snap, which).map_or(p, |e| e.point);
+    let (start, goal) = match path.map(|p| (p.points.first(), p.points.last())) {
+        Some((Some(&s), Some(&g))) => (s, g),
+        _ => (resolve(req.start, "start"), resolve(req.goal, "goal")),
+    };
+    let funnel = match (path, req.method) {
+        (Some(path), SearchMethod::Funnel) => {
+            let portals = channel_portals(mesh, &path.channel, start, goal);
+            let mut funnel = Funnel::new(&portals);
+            let mut steps = Vec::with_capacity(portals.len());
+            while let Some(step) = funnel.step() {
+                steps.push(step);
+            }
+            let mids: Vec<Vec2> = portals.iter().map(Portal::midpoint).collect();
+            let midpoints = Polyline {
+                length: Path::polyline_length(&mids),
+                points: mids,
+            };
+            Some(FunnelReply {
+                portals,
+                steps,
+                midpoints,
+            })
+        }
+        // No path, or the exact search: it has no channel of portals to step through.
+        _ => None,
+    };
+    Trace {
+        start,
+        goal,
+        funnel,
+    }
+}
+
+/// The answer of `GET /api/scene` and of scene edits.
+pub(super) fn scene_reply(w: &World) -> Reply {
+    debug_assert!(w
+        .build
+        .is_none_or(|b| super::decomposition_is_listed(b.decomposition)));
+    let mesh = &w.mesh;
+    Reply::json(&SceneReply {
+        revision: w.revision,
+        scene: &w.scene,
+        editable: w.build.is_some(),
+        build: w.build.map(BuildSpec::from),
+        mesh: MeshReply {
+            polygons: mesh
+                .polygons()
+                .map(|p| mesh.polygon_points(p).collect())
+                .collect(),
+            polygon_count: mesh.polygon_count(),
+            vertex_count: mesh.vertex_count(),
+        },
+        defaults: w.defaults,
+        build_ms: w.build_ms,
+        capabilities: Capabilities {
+            methods: METHODS,
+            portal_points: PORTAL_POINTS,
+            decompositions: DECOMPOSITIONS,
+            max_body_bytes: MAX_BODY_BYTES,
+        },
+    })
+}
+
+impl From<BuildSettings> for BuildSpec {
+    fn from(b: BuildSettings) -> BuildSpec {
+        BuildSpec {
+            decomposition: Some(b.decomposition),
+            agent_radius: Some(b.agent_radius),
+        }
+    }
+}
