@@ -9,22 +9,25 @@
 //! - [`handlers`]: [`App::handle`], one function per route;
 //!
 //! and [`errors`], the one place where a failure (a library error included) becomes a status and
-//! a `code`.
+//! a `code`; [`limits`], every limit of the server with its default; [`budget`], the work budget
+//! of a build.
 
+pub mod budget;
 pub mod errors;
 pub mod handlers;
+pub mod limits;
 pub mod routes;
 pub mod wire;
 pub mod world;
 
 pub use errors::ApiError;
-pub use routes::{route, Reply};
+// `MAX_BODY_BYTES` for the tests, which import it from here.
+#[allow(unused_imports)]
+pub use limits::{Limits, MAX_BODY_BYTES};
+pub use routes::{parse_if_match, route, Reply, RequestMeta};
 pub use world::{App, BuildSettings};
 
 use portolan::{Decomposition, PortalPoint, SearchMethod};
-
-/// Largest request body accepted, in bytes (a scene of tens of thousands of vertices fits).
-pub const MAX_BODY_BYTES: usize = 1 << 20;
 
 /// Search methods offered to clients. Adding a [`SearchMethod`] variant breaks
 /// [`method_is_listed`]: list it here and give it a branch in the path handler.

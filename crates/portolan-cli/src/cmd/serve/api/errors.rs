@@ -16,6 +16,8 @@ use portolan::{BuildError, PathError, SceneError};
 pub enum ApiError {
     /// The body is not JSON of the endpoint's shape (`400 bad-json`).
     BadJson(String),
+    /// A header has a value the server cannot use (`400 bad-header`).
+    BadHeader(String),
     /// The body could not be read (`400 bad-body`).
     BadBody(String),
     /// The body is over the cap (`413 body-too-large`).
@@ -39,6 +41,32 @@ pub enum ApiError {
     },
     /// A scene edit on a server that serves a mesh file (`409 read-only`).
     ReadOnly,
+    /// A scene edit based on a revision that is no longer the current one
+    /// (`409 stale-revision`).
+    Stale {
+        /// The revision the edit was based on.
+        base: u64,
+        /// The current revision.
+        current: u64,
+    },
+    /// A build over the work budget: `413 over-budget` when the input alone is over a limit
+    /// (refused before building), `422 over-budget` when the mesh is.
+    OverBudget {
+        /// The limit's name in `capabilities.limits`.
+        limit: &'static str,
+        /// The measured value (counting stops a little past the limit).
+        value: usize,
+        /// The limit.
+        max: usize,
+        /// Whether the input was refused before building.
+        before_build: bool,
+    },
+    /// The body did not arrive in time (`408 body-timeout`).
+    BodyTimeout,
+    /// The answer took longer than the request timeout (`503 timeout`); an edit is not applied.
+    Timeout,
+    /// A handler failed unexpectedly (`500 internal`).
+    Internal(String),
     /// The path search refused or failed.
     Path(PathError),
     /// The builder refused the scene or the options.
@@ -63,10 +91,18 @@ impl ApiError {
         match self {
             ApiError::BadJson(_) => (400, "bad-json", vec![]),
             ApiError::BadBody(_) => (400, "bad-body", vec![]),
+            ApiError::BadHeader(_) => (400, "bad-header", vec![]),
             ApiError::BodyTooLarge { .. } => (413, "body-too-large", vec![]),
             ApiError::NotFound { .. } => (404, "not-found", vec![]),
             ApiError::MethodNotAllowed { .. } => (405, "method-not-allowed", vec![]),
             ApiError::ReadOnly => (409, "read-only", vec![]),
+            ApiError::Stale { .. } => (409, "stale-revision", vec![]),
+            ApiError::OverBudget { before_build, .. } => {
+                (if *before_build { 413 } else { 422 }, "over-budget", vec![])
+            }
+            ApiError::BodyTimeout => (408, "body-timeout", vec![]),
+            ApiError::Timeout => (503, "timeout", vec![]),
+            ApiError::Internal(_) => (500, "internal", vec![]),
             ApiError::Path(e) => {
                 let (status, code) = path_status(e);
                 (status, code, vec![])
@@ -81,6 +117,7 @@ impl ApiError {
                 format!("the request body is not valid for this endpoint: {why}")
             }
             ApiError::BadBody(why) => format!("cannot read the request body: {why}"),
+            ApiError::BadHeader(why) => why.clone(),
             ApiError::BodyTooLarge { limit } => {
                 format!("the request body exceeds {limit} bytes")
             }
@@ -93,6 +130,22 @@ impl ApiError {
             ApiError::ReadOnly => {
                 "this server serves a mesh file: there is no scene to edit or rebuild".to_string()
             }
+            ApiError::Stale { base, current } => format!(
+                "the scene changed since revision {base} (it is at revision {current}): \
+                 fetch it and edit that"
+            ),
+            ApiError::OverBudget {
+                limit,
+                value,
+                max,
+                before_build,
+            } => {
+                let what = if *before_build { "scene" } else { "mesh" };
+                format!("the {what} is over the work budget: {limit} = {max}, this one has {value}")
+            }
+            ApiError::BodyTimeout => "the request body did not arrive in time".to_string(),
+            ApiError::Timeout => "the answer took too long; nothing was changed".to_string(),
+            ApiError::Internal(why) => format!("internal error: {why}"),
             ApiError::Path(e) => e.to_string(),
             ApiError::Build(e) => e.to_string(),
         }
@@ -107,6 +160,14 @@ impl ApiError {
                 error: self.message(),
                 code,
                 obstacles,
+                limit: match self {
+                    ApiError::OverBudget { limit, .. } => Some(limit),
+                    _ => None,
+                },
+                revision: match self {
+                    ApiError::Stale { current, .. } => Some(*current),
+                    _ => None,
+                },
             },
         );
         if let ApiError::MethodNotAllowed { allow, .. } = self {

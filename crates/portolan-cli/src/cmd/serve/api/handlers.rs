@@ -5,13 +5,14 @@
 //! are not checked here: the library checks them and its typed error becomes the answer.
 
 use super::errors::ApiError;
-use super::routes::{Reply, Route};
+use super::limits::Limits;
+use super::routes::{Reply, RequestMeta, Route};
 use super::wire::{
     BuildSpec, Capabilities, FunnelReply, MeshReply, PathReply, PathRequest, Polyline, SceneReply,
     SceneRequest,
 };
-use super::world::{App, BuildSettings, World};
-use super::{DECOMPOSITIONS, MAX_BODY_BYTES, METHODS, PORTAL_POINTS};
+use super::world::{App, BuildSettings, Edit, World};
+use super::{DECOMPOSITIONS, METHODS, PORTAL_POINTS};
 use portolan::search::channel::resolve_endpoint;
 use portolan::search::funnel::{channel_portals, Funnel, Portal};
 use portolan::search::Snap;
@@ -24,38 +25,60 @@ fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
 
 impl App {
     /// Answers one request. `body` is the request body (empty for routes without one).
-    pub fn handle(&self, finder: &mut PathFinder, route: Route, body: &[u8]) -> Reply {
+    pub fn handle(
+        &self,
+        finder: &mut PathFinder,
+        route: Route,
+        body: &[u8],
+        meta: &RequestMeta,
+    ) -> Reply {
         let result = match route {
             Route::Asset(content_type, text) => Ok(Reply::asset(content_type, text)),
-            Route::GetScene => Ok(scene_reply(&self.world())),
-            Route::SetScene => self.set_scene(body),
-            Route::ResetScene => self.reset_scene(),
+            Route::GetScene => Ok(scene_reply(&self.world(), self.limits())),
+            Route::SetScene => self.set_scene(body, meta),
+            Route::ResetScene => self.reset_scene(meta),
             Route::Path => parse::<PathRequest>(body).and_then(|req| self.path(finder, &req)),
         };
         result.unwrap_or_else(Reply::from)
     }
 
     /// `POST /api/scene`: the new scene and/or build options; omitted ones keep their value.
-    fn set_scene(&self, body: &[u8]) -> Result<Reply, ApiError> {
+    /// The body's `base_revision` wins over an `If-Match` header when a request has both.
+    fn set_scene(&self, body: &[u8], meta: &RequestMeta) -> Result<Reply, ApiError> {
         self.editable()?;
         let req = parse::<SceneRequest>(body)?;
-        let current = self.world();
-        // Editable, so the current world was built from a scene.
-        let settings = current.build.unwrap_or_else(BuildSettings::trapezoid);
-        let settings = BuildSettings {
-            decomposition: req.build.decomposition.unwrap_or(settings.decomposition),
-            // Checked by the builder (`BuildError::BadOption`, a 400).
-            agent_radius: req.build.agent_radius.unwrap_or(settings.agent_radius),
-        };
-        let scene = req.scene.unwrap_or_else(|| current.scene.clone());
-        self.replace(scene, settings).map(|w| scene_reply(&w))
+        let world = self.edit(Edit {
+            base: req.base_revision.or(meta.if_match),
+            budget: true,
+            deadline: meta.deadline,
+            // Under the edit lock: omitted fields keep the values of the world this edit
+            // replaces, not of one another edit is replacing meanwhile.
+            make: Box::new(move |current: &World| {
+                // Editable, so the current world was built from a scene.
+                let settings = current.build.unwrap_or_else(BuildSettings::trapezoid);
+                let settings = BuildSettings {
+                    decomposition: req.build.decomposition.unwrap_or(settings.decomposition),
+                    // Checked by the builder (`BuildError::BadOption`, a 400).
+                    agent_radius: req.build.agent_radius.unwrap_or(settings.agent_radius),
+                };
+                let scene = req.scene.unwrap_or_else(|| current.scene.clone());
+                Ok((scene, settings))
+            }),
+        })?;
+        Ok(scene_reply(&world, self.limits()))
     }
 
-    /// `POST /api/scene/reset`: the scene and options the server started with.
-    fn reset_scene(&self) -> Result<Reply, ApiError> {
+    /// `POST /api/scene/reset`: the scene and options the server started with (not held to the
+    /// work budget: the operator chose them).
+    fn reset_scene(&self, meta: &RequestMeta) -> Result<Reply, ApiError> {
         let (scene, settings) = self.editable()?;
-        self.replace(scene.clone(), *settings)
-            .map(|w| scene_reply(&w))
+        let world = self.edit(Edit {
+            base: meta.if_match,
+            budget: false,
+            deadline: meta.deadline,
+            make: Box::new(|_| Ok((scene.clone(), *settings))),
+        })?;
+        Ok(scene_reply(&world, self.limits()))
     }
 
     /// `POST /api/path`.
@@ -171,8 +194,19 @@ fn recompute_trace(mesh: &NavMesh, req: &PathRequest, snap: Snap, path: Option<&
     }
 }
 
-/// The answer of `GET /api/scene` and of scene edits.
-pub(super) fn scene_reply(w: &World) -> Reply {
+/// The answer of `GET /api/scene` and of scene edits, encoded once per world.
+pub(super) fn scene_reply(w: &World, limits: &Limits) -> Reply {
+    let body = w.json.get_or_init(|| encode_scene(w, limits).body);
+    Reply {
+        status: 200,
+        content_type: "application/json",
+        body: body.clone(),
+        allow: None,
+        etag: Some(w.revision),
+    }
+}
+
+fn encode_scene(w: &World, limits: &Limits) -> Reply {
     debug_assert!(w
         .build
         .is_none_or(|b| super::decomposition_is_listed(b.decomposition)));
@@ -196,7 +230,8 @@ pub(super) fn scene_reply(w: &World) -> Reply {
             methods: METHODS,
             portal_points: PORTAL_POINTS,
             decompositions: DECOMPOSITIONS,
-            max_body_bytes: MAX_BODY_BYTES,
+            max_body_bytes: limits.max_body_bytes,
+            limits: *limits,
         },
     })
 }

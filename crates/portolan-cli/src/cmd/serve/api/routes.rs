@@ -6,7 +6,9 @@
 
 use super::errors::ApiError;
 use super::wire::ErrorBody;
+use axum::body::Bytes;
 use serde::Serialize;
+use std::time::Instant;
 
 /// An HTTP answer: status, content type and body.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,10 +17,39 @@ pub struct Reply {
     pub status: u16,
     /// `Content-Type` header value.
     pub content_type: &'static str,
-    /// The body.
-    pub body: Vec<u8>,
+    /// The body (shared, not copied, when it is a cached scene answer).
+    pub body: Bytes,
     /// `Allow` header value, for 405 answers.
     pub allow: Option<&'static str>,
+    /// The scene revision the answer shows, sent as `ETag: "<revision>"` (scene answers).
+    pub etag: Option<u64>,
+}
+
+/// What a handler needs from a request besides its route and body.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RequestMeta {
+    /// The revision named by an `If-Match` header.
+    pub if_match: Option<u64>,
+    /// When the answer is due; an edit finished later is not applied.
+    pub deadline: Option<Instant>,
+}
+
+/// The revision of an `If-Match` header: `"3"`, `W/"3"` or `3`; `*` is no condition.
+pub fn parse_if_match(value: &str) -> Result<Option<u64>, ApiError> {
+    let v = value.trim();
+    if v == "*" {
+        return Ok(None);
+    }
+    let v = v.strip_prefix("W/").unwrap_or(v);
+    let v = v
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .unwrap_or(v);
+    v.parse().map(Some).map_err(|_| {
+        ApiError::BadHeader(format!(
+            "If-Match must name one scene revision, as in \"3\", not {value:?}"
+        ))
+    })
 }
 
 impl Reply {
@@ -28,8 +59,9 @@ impl Reply {
             Ok(body) => Reply {
                 status: 200,
                 content_type: "application/json",
-                body,
+                body: body.into(),
                 allow: None,
+                etag: None,
             },
             // Our response types hold only finite numbers, strings and vectors.
             Err(e) => Reply::error(500, "internal", &format!("cannot encode the reply: {e}")),
@@ -45,20 +77,23 @@ impl Reply {
                 error: message.to_string(),
                 code,
                 obstacles: Vec::new(),
+                limit: None,
+                revision: None,
             },
         )
     }
 
     pub(super) fn error_with(status: u16, body: ErrorBody) -> Reply {
-        let body = serde_json::to_vec(&body).unwrap_or_else(|_| {
+        let body: Vec<u8> = serde_json::to_vec(&body).unwrap_or_else(|_| {
             // Strings and integers always encode.
             br#"{"error":"internal error","code":"internal"}"#.to_vec()
         });
         Reply {
             status,
             content_type: "application/json",
-            body,
+            body: body.into(),
             allow: None,
+            etag: None,
         }
     }
 
@@ -67,8 +102,9 @@ impl Reply {
         Reply {
             status: 200,
             content_type,
-            body: body.as_bytes().to_vec(),
+            body: Bytes::from_static(body.as_bytes()),
             allow: None,
+            etag: None,
         }
     }
 }
@@ -86,13 +122,6 @@ pub enum Route {
     ResetScene,
     /// `POST /api/path`.
     Path,
-}
-
-impl Route {
-    /// Whether the route reads a request body.
-    pub fn takes_body(self) -> bool {
-        matches!(self, Route::SetScene | Route::Path)
-    }
 }
 
 /// Maps a method and path (query string ignored) to a route, or the 404/405 answer.

@@ -3,6 +3,7 @@
 //! Each type is documented field by field; the README ("HTTP API") shows them as JSON. Changing
 //! a field here changes the API: the tests in `serve/tests.rs` and the browser suite read them.
 
+use super::limits::Limits;
 use portolan::search::funnel::{FunnelStep, Portal};
 use portolan::{Decomposition, PortalPoint, Scene, SearchMethod, Vec2};
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,13 @@ pub struct ErrorBody {
     /// Obstacles at fault (scene edits), so an editor can highlight them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub obstacles: Vec<usize>,
+    /// The limit refused (`over-budget`: `"max_scene_vertices"`, ...), as named in
+    /// `capabilities.limits`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<&'static str>,
+    /// The scene's current revision (`stale-revision`: fetch it and edit that).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u64>,
 }
 
 /// Default start and goal.
@@ -70,8 +78,10 @@ pub struct Capabilities {
     pub portal_points: &'static [PortalPoint],
     /// Values of `build.decomposition` in `POST /api/scene`.
     pub decompositions: &'static [Decomposition],
-    /// Largest request body accepted.
+    /// Largest request body accepted (also in `limits`, where every limit is).
     pub max_body_bytes: usize,
+    /// Every limit of the server and of a build's work budget.
+    pub limits: Limits,
 }
 
 /// Build options of a scene edit; omitted fields keep their current value. Answers carry both.
@@ -97,6 +107,11 @@ pub struct SceneRequest {
     /// Build options.
     #[serde(default)]
     pub build: BuildSpec,
+    /// The revision this edit is based on (or an `If-Match: "<revision>"` header). When the
+    /// server's scene has moved on since, the edit is refused with `409 stale-revision`, so that
+    /// no edit silently undoes another. Absent: the edit applies to whatever scene is current.
+    #[serde(default)]
+    pub base_revision: Option<u64>,
 }
 
 /// `POST /api/path` request.

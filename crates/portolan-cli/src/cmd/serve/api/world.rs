@@ -5,13 +5,24 @@
 //! answers carry the revision they were computed on, so a page can notice that another tab
 //! changed the scene and fetch it again.
 //!
+//! Edits are serialised: one edit at a time reads the current world, builds and swaps, under
+//! [`App`]'s edit lock, so an edit never builds on a world another edit is replacing (which
+//! would lose that edit although it was acknowledged). An edit may name the revision it was
+//! based on; if the world has moved on it is refused (`409 stale-revision`) before any work.
+//!
+//! Each world serialises its `GET /api/scene` answer once, on first request, and every later
+//! request shares those bytes: a large mesh is encoded once per revision, not once per client.
+//!
 //! A server started on a mesh file ([`App::from_mesh`]) has no scene to edit: scene edits are
 //! answered `409 read-only`.
 
+use super::budget;
 use super::errors::ApiError;
+use super::limits::Limits;
 use super::wire::Defaults;
+use axum::body::Bytes;
 use portolan::{build, BuildError, BuildOptions, Decomposition, NavMesh, Scene, Vec2};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Instant;
 
 /// How the server builds meshes from scenes: the build options a client may change.
@@ -58,6 +69,8 @@ pub struct World {
     pub defaults: Defaults,
     /// How long the build took, in milliseconds (0 for a mesh read from a file).
     pub build_ms: f64,
+    /// The `GET /api/scene` answer, encoded on first use.
+    pub(super) json: OnceLock<Bytes>,
 }
 
 impl World {
@@ -78,6 +91,7 @@ impl World {
             mesh,
             defaults,
             build_ms,
+            json: OnceLock::new(),
         })
     }
 
@@ -92,6 +106,7 @@ impl World {
             mesh,
             defaults,
             build_ms: 0.0,
+            json: OnceLock::new(),
         }
     }
 }
@@ -136,7 +151,26 @@ fn default_query(scene: &Scene, mesh: &NavMesh) -> Defaults {
 pub struct App {
     pub(super) initial: Option<(Scene, BuildSettings)>,
     world: RwLock<Arc<World>>,
+    /// Held by an edit from reading the current world to swapping in the new one.
+    edits: Mutex<()>,
+    limits: Limits,
 }
+
+/// A scene edit: what to build, decided from the current world under the edit lock.
+pub(super) struct Edit<'a> {
+    /// The revision the client based the edit on, if it said.
+    pub base: Option<u64>,
+    /// Whether the work budget applies (not to the scene the server started with).
+    pub budget: bool,
+    /// When the answer is due: a build finished later is thrown away.
+    pub deadline: Option<Instant>,
+    /// The scene and settings to build, from the current world.
+    pub make: MakeEdit<'a>,
+}
+
+/// Decides an edit's scene and settings from the current world.
+pub(super) type MakeEdit<'a> =
+    Box<dyn FnOnce(&World) -> Result<(Scene, BuildSettings), ApiError> + 'a>;
 
 impl App {
     /// A server state starting from `scene` built with `settings`.
@@ -145,6 +179,8 @@ impl App {
         Ok(App {
             initial: Some((scene, settings)),
             world: RwLock::new(Arc::new(world)),
+            edits: Mutex::new(()),
+            limits: Limits::default(),
         })
     }
 
@@ -154,7 +190,21 @@ impl App {
         App {
             initial: None,
             world: RwLock::new(Arc::new(World::from_mesh(mesh))),
+            edits: Mutex::new(()),
+            limits: Limits::default(),
         }
+    }
+
+    /// The same state with other limits (tests shorten the timeouts and shrink the budget).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn with_limits(mut self, limits: Limits) -> App {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits this server runs with.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// The current world.
@@ -172,20 +222,40 @@ impl App {
         self.initial.as_ref().ok_or(ApiError::ReadOnly)
     }
 
-    /// Builds `scene` with `settings` and makes it the current world, with the next revision.
-    pub(super) fn replace(
-        &self,
-        scene: Scene,
-        settings: BuildSettings,
-    ) -> Result<Arc<World>, ApiError> {
-        let mut world = World::build(scene, settings, 0)?;
+    /// Applies one edit: under the edit lock, checks its base revision, decides what to build
+    /// from the current world, checks the work budget, builds, and swaps the new world in with
+    /// the next revision. Readers keep the world they hold meanwhile.
+    pub(super) fn edit(&self, edit: Edit<'_>) -> Result<Arc<World>, ApiError> {
+        // A poisoned lock only means an earlier edit panicked; the world it guards was never
+        // half-replaced (the swap is one assignment).
+        let _one_at_a_time = match self.edits.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        let current = self.world();
+        if let Some(base) = edit.base.filter(|&b| b != current.revision) {
+            return Err(ApiError::Stale {
+                base,
+                current: current.revision,
+            });
+        }
+        let (scene, settings) = (edit.make)(&current)?;
+        if edit.budget {
+            // An agent radius the builder will refuse is left for it to refuse.
+            budget::check_input(&scene, settings, &self.limits)?;
+        }
+        let world = World::build(scene, settings, current.revision + 1)?;
+        if edit.budget {
+            budget::check_output(&world.mesh, &self.limits)?;
+        }
+        if edit.deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(ApiError::Timeout);
+        }
+        let world = Arc::new(world);
         let mut slot = match self.world.write() {
             Ok(w) => w,
             Err(p) => p.into_inner(),
         };
-        // Numbered under the lock, so concurrent edits still get increasing revisions.
-        world.revision = slot.revision + 1;
-        let world = Arc::new(world);
         *slot = Arc::clone(&world);
         Ok(world)
     }
