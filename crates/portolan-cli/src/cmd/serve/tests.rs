@@ -761,7 +761,8 @@ fn oversized_bodies_are_refused_and_the_server_carries_on() {
     }
     chunked.extend_from_slice(b"0\r\n\r\n");
     raw(addr, &chunked).assert_error(413, "body-too-large");
-    // An absurd declared length: dropped unanswered (see `http::DRAIN_CAP`); the server lives on.
+    // An absurd declared length: answered 413 unread and closed (see `http::DRAIN_CAP`); the
+    // server lives on.
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     s.write_all(
@@ -899,7 +900,7 @@ fn shutdown_closes_the_port() {
     let addr = srv.addr();
     assert_alive(addr);
     srv.shutdown();
-    // The listener closes a moment later, when tiny_http's accept thread notices.
+    // The listener closes when the accept loop stops; allow it a moment.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while TcpStream::connect(addr).is_ok() {
         assert!(
