@@ -1485,3 +1485,21 @@ fn concurrent_edits_lose_no_acknowledged_edit() {
     assert!(queries.join().unwrap() > 0);
     srv.shutdown();
 }
+
+/// Issue 16, item 2: each request declaring a 17 MB body leaked two descriptors and a thread
+/// until the listener died. Now each is answered 413 at once, unread, and closed.
+#[test]
+fn many_huge_declared_bodies_are_answered_and_the_server_carries_on() {
+    let srv = server();
+    let addr = srv.addr();
+    for _ in 0..150 {
+        let a = raw(
+            addr,
+            b"POST /api/scene HTTP/1.1\r\nHost: t\r\nContent-Length: 17000000\r\n\r\n{\"scene\"",
+        );
+        a.assert_error(413, "body-too-large");
+        assert_eq!(a.header("connection"), Some("close"));
+    }
+    assert_alive(addr);
+    srv.shutdown();
+}
