@@ -143,4 +143,41 @@ describe('editing obstacles', () => {
     await a.context.close();
     await b.context.close();
   });
+
+  it('an edit based on a scene another tab changed is refused, and the page shows the new scene', async () => {
+    const a = await openPage(app.browser, app.server.url);
+    const b = await openPage(app.browser, app.server.url);
+    const n = (await sceneOf(a.page)).scene.obstacles.length;
+    const stale = await attr(b.page, '#map', 'data-revision');
+    await click(a.page, '#toggle-edit');
+    await click(a.page, '#btn-add');
+    const revision = await attr(a.page, '#map', 'data-revision');
+    assert.notEqual(revision, stale);
+    // Tab b has not heard of it and adds an obstacle to its old scene: every edit the page sends
+    // names the revision it is based on, and the server refuses this one (409) rather than let
+    // it silently undo tab a's edit.
+    const sent = [];
+    b.page.on('request', (r) => { if (r.url().endsWith('/api/scene') && r.method() === 'POST') sent.push(JSON.parse(r.postData())); });
+    await click(b.page, '#toggle-edit');
+    await click(b.page, '#btn-add');
+    await b.page.waitForFunction((rev) => document.querySelector('#map').dataset.revision === rev, revision);
+    await idle(b.page);
+    assert.equal(sent.length, 1);
+    assert.equal(String(sent[0].base_revision), stale);
+    assert.match(await b.page.locator('#message').textContent(), /Not applied: the scene was changed elsewhere/);
+    assert.equal(await b.page.locator('path.obstacle').count(), n + 1, 'tab b shows tab a\'s scene');
+    assert.equal((await serverObstacles(b.page)).length, n + 1, 'tab a\'s edit is kept');
+    await screenshot(b.page, 'editor-stale-edit');
+    // Editing again, on the scene it now holds, works.
+    await click(b.page, '#btn-add');
+    assert.equal(await b.page.locator('path.obstacle').count(), n + 2);
+    assert.equal((await serverObstacles(b.page)).length, n + 2);
+    assert.ok(await b.page.locator('#message').isHidden());
+    assert.equal(String(sent[1].base_revision), revision);
+    assert.deepEqual(a.errors, []);
+    // The refused edit shows up as a failed resource in the console; nothing else may.
+    assert.deepEqual(b.errors.filter((e) => !/status of 409/.test(e)), []);
+    await a.context.close();
+    await b.context.close();
+  });
 });

@@ -170,17 +170,31 @@ async function loadScene() {
   return true;
 }
 
-// Sends the obstacles as drawn and the build options as set; on success the server's mesh
-// replaces ours.
+// Sends the obstacles as drawn and the build options as set, based on the revision we hold; on
+// success the server's mesh replaces ours. When another tab changed the scene since we fetched
+// it, the server refuses the edit (409 stale-revision) rather than let it undo the other one:
+// we fetch the scene the server holds, show it, and say that the edit was not applied.
 async function sendScene() {
   const scene = { ...state.scene.scene, obstacles: state.obstacles, holes: state.holes };
   const build = { decomposition: ui.decomposition.value, agent_radius: Number(ui.agentRadius.value) };
-  const { ok, data } = await api('POST', '/api/scene', { scene, build });
+  const base_revision = state.scene.revision;
+  const { ok, status, data } = await api('POST', '/api/scene', { scene, build, base_revision });
   if (ok) {
     adoptScene(data, !sceneQueue.wanted);
     state.badObstacles = new Set();
     state.editError = null;
     pathQueue.request();
+  } else if (status === 409 && data.code === 'stale-revision') {
+    // Drop edits queued on top of the stale scene: they would be refused the same way.
+    sceneQueue.wanted = false;
+    state.badObstacles = new Set();
+    state.selected = -1;
+    if (await loadScene()) {
+      state.editError = `Not applied: the scene was changed elsewhere (now revision ${state.scene.revision}); ` +
+        'this is that scene, edit it again.';
+      updateEditButtons();
+      pathQueue.request();
+    }
   } else {
     state.badObstacles = new Set(data.obstacles || []);
     state.editError = `Not rebuilt (the mesh shown is the last good one): ${data.error}`;

@@ -2,8 +2,9 @@
 //!
 //! The page (`crates/portolan-cli/web/`, embedded in the binary) draws the scene, the mesh, the
 //! channel, its portals, the path and the funnel, and asks this server for every path through a
-//! small JSON API ([`api`]; documented in the README, "Web demo"). [`http`] is the `tiny_http`
-//! plumbing. [`start`] runs a server in-process, so tests can start one on port 0.
+//! small JSON API ([`api`]; documented in the README, "HTTP API"). [`http`] serves it over
+//! HTTP/1.1 (hyper and axum on tokio) with the limits of [`api::limits`]. [`start`] runs a
+//! server in-process, so tests can start one on port 0.
 
 pub mod api;
 mod assets;
@@ -83,7 +84,7 @@ fn is_addr_in_use(e: &anyhow::Error) -> bool {
     })
 }
 
-/// Worker threads answering requests (path queries take microseconds; a few suffice).
+/// Runtime threads handling connections (handlers run on the blocking pool; a few suffice).
 fn worker_count() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4))
 }
@@ -163,13 +164,8 @@ fn serve(args: Args, any_port_if_busy: bool) -> Result<()> {
     out.flush()?;
     drop(out);
     eprintln!("Open the URL in a browser; press Ctrl-C to stop.");
-    let event = server.wait();
+    let Event::Stop = server.wait();
     server.shutdown();
-    match event {
-        Event::Stop => {
-            eprintln!("portolan serve: stopped");
-            Ok(())
-        }
-        Event::Failed(why) => bail!(why),
-    }
+    eprintln!("portolan serve: stopped");
+    Ok(())
 }

@@ -1,76 +1,94 @@
-//! HTTP plumbing for `portolan serve`: a `tiny_http` listener and a few worker threads, each with
-//! its own [`PathFinder`], answering through [`App::handle`].
+//! HTTP for `portolan serve`: hyper's HTTP/1.1 server on a tokio runtime, with an axum router
+//! whose one handler reads the body, finds the route ([`route`]) and answers through
+//! [`App::handle`] on tokio's blocking pool, each thread with its own [`PathFinder`].
 //!
-//! Robustness rules:
-//! - request bodies are capped at [`MAX_BODY_BYTES`], checked against `Content-Length` before
-//!   reading and while reading chunked bodies (413); a declared length beyond [`DRAIN_CAP`] is
-//!   dropped unanswered, to dodge a `tiny_http` 0.12 defect described there;
-//! - bodies `tiny_http` has not already buffered are read on a thread of their own, so a slow
-//!   client never holds up the workers that answer the page's queries;
-//! - a panic in a handler becomes a 500 answer and the worker carries on with a fresh
-//!   `PathFinder`; I/O errors on one connection never stop the server.
+//! Every limit is a named constant in [`super::api::limits`] (documented there, reported by
+//! `GET /api/scene` under `capabilities.limits`). Here they are enforced:
+//! - the request head is capped by hyper ([`Limits::max_header_bytes`], `431`), and must arrive
+//!   within [`Limits::idle_timeout`] of the server starting to wait for it: an idle keep-alive
+//!   connection and a slow header are closed alike (hyper's header-read timer);
+//! - bodies are capped at [`Limits::max_body_bytes`] (`413`), checked against `Content-Length`
+//!   before reading and while reading; an oversized body is drained (up to [`DRAIN_CAP`], within
+//!   the body timeout) before the answer, so that a client still writing gets its `413` rather
+//!   than a reset connection;
+//! - a body must arrive within [`Limits::body_timeout`] (`408`): a client sending a byte a
+//!   second is cut off;
+//! - a whole answer is due within [`Limits::request_timeout`] (`503`); an edit finished later is
+//!   not applied;
+//! - at most [`Limits::max_connections`] connections are served at once; more wait in the
+//!   listen backlog, and an accept error (out of file descriptors) is logged, waited out and
+//!   never ends the server;
+//! - handlers run on the blocking pool, so a build never stalls the runtime's threads; a panic
+//!   there becomes a `500` answer and the thread carries on with a fresh `PathFinder`.
+//!
+//! hyper refuses malformed framing itself, e.g. two different `Content-Length` headers (`400`).
 
-use super::api::{route, App, Reply, MAX_BODY_BYTES};
-use anyhow::{anyhow, Context, Result};
+use super::api::{parse_if_match, route, ApiError, App, Limits, Reply, RequestMeta};
+use anyhow::{Context, Result};
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode, Uri};
+use axum::Router;
+use http_body_util::BodyExt;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use portolan::PathFinder;
-use std::io::Read;
-use std::net::{SocketAddr, TcpListener};
+use std::cell::RefCell;
+use std::net::{SocketAddr, TcpListener as StdListener};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
-use std::thread::JoinHandle;
-use tiny_http::{Header, Request, Response};
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+use tokio::sync::{watch, Semaphore};
 
 /// Why [`RunningServer::wait`] returned.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     /// Someone asked the server to stop (Ctrl-C).
     Stop,
-    /// The listener failed and accepts no more connections (`tiny_http` ends its accept loop on
-    /// the first accept error, e.g. when out of file descriptors).
-    Failed(String),
 }
+
+/// The most of an oversized body read (and thrown away) before answering `413`; past it the
+/// connection is closed after the answer.
+pub const DRAIN_CAP: usize = 16 << 20;
 
 /// A running server. Dropping it does not stop it; call [`RunningServer::shutdown`].
 pub struct RunningServer {
     addr: SocketAddr,
-    server: Arc<tiny_http::Server>,
-    stop: Arc<AtomicBool>,
-    workers: Vec<JoinHandle<()>>,
+    runtime: tokio::runtime::Runtime,
+    stop: watch::Sender<bool>,
     events: (Sender<Event>, Receiver<Event>),
 }
 
 impl RunningServer {
-    /// Binds `addr` (port 0 picks a free port) and starts `workers` threads answering with `app`.
+    /// Binds `addr` (port 0 picks a free port) and starts serving `app` on `workers` runtime
+    /// threads, with the app's limits.
     pub fn start(app: Arc<App>, addr: SocketAddr, workers: usize) -> Result<RunningServer> {
         let listener =
-            TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+            StdListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
         let addr = listener
             .local_addr()
             .context("cannot read the bound address")?;
-        let server = tiny_http::Server::from_listener(listener, None)
-            .map_err(|e| anyhow!("cannot start the HTTP server on {addr}: {e}"))?;
-        let server = Arc::new(server);
-        let stop = Arc::new(AtomicBool::new(false));
-        let events = mpsc::channel();
-        let workers = (0..workers.max(1))
-            .map(|i| {
-                let (server, stop, app) =
-                    (Arc::clone(&server), Arc::clone(&stop), Arc::clone(&app));
-                let events = events.0.clone();
-                std::thread::Builder::new()
-                    .name(format!("portolan-http-{i}"))
-                    .spawn(move || worker(&server, &stop, &app, &events))
-                    .context("cannot start a worker thread")
-            })
-            .collect::<Result<Vec<_>>>()?;
+        listener
+            .set_nonblocking(true)
+            .context("cannot set up the listener")?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(workers.max(1))
+            .thread_name("portolan-http")
+            .enable_all()
+            .build()
+            .context("cannot start the HTTP runtime")?;
+        let listener = {
+            let _in_runtime = runtime.enter();
+            TcpListener::from_std(listener).context("cannot set up the listener")?
+        };
+        let (stop, stopped) = watch::channel(false);
+        runtime.spawn(accept_loop(listener, app, stopped));
         Ok(RunningServer {
             addr,
-            server,
+            runtime,
             stop,
-            workers,
-            events,
+            events: mpsc::channel(),
         })
     }
 
@@ -79,8 +97,8 @@ impl RunningServer {
         self.events.0.clone()
     }
 
-    /// Blocks until a [`notifier`](RunningServer::notifier) sends an event or the listener
-    /// fails; the server keeps running.
+    /// Blocks until a [`notifier`](RunningServer::notifier) sends an event; the server keeps
+    /// running.
     pub fn wait(&self) -> Event {
         // The sender half lives in `self`, so the channel is never disconnected.
         self.events.1.recv().unwrap_or(Event::Stop)
@@ -96,166 +114,203 @@ impl RunningServer {
         format!("http://{}/", self.addr())
     }
 
-    /// Stops the server: each worker finishes the request it is answering and returns; the
-    /// listener closes a moment later, when `tiny_http`'s accept thread notices.
+    /// Stops the server: the listener closes at once, connections finish the request they are
+    /// answering (for up to two seconds) and close.
     pub fn shutdown(self) {
-        self.stop.store(true, Ordering::SeqCst);
-        for _ in 0..self.workers.len() {
-            // Each call wakes one worker blocked in `recv`.
-            self.server.unblock();
-        }
-        for w in self.workers {
-            // A worker only ends by returning; panics inside requests are caught there.
-            let _ = w.join();
-        }
+        // Fails only when every receiver is gone, i.e. nothing is left to stop.
+        let _ = self.stop.send(true);
+        self.runtime.shutdown_timeout(Duration::from_secs(2));
     }
 }
 
-fn worker(server: &tiny_http::Server, stop: &AtomicBool, app: &Arc<App>, events: &Sender<Event>) {
-    let mut finder = PathFinder::new();
+/// Accepts connections until told to stop, at most `max_connections` at once.
+async fn accept_loop(listener: TcpListener, app: Arc<App>, mut stopped: watch::Receiver<bool>) {
+    let limits = *app.limits();
+    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let router = Router::new().fallback(dispatch).with_state(app);
     loop {
-        match server.recv() {
-            Ok(request) if body_is_buffered(&request) => {
-                if !guarded(|| serve_one(app, &mut finder, request)) {
-                    finder = PathFinder::new();
-                }
-            }
-            Ok(request) => match request.body_length() {
-                // Settled here without reading: see `DRAIN_CAP`.
-                Some(n) if n > DRAIN_CAP => reject_oversized(request, n),
-                _ => {
-                    // Reading this body may block on a slow or lying client: do it on a thread
-                    // of its own so the workers stay free for the page's queries.
-                    let app = Arc::clone(app);
-                    let spawned = std::thread::Builder::new()
-                        .name("portolan-http-body".into())
-                        .spawn(move || {
-                            guarded(|| serve_one(&app, &mut PathFinder::new(), request));
-                        });
-                    if let Err(e) = spawned {
-                        eprintln!("portolan serve: cannot start a thread for a request body: {e}");
-                    }
+        let slot = tokio::select! {
+            slot = Arc::clone(&slots).acquire_owned() => match slot {
+                Ok(slot) => slot,
+                Err(_) => return, // the semaphore is never closed
+            },
+            _ = stopped.changed() => return,
+        };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of file descriptors, say: wait for connections to close, carry on.
+                    eprintln!("portolan serve: cannot accept a connection: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
                 }
             },
-            Err(_) if stop.load(Ordering::SeqCst) => return,
-            Err(e) => {
-                // `tiny_http` reports an accept error once and then stops accepting.
-                let _ = events.send(Event::Failed(format!(
-                    "the listener failed and accepts no more connections: {e}"
-                )));
-                return;
+            _ = stopped.changed() => return,
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let mut stopped = stopped.clone();
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .max_buf_size(limits.max_header_bytes.max(8192) + 8192)
+                .max_header_size(limits.max_header_bytes)
+                .header_read_timeout(limits.idle_timeout)
+                .keep_alive(true);
+            let conn = builder.serve_connection(TokioIo::new(stream), service);
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                _ = stopped.changed() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(Duration::from_secs(1), conn).await;
+                }
+            }
+            drop(slot);
+        });
+    }
+}
+
+/// The one handler: every request comes here, is routed by [`route`] and answered.
+async fn dispatch(
+    State(app): State<Arc<App>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Body,
+) -> Response<Body> {
+    let limits = *app.limits();
+    let deadline = Instant::now() + limits.request_timeout;
+    let answer = async {
+        let route = match route(method.as_str(), uri.path()) {
+            Ok(r) => r,
+            Err(reply) => return (reply, false),
+        };
+        let if_match = match headers.get(header::IF_MATCH).map(HeaderValue::to_str) {
+            None => None,
+            Some(Ok(v)) => match parse_if_match(v) {
+                Ok(r) => r,
+                Err(e) => return (e.reply(), false),
+            },
+            Some(Err(_)) => {
+                let e = ApiError::BadHeader("If-Match is not ASCII".into());
+                return (e.reply(), false);
+            }
+        };
+        let declared = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+        let body = match read_body(body, declared, &limits).await {
+            Ok(b) => b,
+            Err((e, close)) => return (e.reply(), close),
+        };
+        let meta = RequestMeta {
+            if_match,
+            deadline: Some(deadline),
+        };
+        let app = Arc::clone(&app);
+        let handled = tokio::task::spawn_blocking(move || {
+            FINDER.with(|f| {
+                let run = catch_unwind(AssertUnwindSafe(|| {
+                    app.handle(&mut f.borrow_mut(), route, &body, &meta)
+                }));
+                run.unwrap_or_else(|payload| {
+                    // The finder may be half-way through a search: start afresh.
+                    *f.borrow_mut() = PathFinder::new();
+                    let what = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    eprintln!("portolan serve: a request handler panicked: {what}");
+                    ApiError::Internal("the handler failed".into()).reply()
+                })
+            })
+        })
+        .await;
+        match handled {
+            Ok(reply) => (reply, false),
+            Err(e) => (ApiError::Internal(e.to_string()).reply(), false),
+        }
+    };
+    let (reply, close) = match tokio::time::timeout(limits.request_timeout, answer).await {
+        Ok(r) => r,
+        Err(_) => (ApiError::Timeout.reply(), true),
+    };
+    respond(reply, close)
+}
+
+thread_local! {
+    /// Each blocking-pool thread keeps its search context between requests.
+    static FINDER: RefCell<PathFinder> = RefCell::new(PathFinder::new());
+}
+
+/// Reads the whole body within the body timeout; over the cap, drains what the client still
+/// sends (up to [`DRAIN_CAP`]) and answers `413`. The `bool` asks to close the connection.
+async fn read_body(
+    body: Body,
+    declared: Option<u64>,
+    limits: &Limits,
+) -> Result<Bytes, (ApiError, bool)> {
+    let cap = limits.max_body_bytes;
+    let too_large = ApiError::BodyTooLarge { limit: cap };
+    let read = async {
+        let mut body = body;
+        if declared.is_some_and(|n| n > DRAIN_CAP as u64) {
+            // Not worth reading: answer, then close.
+            return Err((too_large, true));
+        }
+        let mut buf = Vec::new();
+        let mut seen = 0usize;
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| (ApiError::BadBody(e.to_string()), true))?;
+            if let Ok(data) = frame.into_data() {
+                seen = seen.saturating_add(data.len());
+                if seen > DRAIN_CAP {
+                    return Err((too_large, true));
+                }
+                if seen <= cap {
+                    buf.extend_from_slice(&data);
+                }
             }
         }
-        if stop.load(Ordering::SeqCst) {
-            return;
+        if seen > cap || declared.is_some_and(|n| n > cap as u64) {
+            return Err((too_large, false));
         }
-    }
-}
-
-/// Runs `f`, turning a panic into a log line; `false` when it panicked. A request dropped while
-/// unwinding is answered 500 by `tiny_http`.
-fn guarded(f: impl FnOnce()) -> bool {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(()) => true,
-        Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            eprintln!("portolan serve: a request handler panicked: {what}");
-            false
-        }
-    }
-}
-
-/// `true` when reading the body cannot block: no body, or a small one `tiny_http` has already
-/// read (it buffers bodies of at most 1024 bytes sent without `Expect: 100-continue`).
-fn body_is_buffered(request: &Request) -> bool {
-    let has = |name: &'static str| request.headers().iter().any(|h| h.field.equiv(name));
-    match request.body_length() {
-        Some(n) => n == 0 || (n <= 1024 && !has("Expect")),
-        None => !has("Transfer-Encoding"),
-    }
-}
-
-/// Largest declared body length answered with a 413. `tiny_http` 0.12 drains the unread rest of
-/// a body when a request is dropped, into one buffer of the declared size
-/// (`vec![0; remaining]` in `EqualReader::drop`; upstream tiny-http PR #290), so answering a
-/// request that declares, say, a terabyte would abort the process. Such requests get no answer.
-const DRAIN_CAP: usize = 16 << 20;
-
-fn too_large() -> Reply {
-    Reply::error(
-        413,
-        "body-too-large",
-        &format!("the request body exceeds {MAX_BODY_BYTES} bytes"),
-    )
-}
-
-/// Answers 413 to a request whose `Content-Length` exceeds the limit, without reading the body
-/// (reading it to an early end of stream would also trigger the drain described at
-/// [`DRAIN_CAP`]).
-fn reject_oversized(request: Request, declared: usize) {
-    if declared > DRAIN_CAP {
-        eprintln!(
-            "portolan serve: dropping a request that declares a {declared}-byte body, unanswered"
-        );
-        // Leaks one socket and one `tiny_http` connection thread; see `DRAIN_CAP` for why.
-        std::mem::forget(request);
-        return;
-    }
-    respond(request, too_large());
-}
-
-/// Reads the whole body (at most [`MAX_BODY_BYTES`]); `Err` with a 413 reply when it is larger.
-fn read_body(request: &mut Request) -> std::result::Result<Vec<u8>, Reply> {
-    let mut body = Vec::new();
-    let limit = MAX_BODY_BYTES as u64 + 1;
-    match request.as_reader().take(limit).read_to_end(&mut body) {
-        Ok(_) if body.len() > MAX_BODY_BYTES => Err(too_large()),
-        Ok(_) => Ok(body),
-        Err(e) => Err(Reply::error(
-            400,
-            "bad-body",
-            &format!("cannot read the request body: {e}"),
-        )),
-    }
-}
-
-fn serve_one(app: &App, finder: &mut PathFinder, mut request: Request) {
-    if let Some(n) = request.body_length().filter(|&n| n > MAX_BODY_BYTES) {
-        return reject_oversized(request, n);
-    }
-    let method = request.method().as_str().to_ascii_uppercase();
-    let reply = match route(&method, request.url()) {
-        Err(reply) => reply,
-        Ok(r) if r.takes_body() => match read_body(&mut request) {
-            Ok(body) => app.handle(finder, r, &body),
-            Err(reply) => reply,
-        },
-        Ok(r) => app.handle(finder, r, &[]),
+        Ok(Bytes::from(buf))
     };
-    respond(request, reply);
-}
-
-fn respond(request: Request, reply: Reply) {
-    // Every body is in memory, so its length is known: always a Content-Length, never the
-    // chunked encoding tiny_http would switch to above 32 KiB (app.js, big meshes).
-    let mut response = Response::from_data(reply.body)
-        .with_chunked_threshold(usize::MAX)
-        .with_status_code(reply.status)
-        .with_header(header("Content-Type", reply.content_type))
-        .with_header(header("Cache-Control", "no-store"))
-        .with_header(header("X-Content-Type-Options", "nosniff"));
-    if let Some(allow) = reply.allow {
-        response.add_header(header("Allow", allow));
+    match tokio::time::timeout(limits.body_timeout, read).await {
+        Ok(r) => r,
+        Err(_) => Err((ApiError::BodyTimeout, true)),
     }
-    // The client may have gone away; nothing to do about it.
-    let _ = request.respond(response);
 }
 
-fn header(name: &str, value: &str) -> Header {
-    // Both are ASCII constants from this file or `Reply`.
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
+fn respond(reply: Reply, close: bool) -> Response<Body> {
+    let mut response = Response::new(Body::from(reply.body));
+    *response.status_mut() =
+        StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(reply.content_type),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if let Some(allow) = reply.allow {
+        h.insert(header::ALLOW, HeaderValue::from_static(allow));
+    }
+    if let Some(revision) = reply.etag {
+        if let Ok(v) = HeaderValue::from_str(&format!("\"{revision}\"")) {
+            h.insert(header::ETAG, v);
+        }
+    }
+    if close {
+        h.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
 }

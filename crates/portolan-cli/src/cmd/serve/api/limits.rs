@@ -1,0 +1,100 @@
+//! Limits of the server: what one client may make it hold or do. Each has a named default here;
+//! every value is reported by `GET /api/scene` under `capabilities.limits`.
+//!
+//! Connection limits (enforced by the HTTP layer, `serve/http.rs`):
+//!
+//! | limit | default | when exceeded |
+//! | --- | --- | --- |
+//! | [`MAX_HEADER_BYTES`] | 16 KiB | `431`, connection closed (hyper) |
+//! | [`MAX_BODY_BYTES`] | 1 MiB | `413 body-too-large` |
+//! | [`MAX_CONNECTIONS`] | 256 | further connections wait in the listen backlog |
+//! | [`IDLE_TIMEOUT`] | 10 s | a connection that has not sent a whole request head by then (idle keep-alive, or a slow header) is closed |
+//! | [`BODY_TIMEOUT`] | 10 s | a body not received in full by then is answered `408 body-timeout` and the connection closed (a client sending a byte a second) |
+//! | [`REQUEST_TIMEOUT`] | 30 s | `503 timeout`; an edit that runs over is not applied |
+//!
+//! Work budget of a build (`POST /api/scene`, checked by [`super::budget`]):
+//!
+//! | limit | default | when exceeded |
+//! | --- | --- | --- |
+//! | [`MAX_SCENE_VERTICES`] | 20,000 | `413 over-budget`, before building |
+//! | [`MAX_SCENE_OBSTACLES`] | 2,000 | `413 over-budget`, before building |
+//! | [`MAX_CROSSINGS`] | 2,000 | `413 over-budget`, before building: edges that cross each other (overlapping or self-intersecting obstacles) multiply the mesh |
+//! | [`MAX_MESH_POLYGONS`] | 50,000 | `422 over-budget`, after building; the scene is kept as it was |
+//!
+//! The vertex count includes the points that rounding corners by the agent radius adds. The
+//! scene the server starts with is not held to the budget (the operator chose it).
+
+use serde::Serialize;
+use std::time::Duration;
+
+/// Largest request head (request line and headers), in bytes.
+pub const MAX_HEADER_BYTES: usize = 16 << 10;
+/// Largest request body, in bytes (a scene of tens of thousands of vertices fits).
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+/// Connections served at once.
+pub const MAX_CONNECTIONS: usize = 256;
+/// Time a connection may take to send a whole request head, counted from the moment the
+/// server waits for one: closes idle keep-alive connections and slow headers alike.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Time a client may take to send a whole request body.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Time the server may take to answer one request, body included.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// Vertices of a scene to build (obstacles, boundary and holes, plus the arc points of the
+/// agent radius).
+pub const MAX_SCENE_VERTICES: usize = 20_000;
+/// Obstacles of a scene to build.
+pub const MAX_SCENE_OBSTACLES: usize = 2_000;
+/// Pairs of scene edges that cross each other.
+pub const MAX_CROSSINGS: usize = 2_000;
+/// Polygons of a built mesh.
+pub const MAX_MESH_POLYGONS: usize = 50_000;
+
+/// The limits one server runs with (the constants above by default; tests shorten the times).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// [`MAX_HEADER_BYTES`].
+    pub max_header_bytes: usize,
+    /// [`MAX_BODY_BYTES`].
+    pub max_body_bytes: usize,
+    /// [`MAX_CONNECTIONS`].
+    pub max_connections: usize,
+    /// [`IDLE_TIMEOUT`], in milliseconds on the wire.
+    #[serde(rename = "idle_timeout_ms", serialize_with = "millis")]
+    pub idle_timeout: Duration,
+    /// [`BODY_TIMEOUT`].
+    #[serde(rename = "body_timeout_ms", serialize_with = "millis")]
+    pub body_timeout: Duration,
+    /// [`REQUEST_TIMEOUT`].
+    #[serde(rename = "request_timeout_ms", serialize_with = "millis")]
+    pub request_timeout: Duration,
+    /// [`MAX_SCENE_VERTICES`].
+    pub max_scene_vertices: usize,
+    /// [`MAX_SCENE_OBSTACLES`].
+    pub max_scene_obstacles: usize,
+    /// [`MAX_CROSSINGS`].
+    pub max_crossings: usize,
+    /// [`MAX_MESH_POLYGONS`].
+    pub max_mesh_polygons: usize,
+}
+
+fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(d.as_millis().try_into().unwrap_or(u64::MAX))
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_header_bytes: MAX_HEADER_BYTES,
+            max_body_bytes: MAX_BODY_BYTES,
+            max_connections: MAX_CONNECTIONS,
+            idle_timeout: IDLE_TIMEOUT,
+            body_timeout: BODY_TIMEOUT,
+            request_timeout: REQUEST_TIMEOUT,
+            max_scene_vertices: MAX_SCENE_VERTICES,
+            max_scene_obstacles: MAX_SCENE_OBSTACLES,
+            max_crossings: MAX_CROSSINGS,
+            max_mesh_polygons: MAX_MESH_POLYGONS,
+        }
+    }
+}
