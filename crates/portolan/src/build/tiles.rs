@@ -4,7 +4,7 @@
 //!
 //! # Method
 //! 1. The free space of the whole scene, with the agent radius applied *before* any cutting
-//!    ([`free_space`](super::free_space::free_space)): obstacles grow and the map border shrinks
+//!    ([`free_space`](super::free_space())): obstacles grow and the map border shrinks
 //!    by the radius, so the clearance is right across tile borders.
 //! 2. Tile `(i, j)` is the square `[x0 + i·s, x0 + (i+1)·s] × [y0 + j·s, y0 + (j+1)·s]` (clipped to
 //!    the map), `(x0, y0)` the map's lower corner and `s` the tile size. Its free space is the

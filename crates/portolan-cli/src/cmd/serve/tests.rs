@@ -1129,6 +1129,40 @@ fn a_grid_map_is_served_as_an_editable_scene_built_with_cdt() {
     assert!(e.to_string().contains("--radius"), "{e}");
 }
 
+/// Issue 10: a start or goal on a double corner of a grid map (a pinch vertex of the mesh) is
+/// answered by both searches over the HTTP API, through whichever side is shorter, like any
+/// other point. tiny/1.map has the double corner (1, 2) (see the CLI test of `path --map`).
+#[test]
+fn a_query_ending_on_a_double_corner_is_answered() {
+    let args = super::Args {
+        map: Some(format!("{DATA}/movingai/tiny/1.map").into()),
+        ..super::Args::default()
+    };
+    let srv = serve_app(super::app(&args).unwrap());
+    let root5 = 5f64.sqrt();
+    for (method, start, goal, want) in [
+        ("exact", [0.0, 0.0], [1.0, 2.0], root5),
+        ("funnel", [0.0, 0.0], [1.0, 2.0], root5),
+        ("exact", [3.0, 3.0], [1.0, 2.0], root5),
+        ("exact", [1.0, 2.0], [3.0, 0.0], 1.0 + root5),
+        ("funnel", [1.0, 2.0], [1.0, 2.0], 0.0),
+    ] {
+        let p = post(
+            srv.addr(),
+            "/api/path",
+            &json!({"start": start, "goal": goal, "method": method}),
+        )
+        .json();
+        assert_eq!(p["found"], true, "{method} {start:?} -> {goal:?}: {p}");
+        let length = p["length"].as_f64().unwrap();
+        assert!(
+            (length - want).abs() < 1e-12,
+            "{method} {start:?} -> {goal:?}: {length}"
+        );
+    }
+    srv.shutdown();
+}
+
 // ---- Limits, work budget and edit serialisation (issue 16) ----
 
 use super::api::Limits;

@@ -84,12 +84,10 @@
 //! # Cost
 //! Every node expansion is O(k) for a polygon of k vertices. The number of nodes is what A* with
 //! a Euclidean heuristic explores: everything with `f` below the optimum, so it grows with the
-//! detour a path must make. On the 2,000 published queries of the Iron Harvest mesh
-//! `scene_mp_2p_01` (3,860 triangles) it averages about 4,500 expansions (4,900 without the
-//! dead-end pruning) and about half a millisecond per query, 2.5 times as fast as the `polyanya`
-//! crate on the same mesh (BENCHMARKS.md). With 16 [`SearchOptions::landmarks`] (precomputed
-//! distances, see [`landmarks`](crate::search::landmarks)) the heuristic also bounds the detour still to
-//! come, and the same queries take about 1,530 expansions, 6.3–6.7 times as fast as the crate.
+//! detour a path must make; the dead-end pruning saves some, and [`SearchOptions::landmarks`]
+//! (precomputed distances, see [`landmarks`](crate::search::landmarks)) raise the heuristic so
+//! that it also bounds the detour still to come. Expansions, times and the ratios against the
+//! `polyanya` crate on the same meshes and queries are in BENCHMARKS.md, with their commands.
 //!
 //! # Off-mesh links
 //! On a mesh with [links](crate::mesh::links), a link's take-off point is reached like the goal:

@@ -53,9 +53,8 @@ impl Landmarks {
     /// fewer usable vertices) and computes their distances to every vertex.
     ///
     /// 8 to 24 landmarks is the useful range: each more tightens the bound a little and costs
-    /// one more whole-mesh search to build and 8 bytes per vertex. On `scene_mp_2p_01` (3,860
-    /// triangles) 8, 16 and 24 landmarks made queries 2.2×, 2.6× and 2.8× as fast as plain
-    /// Polyanya (BENCHMARKS.md gives the command), so 16 is a good default.
+    /// one more whole-mesh search to build and 8 bytes per vertex; BENCHMARKS.md measures the
+    /// speed-up per count against plain Polyanya, which makes 16 a good default.
     pub fn build(mesh: &NavMesh, count: usize) -> Landmarks {
         let sites = choose_sites(mesh, count);
         let columns = exact_columns(mesh, &sites);
