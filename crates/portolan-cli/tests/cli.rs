@@ -197,6 +197,7 @@ fn two_input_flags_are_one_clap_conflict_in_every_subcommand() {
             &["render", "-o", "never.svg"],
             &["build", "-o", "never.json"],
             &["scen", "--scen", "never.scen"],
+            &["serve", "--port", "0"],
         ] {
             let o = portolan(&[cmd, &[a, "x", b, "y"]].concat());
             assert_eq!(o.status.code(), Some(2), "{cmd:?} {a} {b}: {}", stderr(&o));

@@ -18,7 +18,6 @@ use api::{App, BuildSettings};
 use http::{Event, RunningServer};
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Arguments of `portolan serve`.
@@ -29,21 +28,14 @@ use std::sync::Arc;
   portolan serve --scene my-scene.json --port 9000
   portolan serve --map arena.map --radius 0.5
   portolan serve --mesh arena.mesh     # a ready-made mesh: paths only, no obstacle editing")]
-#[command(group = clap::ArgGroup::new("input").args(["scene", "map", "mesh"]))]
 pub struct Args {
-    /// Scene JSON file (see README); the built-in default map when no input is given.
-    #[arg(long)]
-    pub scene: Option<PathBuf>,
-    /// MovingAI grid map (.map): blocked cells become obstacle outlines (y grows south in the
-    /// file, so the page shows the map upside down).
-    #[arg(long)]
-    pub map: Option<PathBuf>,
-    /// Polyanya mesh file (.mesh, version 1–3), served as it is: no scene, so the page hides the
-    /// obstacle editor and the build options.
-    #[arg(long)]
-    pub mesh: Option<PathBuf>,
+    /// --scene | --map | --poly | --mesh, as for every subcommand; the built-in default map when
+    /// none is given. A --mesh is served as it is: no scene, so the page hides the obstacle
+    /// editor and the build options.
+    #[command(flatten)]
+    pub input: InputArgs,
     /// How free space is cut into convex polygons: the chapter's trapezoids by default, CDT for
-    /// --map (grid outlines are not convex). The page can switch.
+    /// --map and --poly (their outlines are not convex). The page can switch.
     #[arg(long, value_enum, conflicts_with = "mesh")]
     pub decomposition: Option<DecompositionArg>,
     /// Agent radius: obstacles grow and the border shrinks by it. The page can change it.
@@ -66,9 +58,7 @@ pub struct Args {
 impl Default for Args {
     fn default() -> Args {
         Args {
-            scene: None,
-            map: None,
-            mesh: None,
+            input: InputArgs::default(),
             decomposition: None,
             radius: 0.0,
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
@@ -97,15 +87,9 @@ pub fn start(app: Arc<App>, addr: SocketAddr) -> Result<RunningServer> {
 /// The server state the arguments ask for: a mesh file as it is, or a scene (file, grid map or
 /// the default map) and the mesh built from it.
 fn app(args: &Args) -> Result<App> {
-    let flags = InputArgs {
-        scene: args.scene.clone(),
-        map: args.map.clone(),
-        poly: None,
-        mesh: args.mesh.clone(),
-    };
-    let input = flags.input();
+    let input = args.input.input();
     let default_decomposition = match input {
-        Input::Map(_) => DecompositionArg::Cdt,
+        Input::Map(_) | Input::Poly(_) => DecompositionArg::Cdt,
         _ => DecompositionArg::Trapezoid,
     };
     let scene = match input.load()? {

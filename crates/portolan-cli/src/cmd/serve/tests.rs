@@ -1091,7 +1091,10 @@ fn a_served_mesh_file_answers_paths_and_refuses_edits() {
 #[test]
 fn a_grid_map_is_served_as_an_editable_scene_built_with_cdt() {
     let args = super::Args {
-        map: Some(format!("{DATA}/movingai/tiny/hard.map").into()),
+        input: crate::input::InputArgs {
+            map: Some(format!("{DATA}/movingai/tiny/hard.map").into()),
+            ..Default::default()
+        },
         radius: 0.25,
         ..super::Args::default()
     };
@@ -1103,7 +1106,7 @@ fn a_grid_map_is_served_as_an_editable_scene_built_with_cdt() {
     let srv = serve_app(app);
     let v = get(srv.addr(), "/api/scene").json();
     assert_eq!(v["editable"], true);
-    let scene = crate::input::load_map(args.map.as_deref().unwrap()).unwrap();
+    let scene = crate::input::load_map(args.input.map.as_deref().unwrap()).unwrap();
     assert_eq!(scene_of(&v["scene"]), scene);
     let mesh = build(&scene, &BuildOptions::cdt().with_agent_radius(0.25)).unwrap();
     assert_eq!(v["mesh"]["polygon_count"], mesh.polygon_count());
@@ -1135,7 +1138,10 @@ fn a_grid_map_is_served_as_an_editable_scene_built_with_cdt() {
 #[test]
 fn a_query_ending_on_a_double_corner_is_answered() {
     let args = super::Args {
-        map: Some(format!("{DATA}/movingai/tiny/1.map").into()),
+        input: crate::input::InputArgs {
+            map: Some(format!("{DATA}/movingai/tiny/1.map").into()),
+            ..Default::default()
+        },
         ..super::Args::default()
     };
     let srv = serve_app(super::app(&args).unwrap());
