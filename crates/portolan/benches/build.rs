@@ -63,13 +63,7 @@ fn grid_maps(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
     let root = portolan::testkit::data_dir();
-    for path in [
-        "movingai/dao/arena.map",
-        "movingai/dao/den011d.map",
-        "movingai/dao/lak303d.map",
-        "movingai/dao/brc202d.map",
-        "gppc/AcrosstheCape.map",
-    ] {
+    for path in portolan::testkit::GRID_MAPS {
         let Ok(text) = std::fs::read(root.join(path)) else {
             eprintln!("skipping {path}: shared data not found");
             continue;

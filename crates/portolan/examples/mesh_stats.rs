@@ -45,13 +45,7 @@ fn main() {
     println!("| grid map | cells | passable | CDT merged | CDT triangles |");
     println!("| --- | --- | --- | --- | --- |");
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/");
-    for path in [
-        "movingai/dao/arena.map",
-        "movingai/dao/den011d.map",
-        "movingai/dao/lak303d.map",
-        "movingai/dao/brc202d.map",
-        "gppc/AcrosstheCape.map",
-    ] {
+    for path in portolan::testkit::GRID_MAPS {
         let Ok(text) = std::fs::read(format!("{root}{path}")) else {
             continue;
         };

@@ -225,13 +225,7 @@ fn regression_den011d_exact_is_not_longer_than_the_funnel() {
 #[test]
 fn tiled_grid_maps_are_valid_and_give_the_untiled_exact_lengths() {
     use portolan::build::tiles::build_tiled;
-    for path in [
-        "movingai/dao/arena.map",
-        "movingai/dao/den011d.map",
-        "movingai/dao/lak303d.map",
-        "movingai/dao/brc202d.map",
-        "gppc/AcrosstheCape.map",
-    ] {
+    for path in portolan::testkit::GRID_MAPS {
         let (_, whole) = build_and_check(path);
         let scene = load(path).to_scene();
         let queries = read_scen(&format!("{path}.scen"));

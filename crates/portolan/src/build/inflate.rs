@@ -223,12 +223,7 @@ mod tests {
     use crate::geom::signed_area;
 
     fn square() -> Vec<Vec2> {
-        vec![
-            Vec2::new(0.0, 0.0),
-            Vec2::new(2.0, 0.0),
-            Vec2::new(2.0, 2.0),
-            Vec2::new(0.0, 2.0),
-        ]
+        crate::testkit::scenes::square(2.0)
     }
 
     #[test]

@@ -378,12 +378,7 @@ mod tests {
     use super::*;
 
     fn sq() -> Vec<Vec2> {
-        vec![
-            Vec2::new(0.0, 0.0),
-            Vec2::new(2.0, 0.0),
-            Vec2::new(2.0, 2.0),
-            Vec2::new(0.0, 2.0),
-        ]
+        crate::testkit::scenes::square(2.0)
     }
 
     #[test]

@@ -212,16 +212,11 @@ fn escape(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
-    use crate::search::{PathFinder, SearchOptions};
 
     #[test]
     fn draws_every_polygon_obstacle_and_portal() {
-        let scene = Scene::default_map();
-        let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
+        let (scene, mesh, path) = crate::testkit::scenes::default_query();
         let (a, b) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
-        let path = PathFinder::new()
-            .find_path(&mesh, a, b, &SearchOptions::default())
-            .unwrap();
         let svg = render(&scene, &mesh, Some((a, b, &path)));
         let polygons = svg.matches("<polygon").count();
         assert_eq!(
@@ -254,12 +249,8 @@ mod tests {
 
     #[test]
     fn comparison_adds_the_reference_and_caption() {
-        let scene = Scene::default_map();
-        let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
+        let (scene, mesh, path) = crate::testkit::scenes::default_query();
         let (a, b) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
-        let path = PathFinder::new()
-            .find_path(&mesh, a, b, &SearchOptions::default())
-            .unwrap();
         let plain = render(&scene, &mesh, Some((a, b, &path)));
         let svg = render_comparison(&scene, &mesh, (a, b, &path), &[a, b], "worst <case> & co");
         assert_eq!(svg.matches("<polyline").count(), 2);

@@ -125,16 +125,8 @@ mod tests {
 
     #[test]
     fn default_query_corners_move_by_r_and_stay_on_the_mesh() {
-        let m = build(&Scene::default_map(), &BuildOptions::trapezoid()).unwrap();
+        let (_, m, base) = crate::testkit::scenes::default_query();
         let mut f = PathFinder::new();
-        let base = f
-            .find_path(
-                &m,
-                Scene::DEFAULT_START,
-                Scene::DEFAULT_GOAL,
-                &SearchOptions::default(),
-            )
-            .unwrap();
         assert!(base.points.len() >= 3, "the default query turns");
         for r in [1.0, 5.0, 12.5] {
             let opts = SearchOptions::default().with_corner_offset(r);

@@ -23,6 +23,20 @@ pub fn data_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
 }
 
+/// The grid maps of the shared data (Dragon Age, then the GPPC StarCraft map), relative to
+/// [`data_dir`], smallest first: the set the grid-map tests, benchmarks and statistics run on.
+///
+/// ```
+/// assert!(portolan::testkit::GRID_MAPS.iter().all(|m| m.ends_with(".map")));
+/// ```
+pub const GRID_MAPS: [&str; 5] = [
+    "movingai/dao/arena.map",
+    "movingai/dao/den011d.map",
+    "movingai/dao/lak303d.map",
+    "movingai/dao/brc202d.map",
+    "gppc/AcrosstheCape.map",
+];
+
 /// The median of `xs` as the benchmarks report it: the upper middle value (`xs[n / 2]` after
 /// sorting in place), NaN when empty.
 ///

@@ -19,6 +19,33 @@ fn map10_with_box(x0: f64, x1: f64, y0: f64, y1: f64) -> NavMesh {
     build(&s, &BuildOptions::trapezoid()).unwrap()
 }
 
+/// The chapter's default map, its trapezoid mesh and the funnel path of its default query
+/// ([`Scene::DEFAULT_START`] to [`Scene::DEFAULT_GOAL`], default options): the fixture of the
+/// tests that draw or post-process that path.
+pub fn default_query() -> (Scene, NavMesh, crate::search::Path) {
+    let scene = Scene::default_map();
+    let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
+    let path = crate::search::PathFinder::new()
+        .find_path(
+            &mesh,
+            Scene::DEFAULT_START,
+            Scene::DEFAULT_GOAL,
+            &crate::search::SearchOptions::default(),
+        )
+        .unwrap();
+    (scene, mesh, path)
+}
+
+/// A `side × side` square with its lower left corner at the origin, counter-clockwise.
+pub fn square(side: f64) -> Vec<Vec2> {
+    vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(side, 0.0),
+        Vec2::new(side, side),
+        Vec2::new(0.0, side),
+    ]
+}
+
 /// A 10 × 10 map cut in two by a wall over its full height (x from 4 to 6): the left and right
 /// halves are not connected.
 pub fn split_map() -> NavMesh {
