@@ -172,6 +172,16 @@ fn bad_input_fails_in_one_line() {
         &["--radius", "-1"],
     );
     assert!(stderr(&o).contains("agent_radius"), "{}", stderr(&o));
+    // Issue 16, item 11: a scene error printed its text twice ("invalid scene: X: X").
+    let scene = temp("degenerate.json");
+    std::fs::write(
+        &scene,
+        r#"{"bounds": {"min": [0, 0], "max": [10, 10]}, "obstacles": [[[1,1],[1,1],[1,1]]]}"#,
+    )
+    .unwrap();
+    let o = build(["--scene", scene.to_str().unwrap()], &out, &[]);
+    let err = stderr(&o);
+    assert_eq!(err.matches("needs at least 3").count(), 1, "{err}");
 }
 
 #[test]

@@ -13,7 +13,7 @@ pub mod svg;
 pub enum ReadError {
     /// The underlying reader failed.
     #[error("read failed: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
     /// The text is not valid for the format.
     #[error("line {line}, column {column}: {message}")]
     Syntax {
@@ -26,10 +26,30 @@ pub enum ReadError {
     },
     /// The file parsed, but the scene it describes is invalid.
     #[error("invalid scene: {0}")]
-    Scene(#[from] crate::scene::SceneError),
+    Scene(crate::scene::SceneError),
     /// The file parsed, but the mesh it describes is invalid.
     #[error("invalid mesh: {0}")]
-    Mesh(#[from] crate::mesh::MeshError),
+    Mesh(crate::mesh::MeshError),
+}
+
+// The messages above already include the inner error, so it is not also given as the error's
+// `source`: a caller printing the chain (anyhow's `{:#}`) printed each message twice.
+impl From<std::io::Error> for ReadError {
+    fn from(e: std::io::Error) -> ReadError {
+        ReadError::Io(e)
+    }
+}
+
+impl From<crate::scene::SceneError> for ReadError {
+    fn from(e: crate::scene::SceneError) -> ReadError {
+        ReadError::Scene(e)
+    }
+}
+
+impl From<crate::mesh::MeshError> for ReadError {
+    fn from(e: crate::mesh::MeshError) -> ReadError {
+        ReadError::Mesh(e)
+    }
 }
 
 impl ReadError {
