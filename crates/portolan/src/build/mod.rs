@@ -297,23 +297,7 @@ fn coordinate_range_message(at: &CoordinateSite, min: &Vec2, max: &Vec2) -> Stri
     }
 }
 
-/// The smallest non-zero coordinate magnitude [`build`] accepts: 2⁻³⁰⁰.
-pub const MIN_COORDINATE: f64 = 4.909093465297727e-91;
-/// The largest coordinate magnitude [`build`] accepts: 2³⁰⁰.
-pub const MAX_COORDINATE: f64 = 2.037035976334486e90;
-
-/// Whether `v` is a coordinate [`build`] accepts: 0, or a magnitude from [`MIN_COORDINATE`] to
-/// [`MAX_COORDINATE`] (so not sub-normal, not huge, not NaN or infinite).
-///
-/// Why this range: Shewchuk's predicates ([`crate::geom::orient`]) are exact only while no product
-/// of coordinate differences underflows or overflows, and between 2⁻³⁰⁰ and 2³⁰⁰ every product
-/// and error term of `orient2d` stays far inside `f64`'s normal range. It also keeps the CDT
-/// decomposition's overlay grid a normal number: a map's extent is then at least 2⁻³⁵², where the
-/// grid step search used to underflow to 0 and double it forever.
-#[inline]
-pub fn coordinate_in_range(v: f64) -> bool {
-    v == 0.0 || (MIN_COORDINATE..=MAX_COORDINATE).contains(&v.abs())
-}
+pub use crate::geom::{coordinate_in_range, MAX_COORDINATE, MIN_COORDINATE};
 
 /// Checks every coordinate of the scene against [`coordinate_in_range`] — the bounds, the
 /// boundary, the obstacles, the holes, in that order — and names the first one out of range.

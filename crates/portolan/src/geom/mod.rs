@@ -175,6 +175,35 @@ pub fn on_segment(p: Vec2, a: Vec2, b: Vec2) -> bool {
         && orient(a, b, p).is_collinear()
 }
 
+/// The smallest non-zero coordinate magnitude the library accepts: 2⁻³⁰⁰
+/// ([`coordinate_in_range`]).
+pub const MIN_COORDINATE: f64 = 4.909093465297727e-91;
+/// The largest coordinate magnitude the library accepts: 2³⁰⁰ ([`coordinate_in_range`]).
+pub const MAX_COORDINATE: f64 = 2.037035976334486e90;
+
+/// Whether `v` is a coordinate the library accepts: 0, or a magnitude from [`MIN_COORDINATE`]
+/// to [`MAX_COORDINATE`] (so not sub-normal, not huge, not NaN or infinite). Scenes
+/// ([`build`](crate::build())), meshes ([`NavMesh::from_polygons`](crate::NavMesh::from_polygons),
+/// so every mesh reader) and query points are held to it, each with a typed error naming the
+/// culprit.
+///
+/// Why this range: Shewchuk's predicates ([`orient`]) are exact only while no product of
+/// coordinate differences underflows or overflows, and between 2⁻³⁰⁰ and 2³⁰⁰ every product and
+/// error term of `orient2d` stays far inside `f64`'s normal range, as do the squared distances of
+/// the searches (at 1e160 they overflowed and the exact search returned a detour). It also keeps
+/// the CDT decomposition's overlay grid a normal number: a map's extent is then at least 2⁻³⁵²,
+/// where the grid step search used to underflow to 0 and double it forever.
+///
+/// ```
+/// use portolan::geom::coordinate_in_range;
+/// assert!(coordinate_in_range(0.0) && coordinate_in_range(-1e90) && coordinate_in_range(1e-90));
+/// assert!(!coordinate_in_range(1e160) && !coordinate_in_range(5e-324) && !coordinate_in_range(f64::NAN));
+/// ```
+#[inline]
+pub fn coordinate_in_range(v: f64) -> bool {
+    v == 0.0 || (MIN_COORDINATE..=MAX_COORDINATE).contains(&v.abs())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

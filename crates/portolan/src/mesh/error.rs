@@ -13,6 +13,16 @@ pub enum MeshError {
         /// The vertex index.
         vertex: usize,
     },
+    /// A vertex coordinate is outside the range the library accepts
+    /// ([`coordinate_in_range`](crate::geom::coordinate_in_range): 0 or a magnitude from 2⁻³⁰⁰
+    /// to 2³⁰⁰).
+    #[error("vertex {vertex} at ({:e}, {:e}) is out of the supported coordinate range (each coordinate 0 or of magnitude 2^-300 to 2^300)", .point.x, .point.y)]
+    CoordinateRange {
+        /// The vertex index.
+        vertex: usize,
+        /// Its position.
+        point: crate::geom::Vec2,
+    },
     /// A polygon has fewer than three vertices.
     #[error("polygon {polygon} has {count} vertices; at least 3 are needed")]
     TooFewVertices {

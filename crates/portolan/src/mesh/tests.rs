@@ -363,3 +363,76 @@ fn point_location_memory_is_linear_for_a_fan_of_thin_triangles() {
         grid.locator.item_count()
     );
 }
+
+/// Issue 16, item 7: a valid mesh scaled to 1e160 gave an exact path detouring via
+/// (-1e160, 0) (squared distances overflowed), and one scaled by 1e-170 was called "not convex"
+/// (orientation products underflowed). Coordinates outside 0 ∪ [2⁻³⁰⁰, 2³⁰⁰] in magnitude are
+/// refused, naming the vertex, by every mesh reader (they all build through `from_polygons`).
+#[test]
+fn out_of_range_coordinates_are_refused_by_name() {
+    for scale in [1e160, 1e-170, 1e308] {
+        let v: Vec<Vec2> = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)]
+            .iter()
+            .map(|&(x, y)| Vec2::new(x * scale, y * scale))
+            .collect();
+        match NavMesh::from_polygons(v, vec![vec![0, 1, 2]]) {
+            Err(MeshError::CoordinateRange { vertex: 1, .. }) => {}
+            other => panic!("scale {scale}: {other:?}"),
+        }
+    }
+    let e = NavMesh::from_polygons(
+        vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1e160, 0.0),
+            Vec2::new(0.0, 1.0),
+        ],
+        vec![vec![0, 1, 2]],
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "vertex 1 at (1e160, 0e0) is out of the supported coordinate range (each coordinate 0 or of magnitude 2^-300 to 2^300)"
+    );
+    // The range's ends are accepted.
+    let big = crate::geom::MAX_COORDINATE;
+    let v = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(big, 0.0),
+        Vec2::new(big, big),
+    ];
+    assert!(NavMesh::from_polygons(v, vec![vec![0, 1, 2]]).is_ok());
+}
+
+/// Query points far beyond the range (snapping from ±1e300 picked the wrong point: the
+/// distances overflowed) are a typed error naming the end, for both searches, snapping or not.
+#[test]
+fn out_of_range_query_points_are_refused_by_both_searches() {
+    use crate::search::{EndpointRole, PathError, PathFinder, SearchOptions, Snap};
+    let m = square_mesh();
+    let inside = Vec2::new(0.5, 0.5);
+    for options in [SearchOptions::funnel(), SearchOptions::exact()] {
+        for snap in [Snap::Reject, Snap::Within(f64::INFINITY)] {
+            let o = options.clone().with_snap(snap);
+            for far in [
+                Vec2::new(1e300, 0.0),
+                Vec2::new(-1e300, -1e300),
+                Vec2::new(5e-324, 0.5),
+            ] {
+                assert_eq!(
+                    PathFinder::new().find_path(&m, far, inside, &o),
+                    Err(PathError::OutOfRange {
+                        role: EndpointRole::Start,
+                        point: far
+                    })
+                );
+                assert_eq!(
+                    PathFinder::new().find_path(&m, inside, far, &o),
+                    Err(PathError::OutOfRange {
+                        role: EndpointRole::Goal,
+                        point: far
+                    })
+                );
+            }
+        }
+    }
+}

@@ -9,6 +9,7 @@
 //! Errors name the endpoint with an [`EndpointRole`], never a string.
 
 use super::{PathError, Snap};
+use crate::geom::coordinate_in_range;
 use crate::geom::Vec2;
 use crate::mesh::{Location, NavMesh, PolyId};
 
@@ -77,6 +78,9 @@ pub(crate) fn locate_endpoint(
 ) -> Result<(Vec2, Location), PathError> {
     if !p.is_finite() {
         return Err(PathError::NonFinite { role, point: p });
+    }
+    if !(coordinate_in_range(p.x) && coordinate_in_range(p.y)) {
+        return Err(PathError::OutOfRange { role, point: p });
     }
     let off = || match role {
         EndpointRole::Start => PathError::StartOffMesh(p),

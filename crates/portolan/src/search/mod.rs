@@ -370,6 +370,16 @@ pub enum PathError {
         /// The point.
         point: Vec2,
     },
+    /// A query point has a coordinate outside the range the library accepts
+    /// ([`coordinate_in_range`](crate::geom::coordinate_in_range)): far beyond any mesh, where
+    /// distances to it would overflow.
+    #[error("the {role} point ({:e}, {:e}) is out of the supported coordinate range (each coordinate 0 or of magnitude 2^-300 to 2^300)", .point.x, .point.y)]
+    OutOfRange {
+        /// Which end of the query.
+        role: EndpointRole,
+        /// The point.
+        point: Vec2,
+    },
     /// The start is not on the mesh (in an obstacle or off the map) and was not snapped.
     #[error("the start {0} is not on the navigation mesh")]
     StartOffMesh(Vec2),

@@ -193,6 +193,7 @@ fn path_status(e: &PathError) -> (u16, &'static str) {
             _ => (400, "invalid-option"),
         },
         PathError::NonFinite { .. } => (422, "non-finite"),
+        PathError::OutOfRange { .. } => (422, "out-of-range"),
         PathError::StartOffMesh(_) => (422, "start-off-mesh"),
         PathError::GoalOffMesh(_) => (422, "goal-off-mesh"),
         PathError::NoPath => (422, "no-path"),
