@@ -482,3 +482,23 @@ fn scen_counts_a_refused_query_as_a_mismatch_even_against_minus_one() {
         stderr(&out)
     );
 }
+
+/// `build --tile-size`: the map meshed tile by tile and stitched, a valid mesh of the same area
+/// with more polygons (cut at the borders); a bad size is one clear line.
+#[test]
+fn build_with_tiles_writes_a_stitched_mesh() {
+    let map = data("movingai/dao/den011d.map");
+    let (whole, tiled) = (temp("den-whole.json"), temp("den-tiled.json"));
+    assert!(build(["--map", &map], &whole, &[]).status.success());
+    let o = build(["--map", &map], &tiled, &["--tile-size", "32"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let read = |p: &std::path::Path| -> NavMesh {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let (a, b) = (read(&whole), read(&tiled));
+    b.check_invariants().unwrap();
+    assert_eq!(a.area(), b.area());
+    assert!(b.polygon_count() > a.polygon_count());
+    let o = build(["--map", &map], &tiled, &["--tile-size", "0"]);
+    assert_clean_failure(&o, "tile_size");
+}

@@ -15,6 +15,7 @@ use std::path::PathBuf;
   portolan build --map arena.map --radius 0.5 -o arena.mesh
   portolan build --poly level.poly --decomposition trapezoid -o level.json
   portolan build --mesh arena.mesh -o arena.json     # convert a mesh (checked on reading)
+  portolan build --map arena.map --tile-size 32 -o arena-tiled.mesh
 
 Grid maps follow the GPPC rules: cell (x, y) is the square (x, y)-(x+1, y+1), y grows south,
 outside the map is blocked, and double corners are not cut through.")]
@@ -26,6 +27,11 @@ pub struct Args {
     /// Output file: `.mesh` writes Polyanya mesh format 2, anything else JSON.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Build tile by tile, square tiles of this side (in scene units; cells for --map), and
+    /// stitch them: the mesh a local rebuild of one tile would patch. Uses the CDT
+    /// decomposition.
+    #[arg(long, value_name = "SIZE", conflicts_with = "mesh")]
+    pub tile_size: Option<f64>,
 }
 
 /// Runs `portolan build`.
@@ -35,7 +41,12 @@ pub fn run(args: Args) -> Result<()> {
     let (mesh, how) = match args.input.input.input().load()? {
         Loaded::Scene(scene) => {
             let started = std::time::Instant::now();
-            let mesh = build_mesh(&scene, &args.input.build.options())?;
+            let options = args.input.build.options();
+            let mesh = match args.tile_size {
+                None => build_mesh(&scene, &options)?,
+                Some(size) => portolan::build::tiles::build_tiled(&scene, &options, size)
+                    .context("cannot build the tiled navigation mesh")?,
+            };
             let ms = started.elapsed().as_secs_f64() * 1e3;
             (mesh, format!("built in {ms:.1} ms"))
         }
