@@ -32,11 +32,6 @@ cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 
 step "docs, with every feature as docs.rs builds them (broken intra-doc links fail)"
-# On a fresh target directory, cargo's cache of rustc's target information
-# (target/.rustc_info.json) was twice found answering the docs step's probe with other probes'
-# compiler output after the clippy steps, failing "to learn about target-specific information".
-# It is only a cache: dropping it makes cargo ask rustc again.
-rm -f target/.rustc_info.json
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features --quiet
 
 step "tests (workspace, release: the data-driven tests run real searches)"

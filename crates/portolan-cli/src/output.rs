@@ -7,25 +7,61 @@
 //! [`AtomicFile::commit`] flushes, syncs and renames it over the target (a rename within one
 //! directory is atomic on the file systems the CLI runs on). Dropped without a commit, the
 //! temporary file is removed.
+//!
+//! Only regular files are replaced that way. A target that exists and is something else — a
+//! device such as `/dev/null` or `/dev/stdout`, a named pipe — is written in place (renaming a
+//! file over `/dev/null` would replace the device with a file, which is what a first version of
+//! this module did to `scen --csv /dev/null`). A symbolic link is followed, so the link stays and
+//! the file it points to is replaced.
 
 use anyhow::{Context, Result};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// A file being written beside its target, renamed over it on [`AtomicFile::commit`].
+/// A file being written beside its target, renamed over it on [`AtomicFile::commit`] (or, for
+/// a target that is not a regular file, written in place).
 pub struct AtomicFile {
     target: PathBuf,
-    temporary: PathBuf,
+    /// `None` when writing in place.
+    temporary: Option<PathBuf>,
     writer: Option<BufWriter<File>>,
 }
 
 impl AtomicFile {
-    /// Opens a new temporary file in `target`'s directory; the error names `target`.
+    /// Opens a new temporary file in `target`'s directory (or the target itself when it exists
+    /// and is not a regular file); the error names `target`.
     pub fn create(target: &Path) -> Result<AtomicFile> {
+        let context = || format!("cannot write {}", target.display());
+        match std::fs::metadata(target) {
+            Ok(meta) if !meta.is_file() => {
+                let file = File::options()
+                    .write(true)
+                    .truncate(true)
+                    .open(target)
+                    .with_context(context)?;
+                return Ok(AtomicFile {
+                    target: target.to_path_buf(),
+                    temporary: None,
+                    writer: Some(BufWriter::new(file)),
+                });
+            }
+            // A link to a regular file: replace the file it points to, keep the link.
+            Ok(_) if std::fs::symlink_metadata(target).is_ok_and(|m| m.is_symlink()) => {
+                let real = std::fs::canonicalize(target).with_context(context)?;
+                return AtomicFile::create_beside(&real, target);
+            }
+            _ => {}
+        }
+        AtomicFile::create_beside(target, target)
+    }
+
+    /// A temporary file beside `target`, to be renamed over it; errors name `shown`.
+    fn create_beside(target: &Path, shown: &Path) -> Result<AtomicFile> {
+        let context = || format!("cannot write {}", shown.display());
         let name = target
             .file_name()
-            .with_context(|| format!("cannot write {}: not a file name", target.display()))?;
+            .with_context(|| format!("cannot write {}: not a file name", shown.display()))?;
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -52,14 +88,12 @@ impl AtomicFile {
                         std::process::id()
                     ));
                 }
-                Err(e) => {
-                    return Err(e).with_context(|| format!("cannot write {}", target.display()))
-                }
+                Err(e) => return Err(e).with_context(context),
             }
         };
         Ok(AtomicFile {
             target: target.to_path_buf(),
-            temporary,
+            temporary: Some(temporary),
             writer: Some(BufWriter::new(file)),
         })
     }
@@ -79,9 +113,12 @@ impl AtomicFile {
             .into_inner()
             .map_err(|e| e.into_error())
             .with_context(context)?;
+        let Some(temporary) = self.temporary.take() else {
+            return Ok(()); // written in place
+        };
         file.sync_all().with_context(context)?;
         drop(file);
-        std::fs::rename(&self.temporary, &self.target).with_context(context)?;
+        std::fs::rename(&temporary, &self.target).with_context(context)?;
         Ok(())
     }
 }
@@ -91,7 +128,9 @@ impl Drop for AtomicFile {
         if self.writer.is_some() {
             // Not committed: the target keeps its old contents, the half-written copy goes.
             self.writer = None;
-            let _ = std::fs::remove_file(&self.temporary);
+            if let Some(temporary) = &self.temporary {
+                let _ = std::fs::remove_file(temporary);
+            }
         }
     }
 }
@@ -146,6 +185,37 @@ mod tests {
         }
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "the good file");
         assert!(leftovers(&d).is_empty(), "{:?}", leftovers(&d));
+    }
+
+    /// `scen --csv /dev/null` once replaced the device with a regular file (the rename): a
+    /// target that is not a regular file is written in place and stays what it is.
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_written_in_place_and_stays_a_device() {
+        use std::os::unix::fs::FileTypeExt;
+        let null = Path::new("/dev/null");
+        if !std::fs::metadata(null).is_ok_and(|m| m.file_type().is_char_device()) {
+            return; // no /dev/null device here to check against
+        }
+        write_atomically(null, b"into the void").unwrap();
+        assert!(std::fs::metadata(null)
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
+
+    /// A symbolic link stays a link; the file it points to gets the new contents.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_followed_and_kept() {
+        let d = dir("link");
+        let (real, link) = (d.join("real.txt"), d.join("link.txt"));
+        std::fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomically(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+        assert!(leftovers(&d).is_empty());
     }
 
     #[test]
