@@ -166,12 +166,9 @@ pub fn build_tiled(
     let grid = TileGrid::new(scene.bounds, tile_size)?;
     let max_angle = super::inflate::chord_angle(options.arc_error);
     let free = free_space::free_space(scene, options.agent_radius, max_angle)?;
-    // Every tile's overlay runs on the grid of the whole free space, so that a border is cut at
-    // the same points from both sides.
-    let mut frame = scene.bounds;
-    for p in free.iter().flatten().flatten() {
-        frame.include(*p);
-    }
+    // Every tile's overlay runs on the grid of the map's bounds, which hold all of the free
+    // space, so that a border is cut at the same points from both sides.
+    let frame = scene.bounds;
     let shape_boxes: Vec<Aabb> = free
         .iter()
         .filter_map(|s| Aabb::from_points(s.iter().flatten().copied()))

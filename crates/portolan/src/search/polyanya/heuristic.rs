@@ -24,10 +24,17 @@ impl ExactSearch {
             out.clear();
             out.resize(lm.count(), (f64::NEG_INFINITY, f64::INFINITY));
             let pinch = is_pinch(mesh, loc);
+            // One polygon's bounds, for a pinch only (an empty Vec allocates nothing).
+            let mut one = Vec::new();
             let mut first = true;
             for_each_polygon(mesh, loc, |poly| {
-                let mut one = [(f64::NEG_INFINITY, f64::INFINITY)].repeat(lm.count());
-                let target = if pinch { &mut one } else { &mut *out };
+                let target = if pinch {
+                    one.clear();
+                    one.resize(lm.count(), (f64::NEG_INFINITY, f64::INFINITY));
+                    &mut one
+                } else {
+                    &mut *out
+                };
                 for &v in mesh.polygon_vertices(poly) {
                     let dv = dist(mesh.vertex(v), p);
                     for (b, &d) in target.iter_mut().zip(lm.row(v)) {
