@@ -80,7 +80,7 @@ pub fn run(args: Args) -> Result<()> {
             .with_links(read_links(file)?)
             .with_context(|| format!("in {}", file.display()))?;
     }
-    let opts = args.search.options()?;
+    let opts = args.search.options_for(&mesh, false)?;
     let path = PathFinder::new().find_path(&mesh, args.from, args.to, &opts)?;
     if args.json {
         let out = Output {

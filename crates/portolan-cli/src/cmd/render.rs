@@ -40,7 +40,7 @@ pub fn run(args: Args) -> Result<()> {
     // Opened first: an output path that cannot be written fails before any work.
     let mut out = crate::output::AtomicFile::create(&args.output)?;
     let (scene, mesh) = args.input.load()?;
-    let opts = args.search.options()?;
+    let opts = args.search.options_for(&mesh, false)?;
     let query = match (args.from, args.to) {
         (Some(s), Some(g)) => Some((s, g, PathFinder::new().find_path(&mesh, s, g, &opts)?)),
         (None, None) => None,

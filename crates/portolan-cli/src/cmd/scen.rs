@@ -52,6 +52,12 @@ pub struct Args {
     /// K is 1 to 256: the table takes K × vertices × 8 bytes and K whole-mesh searches.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub landmarks: Option<u16>,
+    /// Also run the plain exact search on every query, in the same process right after the
+    /// chosen one: the CSV gains `exact,excess` columns (excess relative to the exact length)
+    /// and stderr a summary line `optimal N%, mean excess X%, max excess Y%, speed-up Z×`
+    /// (optimal within 1e-9 relative; speed-up = the exact search's mean time / this one's).
+    #[arg(long)]
+    pub compare_exact: bool,
 }
 
 /// `--expect` values.
@@ -66,8 +72,8 @@ pub fn run(args: Args) -> Result<()> {
     if args.tolerance.is_nan() || args.tolerance < 0.0 {
         bail!("--tolerance must be a non-negative number");
     }
-    if args.landmarks.is_some() && args.search.search != SearchArg::Exact {
-        bail!("--landmarks needs --search exact (the funnel search does not use them)");
+    if args.landmarks.is_some() && args.search.search == SearchArg::Funnel {
+        bail!("--landmarks needs --search exact or corner (the funnel search does not use them)");
     }
     let (_, mesh) = args.input.load()?;
     let f = std::fs::File::open(&args.scen)
@@ -92,9 +98,13 @@ pub fn run(args: Args) -> Result<()> {
         .map_or("the standard output".to_owned(), |p| {
             p.display().to_string()
         });
-    writeln!(out, "index,sx,sy,gx,gy,length,expected,us,expanded")
-        .with_context(|| format!("cannot write {csv_name}"))?;
-    let mut opts = args.search.options()?;
+    let header = if args.compare_exact {
+        "index,sx,sy,gx,gy,length,expected,us,expanded,exact,excess"
+    } else {
+        "index,sx,sy,gx,gy,length,expected,us,expanded"
+    };
+    writeln!(out, "{header}").with_context(|| format!("cannot write {csv_name}"))?;
+    let mut opts = args.search.options_for(&mesh, true)?;
     if let Some(k) = args.landmarks {
         let t0 = Instant::now();
         let lm = Landmarks::build(&mesh, usize::from(k));
@@ -107,6 +117,9 @@ pub fn run(args: Args) -> Result<()> {
         opts.landmarks = Some(std::sync::Arc::new(lm));
     }
     let mut finder = PathFinder::new();
+    let mut exact_finder = PathFinder::new();
+    let exact_opts = portolan::SearchOptions::exact();
+    let mut compare = Compare::default();
     let bar = indicatif::ProgressBar::new(queries.len() as u64);
     let mut micros = Vec::with_capacity(queries.len());
     let (mut mismatches, mut failures) = (0usize, Vec::new());
@@ -134,7 +147,7 @@ pub fn run(args: Args) -> Result<()> {
                 };
             mismatches += usize::from(!ok);
         }
-        writeln!(
+        write!(
             out,
             "{i},{},{},{},{},{},{},{us:.2},{expanded}",
             q.start.x,
@@ -145,6 +158,21 @@ pub fn run(args: Args) -> Result<()> {
             q.expected.unwrap_or(-1.0),
         )
         .with_context(|| format!("cannot write {csv_name}"))?;
+        if args.compare_exact {
+            let t0 = Instant::now();
+            let exact = exact_finder.find_path(&mesh, q.start, q.goal, &exact_opts);
+            let exact_us = t0.elapsed().as_secs_f64() * 1e6;
+            let exact = exact.ok().map(|p| p.length);
+            let excess = compare.add(length, exact, us, exact_us);
+            write!(
+                out,
+                ",{},{}",
+                exact.unwrap_or(-1.0),
+                excess.map_or("".to_owned(), |x| format!("{x:e}"))
+            )
+            .with_context(|| format!("cannot write {csv_name}"))?;
+        }
+        writeln!(out).with_context(|| format!("cannot write {csv_name}"))?;
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -165,6 +193,9 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     eprintln!("time (µs):  mean {mean:.1}, median {median:.1}, p99 {p99:.1}");
+    if args.compare_exact {
+        eprintln!("{}", compare.summary());
+    }
     if mismatches > 0 {
         bail!(
             "{mismatches} of {} lengths differ from the expected ones",
@@ -172,6 +203,59 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// What `--compare-exact` accumulates.
+#[derive(Default, Debug)]
+struct Compare {
+    /// Queries both searches answered with a path.
+    both: usize,
+    optimal: usize,
+    excess_sum: f64,
+    excess_max: f64,
+    us: f64,
+    exact_us: f64,
+    /// Queries where one search found a path and the other did not.
+    disagree: usize,
+}
+
+impl Compare {
+    /// Adds one query; returns its relative excess when both found a path.
+    fn add(&mut self, length: Option<f64>, exact: Option<f64>, us: f64, exact_us: f64) -> Option<f64> {
+        self.us += us;
+        self.exact_us += exact_us;
+        match (length, exact) {
+            (Some(l), Some(e)) => {
+                let x = if e > 0.0 { (l - e) / e } else { l - e };
+                self.both += 1;
+                self.optimal += usize::from(x <= 1e-9);
+                self.excess_sum += x;
+                self.excess_max = self.excess_max.max(x);
+                Some(x)
+            }
+            (None, None) => None,
+            _ => {
+                self.disagree += 1;
+                None
+            }
+        }
+    }
+
+    /// `optimal N%, mean excess X%, max excess Y%, speed-up Z×`.
+    fn summary(&self) -> String {
+        let n = self.both.max(1) as f64;
+        let mut s = format!(
+            "optimal {:.1}%, mean excess {:.4}%, max excess {:.4}%, speed-up {:.2}×",
+            100.0 * self.optimal as f64 / n,
+            100.0 * self.excess_sum / n,
+            100.0 * self.excess_max,
+            self.exact_us / self.us.max(f64::MIN_POSITIVE)
+        );
+        if self.disagree > 0 {
+            s += &format!(" ({} queries where only one search found a path)", self.disagree);
+        }
+        s
+    }
 }
 
 /// Mean, median and 99th percentile (nearest rank) of a sample; zeros when empty.

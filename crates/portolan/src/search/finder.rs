@@ -74,7 +74,9 @@ impl PathFinder {
     ) -> Result<Path, PathError> {
         check_options(options)?;
         let mut path = match options.method {
-            SearchMethod::Exact => self.exact.find_path(mesh, start, goal, options)?,
+            SearchMethod::Exact | SearchMethod::Corner => {
+                self.exact.find_path(mesh, start, goal, options)?
+            }
             SearchMethod::Funnel => {
                 let s = resolve_endpoint(mesh, start, options.snap, EndpointRole::Start)?;
                 let g = resolve_endpoint(mesh, goal, options.snap, EndpointRole::Goal)?;
@@ -113,7 +115,7 @@ impl PathFinder {
         goal: Vec2,
         options: &SearchOptions,
     ) -> Result<(Path, FunnelTrace), PathError> {
-        if options.method == SearchMethod::Exact {
+        if options.method != SearchMethod::Funnel {
             return Err(PathError::Unsupported {
                 method: "exact",
                 option: "trace (the exact search has no funnel)",
@@ -159,6 +161,7 @@ impl PathFinder {
             expanded: run.expanded,
             status: run.status,
             links,
+            bound: None,
         }
     }
 }
@@ -262,6 +265,14 @@ fn check_options(options: &SearchOptions) -> Result<(), PathError> {
         return Err(PathError::InvalidOption {
             option: "corner_offset",
             value: r,
+            reason: "must be finite and not negative",
+        });
+    }
+    let e = options.epsilon;
+    if !(e.is_finite() && e >= 0.0) {
+        return Err(PathError::InvalidOption {
+            option: "epsilon",
+            value: e,
             reason: "must be finite and not negative",
         });
     }

@@ -26,6 +26,7 @@
 pub mod batch;
 pub mod channel;
 pub mod corner;
+pub mod corner_graph;
 pub mod endpoint;
 pub mod filter;
 mod finder;
@@ -69,6 +70,14 @@ pub enum SearchMethod {
     Funnel,
     /// Polyanya (Cui, Harabor and Grastien, IJCAI 2017): a Euclidean shortest path, exactly.
     Exact,
+    /// The exact search sped up by a precomputed [`corner_graph`]
+    /// ([`SearchOptions::corner_graph`], required): the same shortest paths, found through the
+    /// graph of the mesh's corners once the start's and goal's views are swept. With
+    /// [`SearchOptions::epsilon`] > 0 it may stop early with a path at most `1 + epsilon` times
+    /// the shortest, and says how close in [`Path::bound`]. Falls back to the plain exact search
+    /// on a mesh with off-mesh links or a query with a [`SearchOptions::filter`] (the graph
+    /// measures the mesh alone).
+    Corner,
 }
 
 /// What to do when the start or goal is not on the mesh.
@@ -132,6 +141,13 @@ pub struct SearchOptions {
     /// ([`PathError::ForeignData`] otherwise). The funnel search does not use them. Default
     /// `None`.
     pub landmarks: Option<Arc<landmarks::Landmarks>>,
+    /// The index of [`SearchMethod::Corner`], built for the mesh searched
+    /// ([`PathError::ForeignData`] otherwise); other methods ignore it. Default `None`.
+    pub corner_graph: Option<Arc<corner_graph::CornerGraph>>,
+    /// For [`SearchMethod::Corner`]: stop as soon as the best path found is at most `1 +
+    /// epsilon` times every path still open, so at most `1 + epsilon` times the shortest. Finite
+    /// and ≥ 0; default 0 (exact).
+    pub epsilon: f64,
 }
 
 impl SearchOptions {
@@ -159,6 +175,36 @@ impl SearchOptions {
             method: SearchMethod::Exact,
             ..SearchOptions::default()
         }
+    }
+
+    /// The corner search ([`SearchMethod::Corner`]) on `graph`, built for the mesh searched:
+    /// exact shortest paths, faster where paths bend around many walls.
+    ///
+    /// ```
+    /// use portolan::{build, BuildOptions, Scene, SearchMethod, SearchOptions};
+    /// use portolan::search::corner_graph::CornerGraph;
+    /// use std::sync::Arc;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let o = SearchOptions::corner(Arc::new(CornerGraph::build(&mesh)));
+    /// assert_eq!(o.method, SearchMethod::Corner);
+    /// ```
+    pub fn corner(graph: Arc<corner_graph::CornerGraph>) -> SearchOptions {
+        SearchOptions {
+            method: SearchMethod::Corner,
+            corner_graph: Some(graph),
+            ..SearchOptions::default()
+        }
+    }
+
+    /// Sets [`SearchOptions::epsilon`] (default 0: exact).
+    ///
+    /// ```
+    /// use portolan::SearchOptions;
+    /// assert_eq!(SearchOptions::exact().with_epsilon(0.01).epsilon, 0.01);
+    /// ```
+    pub fn with_epsilon(mut self, epsilon: f64) -> SearchOptions {
+        self.epsilon = epsilon;
+        self
     }
 
     /// The chapter's naive channel search: crossing points at the portals' midpoints
@@ -288,6 +334,11 @@ pub struct Path {
     pub status: PathStatus,
     /// The segments of `points` that are off-mesh link traversals, in order.
     pub links: Vec<LinkTraversal>,
+    /// A certificate of quality: `Some(b)` when the search proved `length ≤ b ×` the shortest
+    /// possible length (cost, with links): 1 for the exact searches, at most `1 + epsilon` for
+    /// a bounded [`SearchMethod::Corner`] query. `None` when nothing is proved (the funnel
+    /// search, partial paths).
+    pub bound: Option<f64>,
 }
 
 /// Whether a [`Path`] reaches the goal.

@@ -31,7 +31,7 @@ use portolan::{Decomposition, PortalPoint, SearchMethod};
 
 /// Search methods offered to clients. Adding a [`SearchMethod`] variant breaks
 /// [`method_is_listed`]: list it here and give it a branch in the path handler.
-const METHODS: &[SearchMethod] = &[SearchMethod::Funnel, SearchMethod::Exact];
+const METHODS: &[SearchMethod] = &[SearchMethod::Funnel, SearchMethod::Exact, SearchMethod::Corner];
 /// Crossing-point estimates offered to clients.
 const PORTAL_POINTS: &[PortalPoint] = &[PortalPoint::TowardGoal, PortalPoint::Midpoint];
 /// Decompositions offered to clients (see [`METHODS`] for the exhaustiveness check).
@@ -40,7 +40,7 @@ const DECOMPOSITIONS: &[Decomposition] = &[Decomposition::Trapezoid, Decompositi
 /// Compile-time reminder: a new variant must be added to the lists above.
 fn method_is_listed(m: SearchMethod) -> bool {
     match m {
-        SearchMethod::Funnel | SearchMethod::Exact => METHODS.contains(&m),
+        SearchMethod::Funnel | SearchMethod::Exact | SearchMethod::Corner => METHODS.contains(&m),
     }
 }
 /// Compile-time reminder, as [`method_is_listed`].

@@ -2,6 +2,7 @@
 //! and non-observable, with the pruning rules), root-level pruning and the path read back.
 
 use super::*;
+use crate::search::SearchMethod;
 
 impl ExactSearch {
     /// An empty context; it grows to the mesh on first use.
@@ -33,6 +34,8 @@ impl ExactSearch {
         self.heap.clear();
         self.succ.clear();
         self.best_final = f64::INFINITY;
+        self.best_final_node = NONE;
+        self.sweep = Sweep::Off;
     }
 
     /// Finds a shortest path from `start` to `goal` (on a mesh with off-mesh links, the cheapest,
@@ -118,6 +121,7 @@ impl ExactSearch {
                 expanded: 0,
                 status: PathStatus::Complete,
                 links: Vec::new(),
+                bound: Some(1.0),
             });
         }
         // The goal's components: one, or two for a goal on a bridge; a goal on a vertex where
@@ -137,6 +141,32 @@ impl ExactSearch {
                 }
             });
         }
+        // The corner search, where its graph applies (it measures the mesh alone).
+        let graph = match (&options.corner_graph, options.method) {
+            (_, SearchMethod::Exact | SearchMethod::Funnel) => None,
+            (Some(g), _) if g.mesh_id() != mesh.instance_id() => {
+                return Err(PathError::ForeignData {
+                    option: "corner graph",
+                })
+            }
+            // (Partial paths and budgets are the plain search's: its nodes are what they measure.)
+            (Some(g), _)
+                if !links
+                    && filter.is_none()
+                    && !options.allow_partial
+                    && options.max_expanded.is_none() =>
+            {
+                Some(&**g)
+            }
+            (Some(_), _) => None,
+            (None, _) => {
+                return Err(PathError::Unsupported {
+                    method: "corner",
+                    option: "a query without SearchOptions::corner_graph",
+                })
+            }
+        };
+        let landmarks = landmarks.or(graph.map(|g| &**g.landmarks()));
         let q = Query {
             start: s,
             goal: t,
@@ -144,14 +174,29 @@ impl ExactSearch {
             dead_ends: dead_ends.filter(|_| !more).map(|de| (de, goal_parts)),
             filter,
             links,
+            graph,
+            epsilon: if graph.is_some() { options.epsilon } else { 0.0 },
         };
         if let Some(lm) = landmarks {
             self.prepare_landmarks(mesh, lm, sloc, tloc, s, t);
         }
-        self.push_start_nodes(mesh, &q, sloc);
         let mut expanded = 0usize;
-        match self.run(mesh, &q, &mut expanded, options.max_expanded) {
-            Outcome::Found(node) => Ok(self.path_to(mesh, node, &q, expanded, t)),
+        if graph.is_some() {
+            self.sweep = Sweep::Corners;
+            self.start_goal_sweep(mesh, &q, tloc);
+        }
+        self.push_start_nodes(mesh, &q, sloc);
+        let outcome = self.run(mesh, &q, &mut expanded, options.max_expanded);
+        self.sweep = Sweep::Off;
+        match outcome {
+            Outcome::Found(node) => {
+                let mut path = self.path_to(mesh, node, &q, expanded, t);
+                if graph.is_some() {
+                    path.bound = Some((path.length / self.lower_bound).max(1.0));
+                    path.channel = channel_along(mesh, &path.points);
+                }
+                Ok(path)
+            }
             Outcome::Limited if options.allow_partial => {
                 Ok(self.nearest_reached(mesh, &q, expanded))
             }
@@ -248,6 +293,8 @@ impl ExactSearch {
         if n.entry == LANDING {
             let at = Self::root_point(mesh, q, n.root);
             self.expand_point(mesh, q, idx, n.root, n.g, mesh.locate(at));
+        } else if n.entry == CORNER {
+            self.expand_corner(mesh, q, idx);
         } else {
             self.expand(mesh, q, idx);
         }
@@ -262,12 +309,22 @@ impl ExactSearch {
         expanded: &mut usize,
         limit: Option<usize>,
     ) -> Outcome {
-        while let Some(Open { id: node, .. }) = self.heap.pop() {
+        while let Some(Open { id: node, f, .. }) = self.heap.pop() {
             let n = self.nodes[node as usize];
             if n.entry == FINAL {
+                self.lower_bound = n.g;
                 return Outcome::Found(node);
             }
-            if n.root != START
+            // Bounded corner search: the best path found is within 1 + epsilon of every path
+            // still open (`f` is a lower bound on them all).
+            if q.epsilon > 0.0
+                && self.best_final_node != NONE
+                && self.best_final <= f * (1.0 + q.epsilon)
+            {
+                self.lower_bound = f;
+                return Outcome::Found(self.best_final_node);
+            }
+            if n.root < GOAL
                 && self.root_stamp[n.root as usize] == self.generation
                 && n.g > self.root_g[n.root as usize] * (1.0 + ROOT_PRUNE_SLACK)
             {
@@ -307,7 +364,10 @@ impl ExactSearch {
             let idx = self.succ[i];
             let n = self.nodes[idx as usize];
             let f = if n.entry == FINAL {
-                self.best_final = self.best_final.min(n.g);
+                if n.g < self.best_final {
+                    self.best_final = n.g;
+                    self.best_final_node = idx;
+                }
                 n.g
             } else {
                 n.g + self.node_h(mesh, q, &n)
@@ -385,6 +445,8 @@ impl ExactSearch {
         let nv = mesh.vertex_count();
         if root == START {
             q.start
+        } else if root == GOAL {
+            q.goal
         } else if (root as usize) < nv {
             mesh.vertices()[root as usize]
         } else {
@@ -402,7 +464,7 @@ impl ExactSearch {
     /// Root-level pruning: `true` when `root` may carry `g` (and records it as the best).
     #[inline]
     pub(super) fn root_ok(&mut self, mesh: &NavMesh, root: u32, g: f64) -> bool {
-        if root == START {
+        if root >= GOAL {
             return true;
         }
         let i = root as usize;
@@ -447,6 +509,9 @@ impl ExactSearch {
             self.record(mesh, q, root, g, right);
             self.record(mesh, q, root, g, left);
         }
+        if self.sweep != Sweep::Off && self.sweep_turn(mesh, q, parent, poly, slot, root, g, right, left) {
+            return;
+        }
         let Some(next) = mesh.neighbours(poly)[slot] else {
             return;
         };
@@ -454,8 +519,9 @@ impl ExactSearch {
         if q.filter.is_some_and(|f| f.is_excluded(next)) {
             return;
         }
-        // Dead-end pruning: a bridge is crossed only toward the goal.
-        if let Some((de, parts)) = q.dead_ends {
+        // Dead-end pruning: a bridge is crossed only toward the goal (not in a goal sweep,
+        // which heads for the start).
+        if let Some((de, parts)) = q.dead_ends.filter(|_| root != GOAL) {
             if !de.may_cross(mesh, poly, slot, parts[0])
                 && (parts[1] == u32::MAX || !de.may_cross(mesh, poly, slot, parts[1]))
             {
@@ -466,6 +532,7 @@ impl ExactSearch {
         let (ea, eb) = (vs[slot], vs[wrap(slot + 1, vs.len())]);
         let (mut root, mut g, mut parent) = (root, g, parent);
         let original_root = root;
+
         let mut cone = (right.line(root), left.line(root));
         if root != ea.0 && root != eb.0 {
             let r = Self::root_point(mesh, q, root);
@@ -488,6 +555,7 @@ impl ExactSearch {
                 cone = ([root, root], [root, root]);
             }
         }
+
         // One pass over `next`: its neighbour count (cul-de-sac pruning) and the slot of the
         // shared edge, which runs eb → ea in `next` (a convex polygon lists a vertex once, so
         // the slot starting at eb is that edge).
@@ -509,6 +577,8 @@ impl ExactSearch {
         if !goal_here
             && open_edges < 2
             && !self.one_to_all
+            && self.sweep != Sweep::Collect
+            && root != GOAL
             && (!q.links || mesh.links_from(next).is_empty())
         {
             return;
@@ -548,7 +618,10 @@ impl ExactSearch {
 
     /// A final node: the goal reached straight from `root` (at distance `g` from the start).
     pub(super) fn final_node(&mut self, mesh: &NavMesh, q: &Query, parent: u32, root: u32, g: f64) {
-        if !self.root_ok(mesh, root, g) {
+        if self.sweep == Sweep::Collect
+            || self.nodes[parent as usize].root == GOAL
+            || !self.root_ok(mesh, root, g)
+        {
             return;
         }
         let total = g + dist(Self::root_point(mesh, q, root), q.goal);
@@ -693,8 +766,22 @@ impl ExactSearch {
         // the old cone is the old cone's side, which passes through the corner.
         // (The turn's `g` costs a square root, so it is computed only when the turn has a
         // successor.)
-        if right_turn && (er > 0 || (er < m && matches!(pr, End::Cut(_)))) {
+        let turn_right = right_turn && (er > 0 || (er < m && matches!(pr, End::Cut(_))));
+        let turn_left = left_turn && (el1 < m || (el1 >= 1 && matches!(pl, End::Cut(_))));
+        if self.sweep != Sweep::Off {
+            // A sweep turns nowhere: it records each corner past which part of this polygon
+            // lies out of the root's sight, whether or not an edge leads on from that part.
+            if turn_right {
+                self.emit(mesh, q, idx, a_id.0, n.g + dist(r, a));
+            }
+            if turn_left {
+                self.emit(mesh, q, idx, b_id.0, n.g + dist(r, b));
+            }
+            return;
+        }
+        if turn_right {
             let g = n.g + dist(r, a);
+
             for j in 0..er.min(m) {
                 let (from, to) = (End::Vertex(id(j)), End::Vertex(id(j + 1)));
                 self.successor(mesh, q, idx, poly, slot(j), a_id.0, g, from, to);
@@ -704,8 +791,9 @@ impl ExactSearch {
                 self.successor(mesh, q, idx, poly, slot(er), a_id.0, g, from, End::Cut(rl));
             }
         }
-        if left_turn && (el1 < m || (el1 >= 1 && matches!(pl, End::Cut(_)))) {
+        if turn_left {
             let g = n.g + dist(r, b);
+
             if el1 >= 1 && matches!(pl, End::Cut(_)) {
                 let to = End::Vertex(id(el1));
                 self.successor(
@@ -785,6 +873,7 @@ impl ExactSearch {
             expanded,
             status: PathStatus::Complete,
             links,
+            bound: Some(1.0),
         }
     }
 }

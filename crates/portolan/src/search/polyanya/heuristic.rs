@@ -93,8 +93,18 @@ impl ExactSearch {
     /// which expands in order of `g` (ordering by the distance to the interval instead measured
     /// slower: fewer roots are settled before their nodes spread).
     pub(super) fn node_h(&mut self, mesh: &NavMesh, q: &Query, n: &Node) -> f64 {
-        if self.one_to_all {
+        if self.one_to_all || self.sweep == Sweep::Collect {
             return 0.0;
+        }
+        if n.entry == CORNER {
+            return self.corner_heuristic(mesh, q, n.root);
+        }
+        if n.root == GOAL {
+            // A corner query's goal sweep heads for the start.
+            return match self.interval(mesh, q, n) {
+                None => dist(q.goal, q.start),
+                Some((r, right, left)) => interval_h(r, right, left, q.start),
+            };
         }
         if n.entry == LANDING {
             return self.point_h_links(mesh, Self::root_point(mesh, q, n.root), q.goal);

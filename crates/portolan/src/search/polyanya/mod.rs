@@ -119,13 +119,17 @@ mod heuristic;
 mod links;
 mod one_to_all;
 mod partial;
+mod sweep;
 #[cfg(test)]
 mod tests;
 
 use expand::*;
+use heuristic::lower_bound;
 use links::*;
+use sweep::channel_along;
 
 use super::endpoint::{locate_endpoint, EndpointRole};
+use super::corner_graph::CornerGraph;
 use super::landmarks::Landmarks;
 use super::open::Open;
 use super::{LinkTraversal, Path, PathError, PathStatus, PolygonFilter, SearchOptions};
@@ -151,6 +155,8 @@ pub(crate) const LANDMARK_SLACK: f64 = 1e-11;
 const NONE: u32 = u32::MAX;
 /// Root id of the start point (roots are otherwise vertex ids).
 const START: u32 = u32::MAX;
+/// Root id of the goal, for the nodes of a corner query's goal sweep.
+const GOAL: u32 = u32::MAX - 1;
 /// `entry` of a final node (one that reaches the goal).
 const FINAL: u32 = u32::MAX;
 /// `entry` of a start node (not expandable; it only names the start polygon).
@@ -161,8 +167,11 @@ const VIA: u32 = u32::MAX - 2;
 const TAKEOFF: u32 = u32::MAX - 3;
 /// `entry` of a node whose root is where an off-mesh link lands: expanded like a start point.
 const LANDING: u32 = u32::MAX - 4;
+/// `entry` of a corner-graph node (corner search): its root is a corner, expanded over the
+/// graph's edges ([`CornerGraph`]).
+const CORNER: u32 = u32::MAX - 5;
 /// The smallest `entry` that is not an edge slot (nodes from here up are not intervals).
-const SPECIAL: u32 = LANDING;
+const SPECIAL: u32 = CORNER;
 
 /// A search node: an interval on the edge through which it enters `poly`, 40 bytes.
 ///
@@ -230,6 +239,39 @@ pub(crate) struct ExactSearch {
     /// Inside [`ExactSearch::unreachable`]'s search for the nearest reachable point: the query's
     /// own goal, for the partial path of an exhausted budget.
     rerun_goal: Option<Vec2>,
+    /// Sweep mode (corner search, see `sweep.rs`): what happens to a successor rooted at a
+    /// corner other than the sweep's own root.
+    sweep: Sweep,
+    /// Per vertex: stamp and least distance at which the current sweep saw it as a corner to
+    /// turn at (`Sweep::Collect`); during a corner query, the goal sweep's distances to the goal.
+    seen_stamp: Vec<u32>,
+    seen_g: Vec<f64>,
+    /// The corners the current `Sweep::Collect` sweep saw, in order of first sight.
+    seen: Vec<u32>,
+    /// Per vertex, during a corner query: stamp, best `g` of a corner node, and its heuristic.
+    corner_stamp: Vec<u32>,
+    corner_g: Vec<f64>,
+    corner_h: Vec<f64>,
+    /// Per vertex, during a corner query: the node holding its best `g` (valid with
+    /// `corner_stamp`).
+    corner_node: Vec<u32>,
+    /// The best final node queued so far (bounded corner queries stop on it).
+    best_final_node: u32,
+    /// The least `f` open when the search stopped: the length itself for a path popped, less
+    /// when a bounded corner query stops early (`Path::bound` is the ratio).
+    lower_bound: f64,
+}
+
+/// What a sweep does with a successor that would turn at a corner (see `sweep.rs`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+enum Sweep {
+    /// Plain Polyanya: the successor is made, rooted at the corner.
+    #[default]
+    Off,
+    /// Record the corner and its distance (`seen_g`); make nothing.
+    Collect,
+    /// Corner query: make a corner-graph node rooted there instead.
+    Corners,
 }
 
 /// How the A* loop ended.
@@ -273,4 +315,9 @@ struct Query<'a> {
     /// The mesh has off-mesh links (and this is not one-to-all mode): take-offs, landings and
     /// the link-aware heuristic are on.
     links: bool,
+    /// Corner search: the corner graph that expands corner nodes.
+    graph: Option<&'a CornerGraph>,
+    /// Corner search: stop once the best path found is within `1 + epsilon` of the least `f`
+    /// still open (0: exact).
+    epsilon: f64,
 }

@@ -37,6 +37,8 @@ impl ExactSearch {
             dead_ends: None,
             filter: None,
             links: false,
+            graph: None,
+            epsilon: 0.0,
         };
         self.push_start_nodes(mesh, &q, loc);
         let mut expanded = 0;

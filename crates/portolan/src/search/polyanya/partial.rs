@@ -61,9 +61,11 @@ impl ExactSearch {
                 expanded,
                 status: PathStatus::Complete,
                 links: Vec::new(),
+                bound: None,
             },
         };
         path.status = PathStatus::Partial(crate::search::PartialReason::SearchLimit);
+        path.bound = None;
         path
     }
 
@@ -129,6 +131,7 @@ impl ExactSearch {
         let mut path = found.map_err(|_| PathError::NoPath)?;
         if path.status == PathStatus::Complete {
             path.status = PathStatus::Partial(crate::search::PartialReason::Unreachable);
+            path.bound = None;
         }
         Ok(path)
     }

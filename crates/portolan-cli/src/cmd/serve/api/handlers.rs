@@ -99,6 +99,9 @@ impl App {
         options.portal_point = req.portal;
         options.snap = snap;
         options.corner_offset = req.corner_offset;
+        if req.method == SearchMethod::Corner {
+            options.corner_graph = Some(world.corner_graph());
+        }
         let mesh = &world.mesh;
         let t = Instant::now();
         let result = finder.find_path(mesh, req.start, req.goal, &options);

@@ -71,6 +71,21 @@ pub struct World {
     pub build_ms: f64,
     /// The `GET /api/scene` answer, encoded on first use.
     pub(super) json: OnceLock<Bytes>,
+    /// The corner graph of `mesh` (`"method": "corner"`), built on first use.
+    pub(super) corner_graph: OnceLock<std::sync::Arc<portolan::search::corner_graph::CornerGraph>>,
+}
+
+impl World {
+    /// The corner graph of the mesh, built by the first query that needs it.
+    pub fn corner_graph(&self) -> std::sync::Arc<portolan::search::corner_graph::CornerGraph> {
+        self.corner_graph
+            .get_or_init(|| {
+                std::sync::Arc::new(portolan::search::corner_graph::CornerGraph::build(
+                    &self.mesh,
+                ))
+            })
+            .clone()
+    }
 }
 
 impl World {
@@ -92,6 +107,7 @@ impl World {
             defaults,
             build_ms,
             json: OnceLock::new(),
+            corner_graph: OnceLock::new(),
         })
     }
 
@@ -107,6 +123,7 @@ impl World {
             defaults,
             build_ms: 0.0,
             json: OnceLock::new(),
+            corner_graph: OnceLock::new(),
         }
     }
 }

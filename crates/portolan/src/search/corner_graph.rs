@@ -1,0 +1,429 @@
+//! The corner graph: a precomputed index of the mesh's turning corners and the taut lines of
+//! sight between them, which makes exact queries several times faster on maps where paths bend
+//! around many walls ([`SearchMethod::Corner`](crate::search::SearchMethod::Corner)).
+//!
+//! # Why corners
+//! A Euclidean shortest path among polygonal walls is a polyline that bends only at *corners*:
+//! mesh vertices where the free space turns through more than a half turn (a reflex wedge). And
+//! it is *taut* there: it wraps around the wall, with both walls at the corner inside the angle
+//! the path makes. So between its first and last bend, a shortest path is a shortest path in the
+//! graph whose nodes are the corners and whose edges are the segments between two corners that
+//! see each other and are taut at both ends: the *sparse visibility graph* of Oh and Leong
+//! (*Edge N-Level Sparse Visibility Graphs*, SoCS 2017). Edges that are not taut at both ends
+//! are left out: no shortest path uses them, which keeps the mean degree at 3 to 26 on game maps
+//! where a full visibility graph has hundreds.
+//!
+//! # Building it (this module)
+//! - **Corners**: per vertex, the free wedges around it (walking around the vertex polygon by
+//!   polygon from a wall to the next); a vertex is a corner when one wedge is reflex. A vertex
+//!   has at most one reflex wedge (a pinch vertex may add narrow ones, which never hold a bend).
+//! - **Edges**: one *sweep* per corner `c`: the exact search (Polyanya) started at `c` into its
+//!   reflex wedge, expanding only nodes rooted at `c` (everything `c` sees), and recording every
+//!   corner where Polyanya would turn, the non-observable successors' roots. Those are exactly
+//!   the corners seen from `c` past which the free space goes on out of `c`'s sight, decided by
+//!   the same exact `orient` tests as the search, collinear walls, grazed vertices and pinches
+//!   included. An edge is kept when both of its corners' walls lie on one side of its line.
+//!   The sweeps are independent and run in parallel (cargo feature `parallel`).
+//! - **Landmarks**: 16 [`Landmarks`] for an ALT heuristic on the graph: `h(c) = max(|c t|,
+//!   landmark bound)`, which raises the straight-line bound where walls force a detour.
+//!
+//! # Querying it
+//! See [`SearchMethod::Corner`](crate::search::SearchMethod::Corner): a sweep from the goal
+//! collects the corners that see it (with their distance), a sweep from the start pushes the
+//! corners it sees as graph nodes into the same A* as its own intervals, and corner nodes are
+//! expanded along graph edges (only the ones that keep the path taut at the corner) and into the
+//! goal. The first path popped is a shortest path; with an `epsilon`, the search stops as soon as
+//! the best path found is within `1 + epsilon` of every lower bound still open, and says how close
+//! it is ([`Path::bound`](crate::search::Path::bound)).
+//!
+//! # Cost
+//! Building: one sweep per corner, each the size of what the corner sees (`O(c · v)` in the
+//! worst case, far less on game maps), plus 16 whole-mesh searches for the landmarks.
+//! Memory: 12 bytes per directed edge, 8 per vertex, `16 × 8` bytes per vertex for the landmarks.
+//! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
+//!
+//! ```
+//! use portolan::{build, BuildOptions, PathFinder, Scene, SearchOptions};
+//! use portolan::search::corner_graph::CornerGraph;
+//! use std::sync::Arc;
+//!
+//! let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+//! let graph = Arc::new(CornerGraph::build(&mesh));
+//! assert!(graph.corner_count() > 0 && graph.edge_count() > 0);
+//! let (s, g) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+//! let mut finder = PathFinder::new();
+//! let fast = finder.find_path(&mesh, s, g, &SearchOptions::corner(graph)).unwrap();
+//! let exact = finder.find_path(&mesh, s, g, &SearchOptions::exact()).unwrap();
+//! assert!((fast.length - exact.length).abs() <= 1e-9 * exact.length);
+//! assert_eq!(fast.bound, Some(1.0));
+//! ```
+
+use super::landmarks::Landmarks;
+use super::polyanya::ExactSearch;
+use crate::geom::{orient, Orientation, Vec2};
+use crate::mesh::{NavMesh, PolyId, VertexId};
+use std::sync::Arc;
+
+/// How many landmarks the graph's heuristic uses (see [`Landmarks`]; 16 is the measured sweet
+/// spot there).
+pub const LANDMARKS: usize = 16;
+
+const NONE: u32 = u32::MAX;
+
+/// The turning corners of a mesh and the taut lines of sight between them, with landmark
+/// distances: the index of [`SearchMethod::Corner`](crate::search::SearchMethod::Corner).
+/// Built once per mesh ([`CornerGraph::build`]), shared in an `Arc` by every query, tied to
+/// its mesh by [`NavMesh::instance_id`] (another mesh's graph is refused with
+/// [`PathError::ForeignData`](crate::search::PathError::ForeignData)). See the
+/// [module docs](self).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CornerGraph {
+    mesh_id: u64,
+    /// Per vertex: the wall vertices before and after it around its reflex wedge (`u → v → w`
+    /// with the free space on the left), or `[NONE, NONE]` when it is not a corner.
+    turns: Vec<[u32; 2]>,
+    /// Per vertex: a polygon of its reflex wedge (`NONE` when it is not a corner).
+    wedge_poly: Vec<u32>,
+    /// Edges in compressed rows: the edges of vertex `v` are `offsets[v]..offsets[v + 1]`.
+    offsets: Vec<u32>,
+    targets: Vec<u32>,
+    lengths: Vec<f64>,
+    /// Per edge `c → d`: [`LEFT`] when both of `c`'s walls are left of the line `c → d` (or on
+    /// it), [`RIGHT`] when both are right of it (or on it): which turns at `c` the edge can
+    /// continue tautly.
+    sides: Vec<u8>,
+    landmarks: Arc<Landmarks>,
+}
+
+/// A path turning left at a corner (see [`CornerGraph::turn_mask`]).
+pub(crate) const LEFT: u8 = 1;
+/// A path turning right at a corner.
+pub(crate) const RIGHT: u8 = 2;
+
+impl CornerGraph {
+    /// Builds the graph of `mesh`: corners, one sweep per corner, then [`LANDMARKS`] landmarks.
+    /// Meshes with off-mesh links are measured without them (the corner search falls back to
+    /// the plain exact search on them).
+    pub fn build(mesh: &NavMesh) -> CornerGraph {
+        let (turns, wedge_poly) = turning_corners(mesh);
+        let corners: Vec<u32> = (0..mesh.vertex_count() as u32)
+            .filter(|&v| turns[v as usize][0] != NONE)
+            .collect();
+        let rows = sweep_all(mesh, &turns, &wedge_poly, &corners);
+        let mut offsets = vec![0u32; mesh.vertex_count() + 1];
+        for (c, row) in corners.iter().zip(&rows) {
+            offsets[*c as usize + 1] = row.len() as u32;
+        }
+        for i in 0..mesh.vertex_count() {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut targets = Vec::with_capacity(offsets[mesh.vertex_count()] as usize);
+        let mut lengths = Vec::with_capacity(targets.capacity());
+        let mut sides = Vec::with_capacity(targets.capacity());
+        for (&c, row) in corners.iter().zip(rows) {
+            let x = mesh.vertex(VertexId(c));
+            let [u, w] = turns[c as usize];
+            for (d, len) in row {
+                targets.push(d);
+                lengths.push(len);
+                sides.push(side_mask(x, mesh.vertex(VertexId(d)), walls(mesh, u, w)));
+            }
+        }
+        CornerGraph {
+            mesh_id: mesh.instance_id(),
+            turns,
+            wedge_poly,
+            offsets,
+            targets,
+            lengths,
+            sides,
+            landmarks: Arc::new(Landmarks::build(mesh, LANDMARKS)),
+        }
+    }
+
+    /// The [`NavMesh::instance_id`] of the mesh this graph was built for.
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// assert_eq!(CornerGraph::build(&mesh).mesh_id(), mesh.instance_id());
+    /// ```
+    pub fn mesh_id(&self) -> u64 {
+        self.mesh_id
+    }
+
+    /// How many corners (graph nodes) the mesh has.
+    ///
+    /// ```
+    /// # use portolan::{build, geom::Aabb, BuildOptions, Scene, Vec2};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// // One square obstacle: its four corners.
+    /// let scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0)))
+    ///     .with_obstacle([(4.0, 4.0), (6.0, 4.0), (6.0, 6.0), (4.0, 6.0)]);
+    /// let mesh = build(&scene, &BuildOptions::default()).unwrap();
+    /// assert_eq!(CornerGraph::build(&mesh).corner_count(), 4);
+    /// ```
+    pub fn corner_count(&self) -> usize {
+        self.turns.iter().filter(|t| t[0] != NONE).count()
+    }
+
+    /// `true` when vertex `v` is a corner (a graph node).
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::mesh::VertexId;
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let graph = CornerGraph::build(&mesh);
+    /// let corners = (0..mesh.vertex_count() as u32).filter(|&v| graph.is_corner(VertexId(v)));
+    /// assert_eq!(corners.count(), graph.corner_count());
+    /// ```
+    pub fn is_corner(&self, v: VertexId) -> bool {
+        self.turns.get(v.index()).is_some_and(|t| t[0] != NONE)
+    }
+
+    /// How many directed edges the graph has (each line of sight counts twice).
+    ///
+    /// ```
+    /// # use portolan::{build, geom::Aabb, BuildOptions, Scene, Vec2};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0)))
+    ///     .with_obstacle([(4.0, 4.0), (6.0, 4.0), (6.0, 6.0), (4.0, 6.0)]);
+    /// let mesh = build(&scene, &BuildOptions::default()).unwrap();
+    /// // Each corner of the square sees its two neighbours tautly; the diagonals cross it.
+    /// assert_eq!(CornerGraph::build(&mesh).edge_count(), 8);
+    /// ```
+    pub fn edge_count(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// The edges out of corner `v`: the corners it sees tautly, with their distances (empty for
+    /// a vertex that is not a corner).
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::mesh::VertexId;
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let graph = CornerGraph::build(&mesh);
+    /// for v in (0..mesh.vertex_count() as u32).map(VertexId) {
+    ///     for (w, d) in graph.edges(v) {
+    ///         assert!(graph.is_corner(v) && graph.is_corner(w));
+    ///         assert!((d - mesh.vertex(v).distance(mesh.vertex(w))).abs() < 1e-9);
+    ///     }
+    /// }
+    /// ```
+    pub fn edges(&self, v: VertexId) -> impl ExactSizeIterator<Item = (VertexId, f64)> + '_ {
+        let r = self.row(v.0);
+        self.targets[r.clone()]
+            .iter()
+            .zip(&self.lengths[r])
+            .map(|(&t, &l)| (VertexId(t), l))
+    }
+
+    /// The landmark table of the graph's heuristic.
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::{CornerGraph, LANDMARKS};
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// assert!(CornerGraph::build(&mesh).landmarks().count() <= LANDMARKS);
+    /// ```
+    pub fn landmarks(&self) -> &Arc<Landmarks> {
+        &self.landmarks
+    }
+
+    /// Heap memory held, in bytes (landmarks included).
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let graph = CornerGraph::build(&mesh);
+    /// assert!(graph.memory_bytes() >= graph.edge_count() * 12);
+    /// ```
+    pub fn memory_bytes(&self) -> usize {
+        self.turns.len() * 8
+            + self.wedge_poly.len() * 4
+            + self.offsets.len() * 4
+            + self.targets.len() * 4
+            + self.lengths.len() * 8
+            + self.sides.len()
+            + self.landmarks.memory_bytes()
+    }
+
+    #[inline]
+    pub(crate) fn row(&self, v: u32) -> std::ops::Range<usize> {
+        self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize
+    }
+
+    #[inline]
+    pub(crate) fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+
+    #[inline]
+    pub(crate) fn lengths(&self) -> &[f64] {
+        &self.lengths
+    }
+
+    #[inline]
+    pub(crate) fn sides(&self) -> &[u8] {
+        &self.sides
+    }
+
+    /// The turns a path arriving at corner `v` from `p` may make there tautly: [`LEFT`] when
+    /// both walls are left of `p → v` (or on that line), [`RIGHT`] when both are right of it.
+    /// An edge `v → d` then continues tautly when `p → v → d` turns that way and the edge's
+    /// [`sides`](CornerGraph::sides) allow it, or when the three points are on one line.
+    #[inline]
+    pub(crate) fn turn_mask(&self, mesh: &NavMesh, p: Vec2, v: u32) -> u8 {
+        let [u, w] = self.turns[v as usize];
+        side_mask(p, mesh.vertex(VertexId(v)), walls(mesh, u, w))
+    }
+
+    /// A polygon of corner `v`'s reflex wedge.
+    #[inline]
+    pub(crate) fn wedge_poly(&self, v: u32) -> PolyId {
+        PolyId(self.wedge_poly[v as usize])
+    }
+
+    /// `true` when `v` is a corner and the line from `p` to it leaves both of its walls on one
+    /// side (a path from `p` can bend there around the wall).
+    #[inline]
+    pub(crate) fn taut_from(&self, mesh: &NavMesh, p: Vec2, v: u32) -> bool {
+        let [u, w] = self.turns[v as usize];
+        u != NONE && one_side(p, mesh.vertex(VertexId(v)), walls(mesh, u, w))
+    }
+
+    /// `true` when the path `p → v → d` wraps around corner `v`'s wall: both walls lie in the
+    /// closed angle the path makes at `v` (or the three points are on one line), so it cannot
+    /// be shortened near `v`.
+    #[inline]
+    pub(crate) fn taut_turn(&self, mesh: &NavMesh, p: Vec2, v: u32, d: Vec2) -> bool {
+        let [u, w] = self.turns[v as usize];
+        let c = mesh.vertex(VertexId(v));
+        let (want_d, want_p) = match orient(p, c, d) {
+            Orientation::Collinear => return true,
+            Orientation::CounterClockwise => (Orientation::CounterClockwise, Orientation::Clockwise),
+            Orientation::Clockwise => (Orientation::Clockwise, Orientation::CounterClockwise),
+        };
+        walls(mesh, u, w).iter().all(|&x| {
+            let (sd, sp) = (orient(c, d, x), orient(c, p, x));
+            (sd == want_d || sd.is_collinear()) && (sp == want_p || sp.is_collinear())
+        })
+    }
+}
+
+#[inline]
+fn walls(mesh: &NavMesh, u: u32, w: u32) -> [Vec2; 2] {
+    [mesh.vertex(VertexId(u)), mesh.vertex(VertexId(w))]
+}
+
+/// `true` when neither point of `walls` is strictly on the other side of the line `p → c` than
+/// the other one.
+#[inline]
+fn one_side(p: Vec2, c: Vec2, walls: [Vec2; 2]) -> bool {
+    let (a, b) = (orient(p, c, walls[0]), orient(p, c, walls[1]));
+    a.is_collinear() || b.is_collinear() || a == b
+}
+
+/// [`LEFT`] when both `walls` are left of (or on) the line `p → c`, [`RIGHT`] when both are
+/// right of (or on) it; both bits when both are on it.
+#[inline]
+fn side_mask(p: Vec2, c: Vec2, walls: [Vec2; 2]) -> u8 {
+    let mut m = LEFT | RIGHT;
+    for x in walls {
+        match orient(p, c, x) {
+            Orientation::CounterClockwise => m &= LEFT,
+            Orientation::Clockwise => m &= RIGHT,
+            Orientation::Collinear => {}
+        }
+    }
+    m
+}
+
+/// Per vertex: its reflex wedge's walls `[u, w]` (or `[NONE, NONE]`) and a polygon of that wedge.
+fn turning_corners(mesh: &NavMesh) -> (Vec<[u32; 2]>, Vec<u32>) {
+    let mut turns = vec![[NONE, NONE]; mesh.vertex_count()];
+    let mut wedge_poly = vec![NONE; mesh.vertex_count()];
+    for p in mesh.polygons() {
+        let vs = mesh.polygon_vertices(p);
+        let n = vs.len();
+        for i in 0..n {
+            // A wall u → v ends at v (the free space on its left, in p): walk around v through
+            // the edges at v, away from that wall, to the wall that closes the wedge.
+            let prev = (i + n - 1) % n;
+            if mesh.neighbours(p)[prev].is_some() {
+                continue;
+            }
+            let (u, v) = (vs[prev], vs[i]);
+            if turns[v.index()][0] != NONE {
+                continue;
+            }
+            let Some(w) = wedge_end(mesh, v, p, i) else {
+                continue;
+            };
+            if orient(mesh.vertex(u), mesh.vertex(v), mesh.vertex(w)) == Orientation::Clockwise {
+                turns[v.index()] = [u.0, w.0];
+                wedge_poly[v.index()] = p.0;
+            }
+        }
+    }
+    (turns, wedge_poly)
+}
+
+/// From polygon `p`, whose slot `i` is vertex `v`, across `v`'s outgoing edges polygon by
+/// polygon until a wall `v → w`: returns `w` (`None` on a malformed fan).
+fn wedge_end(mesh: &NavMesh, v: VertexId, p: PolyId, i: usize) -> Option<VertexId> {
+    let (mut cur, mut slot) = (p, i);
+    for _ in 0..=mesh.vertex_polygons(v).len() {
+        let vs = mesh.polygon_vertices(cur);
+        let Some(next) = mesh.neighbours(cur)[slot] else {
+            return Some(vs[(slot + 1) % vs.len()]);
+        };
+        // In `next`, the shared edge comes into v; go on through the edge leaving v.
+        let nv = mesh.polygon_vertices(next);
+        slot = nv.iter().position(|&x| x == v)?;
+        cur = next;
+    }
+    None
+}
+
+/// Sweeps from every corner; per corner, its kept edges sorted by target.
+fn sweep_all(
+    mesh: &NavMesh,
+    turns: &[[u32; 2]],
+    wedge_poly: &[u32],
+    corners: &[u32],
+) -> Vec<Vec<(u32, f64)>> {
+    let one = |search: &mut ExactSearch, c: u32| {
+        let mut row = Vec::new();
+        search.corner_sweep(mesh, VertexId(c), PolyId(wedge_poly[c as usize]), &mut row);
+        let x = mesh.vertex(VertexId(c));
+        let [u, w] = turns[c as usize];
+        row.retain(|&(d, _)| {
+            let [du, dw] = turns[d as usize];
+            d != c
+                && du != NONE
+                && one_side(x, mesh.vertex(VertexId(d)), walls(mesh, du, dw))
+                && one_side(mesh.vertex(VertexId(d)), x, walls(mesh, u, w))
+        });
+        row.sort_unstable_by_key(|e| e.0);
+        row
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        corners
+            .par_iter()
+            .map_init(ExactSearch::new, |s, &c| one(s, c))
+            .collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let mut s = ExactSearch::new();
+        corners.iter().map(|&c| one(&mut s, c)).collect()
+    }
+}

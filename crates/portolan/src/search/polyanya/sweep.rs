@@ -1,0 +1,337 @@
+//! Sweeps and the corner search ([`CornerGraph`], [`SearchMethod::Corner`]).
+//!
+//! A *sweep* is this search started at a point and restricted to nodes rooted there: it covers
+//! everything the point sees. Where Polyanya would turn at a corner (a non-observable successor,
+//! or a walk along a wall to a corner), the sweep does not make the successor; in
+//! [`Sweep::Collect`] mode it records the corner and its distance (building the graph, and the
+//! goal's side of a query), in [`Sweep::Corners`] mode it makes a corner-graph node instead,
+//! which the A* loop expands along the graph's edges.
+//!
+//! [`SearchMethod::Corner`]: crate::search::SearchMethod::Corner
+
+use super::*;
+use crate::search::corner_graph::{LEFT, RIGHT};
+
+impl ExactSearch {
+    fn grow_sweep_buffers(&mut self, mesh: &NavMesh) {
+        let nv = mesh.vertex_count();
+        if self.seen_stamp.len() < nv {
+            self.seen_stamp.resize(nv, 0);
+            self.seen_g.resize(nv, 0.0);
+            self.corner_stamp.resize(nv, 0);
+            self.corner_g.resize(nv, 0.0);
+            self.corner_h.resize(nv, f64::NAN);
+            self.corner_node.resize(nv, NONE);
+        }
+        if self.generation == 1 {
+            // `reset` restarted the generations: stale stamps could match again.
+            self.seen_stamp.iter_mut().for_each(|s| *s = 0);
+            self.corner_stamp.iter_mut().for_each(|s| *s = 0);
+        }
+    }
+
+    /// The corners corner `c` sees past which the free space goes on out of its sight, with
+    /// their distances, from a sweep into `c`'s reflex wedge (the wedge of polygon `wedge`);
+    /// appended to `out`, unfiltered (the graph keeps the taut ones).
+    pub(crate) fn corner_sweep(
+        &mut self,
+        mesh: &NavMesh,
+        c: VertexId,
+        wedge: PolyId,
+        out: &mut Vec<(u32, f64)>,
+    ) {
+        self.reset(mesh);
+        self.grow_sweep_buffers(mesh);
+        let x = mesh.vertex(c);
+        let q = Query {
+            start: x,
+            goal: x,
+            landmarks: None,
+            dead_ends: None,
+            filter: None,
+            links: false,
+            graph: None,
+            epsilon: 0.0,
+        };
+        self.sweep = Sweep::Collect;
+        self.seen.clear();
+        let pinch = mesh.is_pinch(c);
+        for &p in mesh.vertex_polygons(c) {
+            if !pinch || mesh.same_wedge(c, p, wedge) {
+                self.expand_point(mesh, &q, NONE, START, 0.0, Location::InPolygon(p));
+            }
+        }
+        self.queue_all_successors();
+        let mut expanded = 0;
+        self.run(mesh, &q, &mut expanded, None);
+        self.sweep = Sweep::Off;
+        out.extend(self.seen.iter().map(|&v| (v, self.seen_g[v as usize])));
+    }
+
+    /// Queues every node of `succ` (a sweep's start: order does not matter, `h` is 0).
+    fn queue_all_successors(&mut self) {
+        for &id in &self.succ {
+            let g = self.nodes[id as usize].g;
+            self.heap.push(Open { f: g, g, id });
+        }
+        self.succ.clear();
+    }
+
+    /// A corner query's goal side: queues the nodes of a sweep from the goal (located at
+    /// `tloc`), which runs in the same A* as the start's side, ordered by the same kind of
+    /// lower bound on a whole path (its interval heuristic toward the start).
+    pub(super) fn start_goal_sweep(&mut self, mesh: &NavMesh, q: &Query, tloc: Location) {
+        self.grow_sweep_buffers(mesh);
+        self.expand_point(mesh, q, NONE, GOAL, 0.0, tloc);
+        if let Some(first) = self.queue_successors(mesh, q) {
+            let n = self.nodes[first as usize];
+            let f = n.g + self.node_h(mesh, q, &n);
+            self.heap.push(Open {
+                f,
+                g: n.g,
+                id: first,
+            });
+        }
+    }
+
+    /// In a sweep, a successor whose root is not the sweep's own (a turn), or whose edge lies on
+    /// a line through the root (Polyanya walks along it to a corner and turns there): the
+    /// corner is emitted and no node is made. Returns `true` when the successor is dealt with.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn sweep_turn(
+        &mut self,
+        mesh: &NavMesh,
+        q: &Query,
+        parent: u32,
+        poly: PolyId,
+        slot: usize,
+        root: u32,
+        g: f64,
+        right: End,
+        left: End,
+    ) -> bool {
+        let own = self.nodes[parent as usize].root;
+        if root != own {
+            self.emit(mesh, q, parent, root, g);
+            return true;
+        }
+        let vs = mesh.polygon_vertices(poly);
+        let (ea, eb) = (vs[slot], vs[wrap(slot + 1, vs.len())]);
+        let r = Self::root_point(mesh, q, own);
+        let (pa, pb) = (mesh.vertex(ea), mesh.vertex(eb));
+        if !orient(pa, pb, r).is_collinear() {
+            return false;
+        }
+        let (id, end) = if dist(r, pa) <= dist(r, pb) {
+            (ea, right)
+        } else {
+            (eb, left)
+        };
+        if end == End::Vertex(id.0) && is_corner(mesh, q, id) {
+            self.emit(mesh, q, parent, id.0, g + dist(r, mesh.vertex(id)));
+        }
+        true
+    }
+
+    /// A successor of `parent` would turn at corner `c`, at distance `g` from the sweep's root.
+    #[inline]
+    pub(super) fn emit(&mut self, mesh: &NavMesh, q: &Query, parent: u32, c: u32, g: f64) {
+        let i = c as usize;
+        match self.sweep {
+            Sweep::Off => {}
+            Sweep::Collect => {
+                if self.seen_stamp[i] != self.generation {
+                    self.seen_stamp[i] = self.generation;
+                    self.seen_g[i] = g;
+                    self.seen.push(c);
+                } else if g < self.seen_g[i] {
+                    self.seen_g[i] = g;
+                }
+            }
+            Sweep::Corners => {
+                let Some(graph) = q.graph else { return };
+                if self.nodes[parent as usize].root != GOAL {
+                    if graph.taut_from(mesh, q.start, c) {
+                        self.push_corner(graph, parent, c, g);
+                    }
+                    return;
+                }
+                // The goal's side: `c` sees the goal at distance `g`. Where the start's side
+                // has reached `c` already, the two meet.
+                if !graph.taut_from(mesh, q.goal, c) || self.seen_stamp[i] == self.generation {
+                    return;
+                }
+                self.seen_stamp[i] = self.generation;
+                self.seen_g[i] = g;
+                if self.corner_stamp[i] == self.generation {
+                    let at = self.corner_node[i];
+                    self.meet(mesh, q, graph, at);
+                }
+            }
+        }
+    }
+
+    /// A final node through corner node `at`, whose corner the goal sweep saw: unless the path
+    /// would not wrap around the corner (then a shorter one exists).
+    fn meet(&mut self, mesh: &NavMesh, q: &Query, graph: &CornerGraph, at: u32) {
+        let n = self.nodes[at as usize];
+        let c = n.root;
+        let prev = Self::root_point(mesh, q, self.nodes[n.parent as usize].root);
+        if graph.taut_turn(mesh, prev, c, q.goal) {
+            let total = n.g + self.seen_g[c as usize];
+            let f = self.push_point_node(total, c, n.poly, FINAL, at);
+            self.succ.push(f);
+        }
+    }
+
+    /// Makes a corner node at `c` with distance `g` (child of `parent`) unless `c` already has
+    /// one at most as far.
+    #[inline]
+    fn push_corner(&mut self, graph: &CornerGraph, parent: u32, c: u32, g: f64) {
+        let i = c as usize;
+        if self.corner_stamp[i] == self.generation {
+            if g >= self.corner_g[i] {
+                return;
+            }
+        } else {
+            self.corner_stamp[i] = self.generation;
+            self.corner_h[i] = f64::NAN;
+        }
+        self.corner_g[i] = g;
+        let idx = self.push_point_node(g, c, graph.wedge_poly(c).0, CORNER, parent);
+        self.corner_node[i] = idx;
+        self.succ.push(idx);
+    }
+
+    /// Expands corner node `idx`: into the goal when the goal sweep saw its corner, and along
+    /// every graph edge that keeps the path taut there.
+    pub(super) fn expand_corner(&mut self, mesh: &NavMesh, q: &Query, idx: u32) {
+        let n = self.nodes[idx as usize];
+        let c = n.root;
+        if self.corner_stamp[c as usize] == self.generation && n.g > self.corner_g[c as usize] {
+            return; // a shorter way to this corner was found since
+        }
+        let Some(graph) = q.graph else { return };
+        let prev = Self::root_point(mesh, q, self.nodes[n.parent as usize].root);
+        if self.seen_stamp[c as usize] == self.generation {
+            self.meet(mesh, q, graph, idx);
+        }
+        // Taut at c: the path turns toward the walls (which `mask` says, from where it came)
+        // and the edge leaves them on that side (its `sides`), or it goes straight on.
+        let mask = graph.turn_mask(mesh, prev, c);
+        let x = mesh.vertices()[c as usize];
+        let (targets, lengths, sides) = (graph.targets(), graph.lengths(), graph.sides());
+        for e in graph.row(c) {
+            let d = targets[e];
+            let g = n.g + lengths[e];
+            if self.corner_stamp[d as usize] == self.generation && g >= self.corner_g[d as usize]
+            {
+                continue;
+            }
+            let ok = mask & sides[e];
+            if ok == 0 {
+                continue;
+            }
+            let turn = match orient(prev, x, mesh.vertices()[d as usize]) {
+                Orientation::CounterClockwise => LEFT,
+                Orientation::Clockwise => RIGHT,
+                Orientation::Collinear => LEFT | RIGHT,
+            };
+            if ok & turn == 0 {
+                continue;
+            }
+            self.push_corner(graph, idx, d, g);
+        }
+    }
+
+    /// The heuristic of corner `c`: the straight line to the goal, raised to the landmark bound.
+    #[inline]
+    pub(super) fn corner_heuristic(&mut self, mesh: &NavMesh, q: &Query, c: u32) -> f64 {
+        let i = c as usize;
+        if !self.corner_h[i].is_nan() {
+            return self.corner_h[i];
+        }
+        let mut h = dist(mesh.vertices()[i], q.goal);
+        if let Some(lm) = q.landmarks {
+            for (&d, &(lb, ub)) in lm.row(VertexId(c)).iter().zip(&self.alt_goal) {
+                h = h.max(lower_bound(d, ub)).max(lower_bound(lb, d));
+            }
+        }
+        self.corner_h[i] = h;
+        h
+    }
+}
+
+/// The polygons a polyline on the mesh passes through, in order, consecutive ones sharing an
+/// edge: each leg walked by an exact raycast, and at each bend the polygons around the corner
+/// between the leg that arrives and the leg that leaves (the corner search finds paths through
+/// the graph, not polygon by polygon).
+pub(super) fn channel_along(mesh: &NavMesh, points: &[Vec2]) -> Vec<PolyId> {
+    let mut out: Vec<PolyId> = Vec::new();
+    let mut leg = Vec::new();
+    if let [p] = points {
+        out.extend(mesh.locate(*p).polygon());
+    }
+    for w in points.windows(2) {
+        // The legs of a path found on this mesh are clear; a refused ray leaves `leg` empty.
+        let _ = crate::search::raycast::raycast_into(mesh, w[0], w[1], &mut leg);
+        if let (Some(&a), Some(&b)) = (out.last(), leg.first()) {
+            if a != b && mesh.shared_edge(a, b).is_none() {
+                around_corner(mesh, w[0], a, b, &mut out);
+            }
+        }
+        for &p in &leg {
+            if out.last() != Some(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// Appends the polygons strictly between `a` and `b` around their common vertex at `x`, walking
+/// across the edges at that vertex the way that reaches `b`.
+fn around_corner(mesh: &NavMesh, x: Vec2, a: PolyId, b: PolyId, out: &mut Vec<PolyId>) {
+    let Some(&v) = mesh.polygon_vertices(a).iter().find(|&&v| mesh.vertex(v) == x) else {
+        return;
+    };
+    let mut walk = Vec::new();
+    let n = mesh.polygon_vertices(a).len();
+    let Some(k) = mesh.polygon_vertices(a).iter().position(|&y| y == v) else {
+        return;
+    };
+    let mut best: Option<Vec<PolyId>> = None;
+    for first in [k, (k + n - 1) % n] {
+        walk.clear();
+        let (mut cur, mut slot) = (a, first);
+        for _ in 0..mesh.vertex_polygons(v).len() {
+            let Some(next) = mesh.neighbours(cur)[slot] else {
+                break;
+            };
+            if next == b {
+                if best.as_ref().is_none_or(|w| w.len() > walk.len()) {
+                    best = Some(walk.clone());
+                }
+                break;
+            }
+            if next == a {
+                break;
+            }
+            walk.push(next);
+            let vs = mesh.polygon_vertices(next);
+            let m = vs.len();
+            let Some(j) = vs.iter().position(|&y| y == v) else {
+                break;
+            };
+            let (fwd, back) = (j, (j + m - 1) % m);
+            slot = if mesh.neighbours(next)[fwd] == Some(cur) {
+                back
+            } else {
+                fwd
+            };
+            cur = next;
+        }
+    }
+    out.extend(best.unwrap_or_default());
+}
