@@ -272,7 +272,9 @@ impl SearchArgs {
             }
             SearchArg::Corner => {
                 if self.portal.is_some() {
-                    bail!("--portal applies to the funnel search only (the corner search is exact)");
+                    bail!(
+                        "--portal applies to the funnel search only (the corner search is exact)"
+                    );
                 }
                 o.method = SearchMethod::Corner;
             }

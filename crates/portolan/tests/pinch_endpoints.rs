@@ -7,6 +7,8 @@
 //! one wedge into another. The visibility-graph oracle models the free space itself and follows
 //! the same rule, so on every query:
 //! - the exact length equals the oracle's (relative 1e-9), with landmarks too;
+//! - the corner search ([`SearchMethod::Corner`]) gives the same length and proves it optimal;
+//!   with `epsilon = 0.1` it proves a bound of at most 1.1 and keeps within it;
 //! - the funnel path is never shorter than the exact one;
 //! - both searches find a path exactly when the oracle does.
 //!
@@ -17,6 +19,7 @@
 use portolan::io::movingai::GridMap;
 use portolan::mesh::{NavMesh, OffMeshLink, PolyId, VertexId};
 use portolan::random::Rng;
+use portolan::search::corner_graph::CornerGraph;
 use portolan::search::landmarks::Landmarks;
 use portolan::search::visibility::{VisibilityError, VisibilityGraph};
 use portolan::{build, BuildOptions, PathError, PathFinder, SearchMethod, SearchOptions, Vec2};
@@ -149,6 +152,7 @@ fn check_query(
     mesh: &NavMesh,
     oracle: &VisibilityGraph,
     landmarks: &Arc<Landmarks>,
+    graph: &Arc<CornerGraph>,
     finder: &mut PathFinder,
     s: Vec2,
     g: Vec2,
@@ -163,7 +167,6 @@ fn check_query(
     let got = finder.find_path(mesh, s, g, &exact);
     let funnel = finder.find_path(mesh, s, g, &SearchOptions::default());
     match (want, &got, &funnel) {
-        (None, Err(PathError::NoPath), Err(PathError::NoPath)) => {}
         (Some(w), Ok(e), Ok(f)) => {
             prop_assert!(
                 (e.length - w).abs() <= 1e-9 * w.max(1.0),
@@ -187,6 +190,40 @@ fn check_query(
             );
             prop_assert_eq!(e.points.first(), Some(&s));
             prop_assert_eq!(e.points.last(), Some(&g));
+            // The corner search: the same length, proved optimal; with an epsilon, within it.
+            let corner = SearchOptions::corner(Arc::clone(graph));
+            let c = finder
+                .find_path(mesh, s, g, &corner)
+                .map_err(|e| TestCaseError::fail(format!("{s} -> {g}: corner: {e}")))?;
+            prop_assert!(
+                (c.length - w).abs() <= 1e-9 * w.max(1.0),
+                "{s} -> {g}: corner {} vs oracle {w}: {:?}",
+                c.length,
+                c.points
+            );
+            prop_assert_eq!(c.bound, Some(1.0));
+            let b = finder
+                .find_path(mesh, s, g, &corner.with_epsilon(0.1))
+                .map_err(|e| TestCaseError::fail(format!("{s} -> {g}: corner, epsilon: {e}")))?;
+            let bound = b.bound.unwrap_or(f64::INFINITY);
+            prop_assert!(
+                bound <= 1.1 && b.length <= bound * w * (1.0 + 1e-9) + 1e-9,
+                "{s} -> {g}: corner with epsilon 0.1: {} (bound {bound}) vs oracle {w}",
+                b.length
+            );
+        }
+        (None, Err(PathError::NoPath), _) => {
+            prop_assert!(
+                matches!(
+                    finder.find_path(mesh, s, g, &SearchOptions::corner(Arc::clone(graph))),
+                    Err(PathError::NoPath)
+                ),
+                "{s} -> {g}: the corner search found a path the oracle did not"
+            );
+            prop_assert!(
+                matches!(funnel, Err(PathError::NoPath)),
+                "{s} -> {g}: funnel {funnel:?}"
+            );
         }
         _ => prop_assert!(
             false,
@@ -231,6 +268,7 @@ fn random_queries(
     tally: &std::cell::Cell<Tally>,
 ) -> Result<usize, TestCaseError> {
     let landmarks = Arc::new(Landmarks::build(mesh, 4));
+    let graph = Arc::new(CornerGraph::build(mesh));
     let pinches: Vec<VertexId> = (0..mesh.vertex_count() as u32)
         .map(VertexId)
         .filter(|&v| mesh.is_pinch(v) && !mesh.vertex_polygons(v).is_empty())
@@ -253,7 +291,7 @@ fn random_queries(
         };
         Tally::add(
             tally,
-            &check_query(mesh, oracle, &landmarks, &mut finder, s, g)?,
+            &check_query(mesh, oracle, &landmarks, &graph, &mut finder, s, g)?,
         );
         n += 1;
     }
@@ -285,9 +323,10 @@ fn endpoints_on_pinch_vertices_edges_and_vertices_match_the_oracle() {
             if let Some(other) = apart {
                 let inside = |p: usize| mesh.centroid(PolyId(p as u32));
                 let landmarks = Arc::new(Landmarks::build(&mesh, 4));
+                let graph = Arc::new(CornerGraph::build(&mesh));
                 let mut finder = PathFinder::new();
                 let (s, g) = (inside(0), inside(other));
-                let c = check_query(&mesh, &oracle, &landmarks, &mut finder, s, g)?;
+                let c = check_query(&mesh, &oracle, &landmarks, &graph, &mut finder, s, g)?;
                 prop_assert!(!c.found, "separate parts of the mesh were joined");
                 Tally::add(&tally, &c);
                 apart_count.set(apart_count.get() + 1);

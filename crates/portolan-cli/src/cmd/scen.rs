@@ -221,7 +221,13 @@ struct Compare {
 
 impl Compare {
     /// Adds one query; returns its relative excess when both found a path.
-    fn add(&mut self, length: Option<f64>, exact: Option<f64>, us: f64, exact_us: f64) -> Option<f64> {
+    fn add(
+        &mut self,
+        length: Option<f64>,
+        exact: Option<f64>,
+        us: f64,
+        exact_us: f64,
+    ) -> Option<f64> {
         self.us += us;
         self.exact_us += exact_us;
         match (length, exact) {
@@ -252,7 +258,10 @@ impl Compare {
             self.exact_us / self.us.max(f64::MIN_POSITIVE)
         );
         if self.disagree > 0 {
-            s += &format!(" ({} queries where only one search found a path)", self.disagree);
+            s += &format!(
+                " ({} queries where only one search found a path)",
+                self.disagree
+            );
         }
         s
     }

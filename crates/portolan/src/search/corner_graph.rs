@@ -306,7 +306,9 @@ impl CornerGraph {
         let c = mesh.vertex(VertexId(v));
         let (want_d, want_p) = match orient(p, c, d) {
             Orientation::Collinear => return true,
-            Orientation::CounterClockwise => (Orientation::CounterClockwise, Orientation::Clockwise),
+            Orientation::CounterClockwise => {
+                (Orientation::CounterClockwise, Orientation::Clockwise)
+            }
             Orientation::Clockwise => (Orientation::Clockwise, Orientation::CounterClockwise),
         };
         walls(mesh, u, w).iter().all(|&x| {

@@ -31,7 +31,11 @@ use portolan::{Decomposition, PortalPoint, SearchMethod};
 
 /// Search methods offered to clients. Adding a [`SearchMethod`] variant breaks
 /// [`method_is_listed`]: list it here and give it a branch in the path handler.
-const METHODS: &[SearchMethod] = &[SearchMethod::Funnel, SearchMethod::Exact, SearchMethod::Corner];
+const METHODS: &[SearchMethod] = &[
+    SearchMethod::Funnel,
+    SearchMethod::Exact,
+    SearchMethod::Corner,
+];
 /// Crossing-point estimates offered to clients.
 const PORTAL_POINTS: &[PortalPoint] = &[PortalPoint::TowardGoal, PortalPoint::Midpoint];
 /// Decompositions offered to clients (see [`METHODS`] for the exhaustiveness check).

@@ -175,7 +175,11 @@ impl ExactSearch {
             filter,
             links,
             graph,
-            epsilon: if graph.is_some() { options.epsilon } else { 0.0 },
+            epsilon: if graph.is_some() {
+                options.epsilon
+            } else {
+                0.0
+            },
         };
         if let Some(lm) = landmarks {
             self.prepare_landmarks(mesh, lm, sloc, tloc, s, t);
@@ -192,7 +196,12 @@ impl ExactSearch {
             Outcome::Found(node) => {
                 let mut path = self.path_to(mesh, node, &q, expanded, t);
                 if graph.is_some() {
-                    path.bound = Some((path.length / self.lower_bound).max(1.0));
+                    let lb = self.lower_bound;
+                    path.bound = Some(if lb.is_nan() {
+                        1.0
+                    } else {
+                        (path.length / lb).max(1.0)
+                    });
                     path.channel = channel_along(mesh, &path.points);
                 }
                 Ok(path)
@@ -312,7 +321,8 @@ impl ExactSearch {
         while let Some(Open { id: node, f, .. }) = self.heap.pop() {
             let n = self.nodes[node as usize];
             if n.entry == FINAL {
-                self.lower_bound = n.g;
+                // Popped: nothing open is shorter, so the path is a shortest one.
+                self.lower_bound = f64::NAN;
                 return Outcome::Found(node);
             }
             // Bounded corner search: the best path found is within 1 + epsilon of every path
@@ -509,7 +519,9 @@ impl ExactSearch {
             self.record(mesh, q, root, g, right);
             self.record(mesh, q, root, g, left);
         }
-        if self.sweep != Sweep::Off && self.sweep_turn(mesh, q, parent, poly, slot, root, g, right, left) {
+        if self.sweep != Sweep::Off
+            && self.sweep_turn(mesh, q, parent, poly, slot, root, g, right, left)
+        {
             return;
         }
         let Some(next) = mesh.neighbours(poly)[slot] else {

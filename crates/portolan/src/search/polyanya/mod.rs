@@ -128,8 +128,8 @@ use heuristic::lower_bound;
 use links::*;
 use sweep::channel_along;
 
-use super::endpoint::{locate_endpoint, EndpointRole};
 use super::corner_graph::CornerGraph;
+use super::endpoint::{locate_endpoint, EndpointRole};
 use super::landmarks::Landmarks;
 use super::open::Open;
 use super::{LinkTraversal, Path, PathError, PathStatus, PolygonFilter, SearchOptions};
@@ -257,8 +257,8 @@ pub(crate) struct ExactSearch {
     corner_node: Vec<u32>,
     /// The best final node queued so far (bounded corner queries stop on it).
     best_final_node: u32,
-    /// The least `f` open when the search stopped: the length itself for a path popped, less
-    /// when a bounded corner query stops early (`Path::bound` is the ratio).
+    /// The least `f` open when a bounded corner query stopped early (`Path::bound` is the
+    /// length's ratio to it); NaN when the path was popped, so proved shortest.
     lower_bound: f64,
 }
 

@@ -225,8 +225,7 @@ impl ExactSearch {
         for e in graph.row(c) {
             let d = targets[e];
             let g = n.g + lengths[e];
-            if self.corner_stamp[d as usize] == self.generation && g >= self.corner_g[d as usize]
-            {
+            if self.corner_stamp[d as usize] == self.generation && g >= self.corner_g[d as usize] {
                 continue;
             }
             let ok = mask & sides[e];
@@ -264,9 +263,9 @@ impl ExactSearch {
 }
 
 /// The polygons a polyline on the mesh passes through, in order, consecutive ones sharing an
-/// edge: each leg walked by an exact raycast, and at each bend the polygons around the corner
-/// between the leg that arrives and the leg that leaves (the corner search finds paths through
-/// the graph, not polygon by polygon).
+/// edge: each leg walked by an exact raycast, and wherever two polygons in a row meet only at
+/// a vertex (at a bend, or where a leg passes through a vertex), the polygons around that vertex
+/// between them (the corner search finds paths through the graph, not polygon by polygon).
 pub(super) fn channel_along(mesh: &NavMesh, points: &[Vec2]) -> Vec<PolyId> {
     let mut out: Vec<PolyId> = Vec::new();
     let mut leg = Vec::new();
@@ -276,24 +275,23 @@ pub(super) fn channel_along(mesh: &NavMesh, points: &[Vec2]) -> Vec<PolyId> {
     for w in points.windows(2) {
         // The legs of a path found on this mesh are clear; a refused ray leaves `leg` empty.
         let _ = crate::search::raycast::raycast_into(mesh, w[0], w[1], &mut leg);
-        if let (Some(&a), Some(&b)) = (out.last(), leg.first()) {
-            if a != b && mesh.shared_edge(a, b).is_none() {
-                around_corner(mesh, w[0], a, b, &mut out);
+        for &b in &leg {
+            match out.last() {
+                Some(&a) if a == b => continue,
+                Some(&a) if mesh.shared_edge(a, b).is_none() => around_vertex(mesh, a, b, &mut out),
+                _ => {}
             }
-        }
-        for &p in &leg {
-            if out.last() != Some(&p) {
-                out.push(p);
-            }
+            out.push(b);
         }
     }
     out
 }
 
-/// Appends the polygons strictly between `a` and `b` around their common vertex at `x`, walking
-/// across the edges at that vertex the way that reaches `b`.
-fn around_corner(mesh: &NavMesh, x: Vec2, a: PolyId, b: PolyId, out: &mut Vec<PolyId>) {
-    let Some(&v) = mesh.polygon_vertices(a).iter().find(|&&v| mesh.vertex(v) == x) else {
+/// Appends the polygons strictly between `a` and `b` around a vertex they share, walking across
+/// the edges at that vertex the way that reaches `b` (the shorter way when both do).
+fn around_vertex(mesh: &NavMesh, a: PolyId, b: PolyId, out: &mut Vec<PolyId>) {
+    let bs = mesh.polygon_vertices(b);
+    let Some(&v) = mesh.polygon_vertices(a).iter().find(|v| bs.contains(v)) else {
         return;
     };
     let mut walk = Vec::new();

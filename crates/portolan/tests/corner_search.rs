@@ -1,0 +1,308 @@
+//! The corner search ([`SearchMethod::Corner`]): exact on every published query and on random
+//! scenes, within its stated bound with an epsilon, valid paths, typed errors, and the fallbacks
+//! to the plain exact search.
+
+use portolan::io::movingai::read_map;
+use portolan::io::polyanya_mesh;
+use portolan::io::scenario;
+use portolan::mesh::{NavMesh, OffMeshLink, PolyId, VertexId};
+use portolan::search::corner_graph::CornerGraph;
+use portolan::testkit::{check_counted, data_dir, scenes};
+use portolan::{
+    build, BuildOptions, PathError, PathFinder, PolygonFilter, SearchMethod, SearchOptions, Vec2,
+};
+use proptest::prelude::*;
+use std::sync::Arc;
+
+fn grid_mesh(path: &str) -> NavMesh {
+    let f = std::fs::File::open(data_dir().join(path)).unwrap();
+    let map = read_map(std::io::BufReader::new(f)).unwrap();
+    build(&map.to_scene(), &BuildOptions::cdt()).unwrap()
+}
+
+fn file_mesh(path: &str) -> NavMesh {
+    let f = std::fs::File::open(data_dir().join(path)).unwrap();
+    polyanya_mesh::read(std::io::BufReader::new(f)).unwrap()
+}
+
+fn queries(path: &str) -> Vec<scenario::Scenario> {
+    let f = std::fs::File::open(data_dir().join(path)).unwrap();
+    scenario::read(std::io::BufReader::new(f)).unwrap()
+}
+
+/// Every leg of `path` is clear, and its channel is a chain of polygons that share edges, from
+/// a polygon holding the start to one holding the goal.
+fn assert_valid(mesh: &NavMesh, points: &[Vec2], channel: &[PolyId], what: &str) {
+    for w in points.windows(2) {
+        let ray = portolan::raycast(mesh, w[0], w[1]).unwrap();
+        assert!(
+            ray.is_clear(),
+            "{what}: leg {} -> {} is blocked",
+            w[0],
+            w[1]
+        );
+    }
+    assert!(!channel.is_empty(), "{what}: empty channel");
+    for w in channel.windows(2) {
+        assert!(
+            mesh.shared_edge(w[0], w[1]).is_some(),
+            "{what}: channel {} -> {} share no edge",
+            w[0],
+            w[1]
+        );
+    }
+    let holds = |p: PolyId, x: Vec2| mesh.locate_in(p, x).is_some();
+    assert!(
+        holds(channel[0], points[0]),
+        "{what}: channel starts elsewhere"
+    );
+    assert!(
+        holds(*channel.last().unwrap(), *points.last().unwrap()),
+        "{what}: channel ends elsewhere"
+    );
+}
+
+/// Every query of the file: the corner search's length equals the exact search's (1e-9), it is
+/// proved optimal, and its path is valid. Returns how many queries had a path.
+fn check_file(mesh: &NavMesh, scen: &str) -> usize {
+    let graph = Arc::new(CornerGraph::build(mesh));
+    let corner = SearchOptions::corner(Arc::clone(&graph));
+    let mut finder = PathFinder::new();
+    let mut found = 0;
+    for (i, q) in queries(scen).iter().enumerate() {
+        let exact = finder.find_path(mesh, q.start, q.goal, &SearchOptions::exact());
+        let fast = finder.find_path(mesh, q.start, q.goal, &corner);
+        let what = format!("{scen} query {i}");
+        match (exact, fast) {
+            (Ok(e), Ok(c)) => {
+                assert!(
+                    (c.length - e.length).abs() <= 1e-9 * e.length.max(1.0),
+                    "{what}: corner {} vs exact {}",
+                    c.length,
+                    e.length
+                );
+                assert_eq!(c.bound, Some(1.0), "{what}");
+                assert_valid(mesh, &c.points, &c.channel, &what);
+                found += 1;
+            }
+            (Err(PathError::NoPath), Err(PathError::NoPath)) => {}
+            (e, c) => panic!("{what}: exact {e:?}, corner {c:?}"),
+        }
+    }
+    found
+}
+
+#[test]
+fn corner_search_equals_the_exact_search_on_every_published_query() {
+    let mut total = 0;
+    for map in portolan::testkit::GRID_MAPS {
+        let mesh = grid_mesh(map);
+        total += check_file(&mesh, &format!("{map}.scen"));
+    }
+    for (mesh, scen) in [
+        (
+            "polyanya/meshes/scene_mp_2p_01.mesh",
+            "polyanya/meshes/scene_mp_2p_01.mesh.scen",
+        ),
+        (
+            "polyanya/meshes/arena-merged.mesh",
+            "polyanya/scenarios/arena.scen",
+        ),
+    ] {
+        total += check_file(&file_mesh(mesh), scen);
+    }
+    // 160 + 780 + 1,060 + 2,519 + 201 + 2,000 + 160 queries, all with a path.
+    assert_eq!(total, 6_880);
+}
+
+#[test]
+fn with_an_epsilon_the_length_stays_within_the_proved_bound() {
+    let mesh = file_mesh("polyanya/meshes/scene_mp_2p_01.mesh");
+    let graph = Arc::new(CornerGraph::build(&mesh));
+    let mut finder = PathFinder::new();
+    let all = queries("polyanya/meshes/scene_mp_2p_01.mesh.scen");
+    let mut checked = 0;
+    for eps in [0.01, 0.05, 0.2] {
+        let options = SearchOptions::corner(Arc::clone(&graph)).with_epsilon(eps);
+        let mut expanded = (0, 0);
+        for q in all.iter().step_by(4) {
+            let e = finder
+                .find_path(&mesh, q.start, q.goal, &SearchOptions::exact())
+                .unwrap();
+            let exact_corner = finder
+                .find_path(
+                    &mesh,
+                    q.start,
+                    q.goal,
+                    &SearchOptions::corner(Arc::clone(&graph)),
+                )
+                .unwrap();
+            let c = finder.find_path(&mesh, q.start, q.goal, &options).unwrap();
+            let bound = c.bound.expect("the corner search proves a bound");
+            assert!(
+                bound >= 1.0 && bound <= 1.0 + eps,
+                "bound {bound} for epsilon {eps}"
+            );
+            assert!(
+                c.length <= bound * e.length * (1.0 + 1e-12),
+                "length {} over bound {bound} × {}",
+                c.length,
+                e.length
+            );
+            assert!(c.length >= e.length * (1.0 - 1e-12));
+            assert_valid(&mesh, &c.points, &c.channel, "epsilon query");
+            expanded.0 += c.expanded;
+            expanded.1 += exact_corner.expanded;
+            checked += 1;
+        }
+        // Stopping early saves work.
+        assert!(expanded.0 <= expanded.1, "epsilon {eps}: {expanded:?}");
+    }
+    assert_eq!(checked, 1_500);
+}
+
+#[test]
+fn corner_search_equals_the_exact_search_on_random_scenes() {
+    let pairs = prop::collection::vec((scenes::grid_point(), scenes::grid_point()), 8);
+    let checked = check_counted(
+        file!(),
+        48,
+        (scenes::random_scene(), pairs),
+        |(scene, pairs)| {
+            let mesh = scenes::mesh_of(&scene);
+            let graph = Arc::new(CornerGraph::build(&mesh));
+            let corner = SearchOptions::corner(graph);
+            let mut finder = PathFinder::new();
+            let mut n = 0;
+            for (s, g) in pairs {
+                let exact = finder.find_path(&mesh, s, g, &SearchOptions::exact());
+                let fast = finder.find_path(&mesh, s, g, &corner);
+                match (exact, fast) {
+                    (Ok(e), Ok(c)) => {
+                        prop_assert!(
+                            (c.length - e.length).abs() <= 1e-9 * e.length.max(1.0),
+                            "{s} -> {g}: corner {} vs exact {}: {:?} / {:?}",
+                            c.length,
+                            e.length,
+                            c.points,
+                            e.points
+                        );
+                        prop_assert_eq!(c.bound, Some(1.0));
+                        n += 1;
+                    }
+                    (Err(a), Err(b)) => prop_assert_eq!(a, b),
+                    (e, c) => prop_assert!(false, "{s} -> {g}: exact {e:?}, corner {c:?}"),
+                }
+            }
+            Ok(n)
+        },
+    );
+    assert!(checked >= 100, "only {checked} queries had a path");
+}
+
+#[test]
+fn graph_edges_are_clear_lines_of_sight_between_corners() {
+    let mesh = grid_mesh("movingai/dao/den011d.map");
+    let graph = CornerGraph::build(&mesh);
+    let mut edges = 0;
+    for v in (0..mesh.vertex_count() as u32).map(VertexId) {
+        for (w, d) in graph.edges(v) {
+            assert!(graph.is_corner(v) && graph.is_corner(w));
+            let want = mesh.vertex(v).distance(mesh.vertex(w));
+            assert!((d - want).abs() <= 1e-12 * want, "{d} vs {want}");
+            assert!(portolan::raycast(&mesh, mesh.vertex(v), mesh.vertex(w))
+                .unwrap()
+                .is_clear());
+            edges += 1;
+        }
+    }
+    assert_eq!(edges, graph.edge_count());
+    assert!(graph.corner_count() > 100 && edges > 1_000);
+}
+
+#[test]
+fn bad_input_and_foreign_graphs_are_typed_errors() {
+    let mesh = grid_mesh("movingai/dao/arena.map");
+    let other = grid_mesh("movingai/dao/arena.map");
+    let graph = Arc::new(CornerGraph::build(&other));
+    let mut finder = PathFinder::new();
+    let (s, g) = (Vec2::new(10.0, 10.0), Vec2::new(40.0, 40.0));
+    assert_eq!(
+        finder.find_path(&mesh, s, g, &SearchOptions::corner(Arc::clone(&graph))),
+        Err(PathError::ForeignData {
+            option: "corner graph"
+        })
+    );
+    let without = SearchOptions::exact().with_method(SearchMethod::Corner);
+    assert!(matches!(
+        finder.find_path(&mesh, s, g, &without),
+        Err(PathError::Unsupported {
+            method: "corner",
+            ..
+        })
+    ));
+    let graph = Arc::new(CornerGraph::build(&mesh));
+    for eps in [f64::NAN, -0.1, f64::INFINITY] {
+        let o = SearchOptions::corner(Arc::clone(&graph)).with_epsilon(eps);
+        assert!(matches!(
+            finder.find_path(&mesh, s, g, &o),
+            Err(PathError::InvalidOption {
+                option: "epsilon",
+                ..
+            })
+        ));
+    }
+    let o = SearchOptions::corner(Arc::clone(&graph));
+    assert_eq!(
+        finder.find_path(&mesh, Vec2::new(-5.0, 1.0), g, &o),
+        Err(PathError::StartOffMesh(Vec2::new(-5.0, 1.0)))
+    );
+    assert!(matches!(
+        finder.find_path(&mesh, s, Vec2::new(f64::NAN, 1.0), &o),
+        Err(PathError::NonFinite { .. })
+    ));
+}
+
+#[test]
+fn filters_links_and_budgets_fall_back_to_the_plain_exact_search() {
+    let mesh = grid_mesh("movingai/dao/den011d.map");
+    let graph = Arc::new(CornerGraph::build(&mesh));
+    let mut finder = PathFinder::new();
+    let q = &queries("movingai/dao/den011d.map.scen")[700];
+    let corner = SearchOptions::corner(Arc::clone(&graph));
+    // A filter closing a polygon of the exact path: the corner search answers the same.
+    let exact = finder
+        .find_path(&mesh, q.start, q.goal, &SearchOptions::exact())
+        .unwrap();
+    let closed = exact.channel[exact.channel.len() / 2];
+    let mut closed_one = PolygonFilter::new();
+    closed_one.exclude(closed);
+    let filter = Some(Arc::new(closed_one));
+    let a = finder
+        .find_path(
+            &mesh,
+            q.start,
+            q.goal,
+            &SearchOptions::exact().with_filter(filter.clone()),
+        )
+        .map(|p| p.length);
+    let b = finder
+        .find_path(&mesh, q.start, q.goal, &corner.clone().with_filter(filter))
+        .map(|p| p.length);
+    assert_eq!(a, b);
+    // A budget: the plain search's, counted in its nodes.
+    let limited = corner.clone().with_max_expanded(Some(3));
+    assert!(matches!(
+        finder.find_path(&mesh, q.start, q.goal, &limited),
+        Err(PathError::SearchLimit { .. })
+    ));
+    // Links: the graph measures the mesh alone; the plain search takes the link.
+    let link = OffMeshLink::new(q.start, q.goal, 1.0);
+    let linked = mesh.clone().with_links(vec![link]).unwrap();
+    let graph = Arc::new(CornerGraph::build(&linked));
+    let p = finder
+        .find_path(&linked, q.start, q.goal, &SearchOptions::corner(graph))
+        .unwrap();
+    assert_eq!(p.links.len(), 1);
+    assert_eq!(p.cost(&linked), 1.0);
+}
