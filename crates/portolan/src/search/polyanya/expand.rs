@@ -185,9 +185,14 @@ impl ExactSearch {
             self.prepare_landmarks(mesh, lm, sloc, tloc, s, t);
         }
         let mut expanded = 0usize;
-        if graph.is_some() {
+        if let Some(g) = graph {
             self.sweep = Sweep::Corners;
             self.start_goal_sweep(mesh, &q, tloc);
+            if let Some(labels) = g.labels() {
+                // The goal's view first, whole: the labels' heuristic needs all of it.
+                self.run(mesh, &q, &mut expanded, None);
+                self.goal_table(labels);
+            }
         }
         self.push_start_nodes(mesh, &q, sloc);
         let outcome = self.run(mesh, &q, &mut expanded, options.max_expanded);
@@ -382,8 +387,9 @@ impl ExactSearch {
             } else {
                 n.g + self.node_h(mesh, q, &n)
             };
-            // A node that cannot beat a path already found would never be popped before it.
-            if f > self.best_final {
+            // A node that cannot beat a path already found would never be popped before it
+            // (nor can one that leads nowhere: infinite `f`, corner search).
+            if f > self.best_final || f == f64::INFINITY {
                 continue;
             }
             let open = Open { f, g: n.g, id: idx };

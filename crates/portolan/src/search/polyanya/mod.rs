@@ -255,6 +255,11 @@ pub(crate) struct ExactSearch {
     /// Per vertex, during a corner query: the node holding its best `g` (valid with
     /// `corner_stamp`).
     corner_node: Vec<u32>,
+    /// During a corner query on a graph with hub labels: per hub, the least distance from it
+    /// to the goal through a corner that sees the goal (infinite where unknown), and the hubs
+    /// set (to reset them).
+    hub_t: Vec<f64>,
+    hub_touched: Vec<u32>,
     /// The best final node queued so far (bounded corner queries stop on it).
     best_final_node: u32,
     /// The least `f` open when a bounded corner query stopped early (`Path::bound` is the

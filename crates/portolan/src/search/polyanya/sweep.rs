@@ -10,7 +10,7 @@
 //! [`SearchMethod::Corner`]: crate::search::SearchMethod::Corner
 
 use super::*;
-use crate::search::corner_graph::{LEFT, RIGHT};
+use crate::search::corner_graph::{HubLabels, LEFT, RIGHT};
 
 impl ExactSearch {
     fn grow_sweep_buffers(&mut self, mesh: &NavMesh) {
@@ -82,6 +82,7 @@ impl ExactSearch {
     /// lower bound on a whole path (its interval heuristic toward the start).
     pub(super) fn start_goal_sweep(&mut self, mesh: &NavMesh, q: &Query, tloc: Location) {
         self.grow_sweep_buffers(mesh);
+        self.seen.clear();
         self.expand_point(mesh, q, NONE, GOAL, 0.0, tloc);
         if let Some(first) = self.queue_successors(mesh, q) {
             let n = self.nodes[first as usize];
@@ -164,6 +165,7 @@ impl ExactSearch {
                 }
                 self.seen_stamp[i] = self.generation;
                 self.seen_g[i] = g;
+                self.seen.push(c);
                 if self.corner_stamp[i] == self.generation {
                     let at = self.corner_node[i];
                     self.meet(mesh, q, graph, at);
@@ -244,7 +246,35 @@ impl ExactSearch {
         }
     }
 
-    /// The heuristic of corner `c`: the straight line to the goal, raised to the landmark bound.
+    /// After a whole goal sweep: the table of [`HubLabels::join`], per hub the least
+    /// `d(hub, b) + |b t|` over the corners `b` that see the goal.
+    pub(super) fn goal_table(&mut self, labels: &HubLabels) {
+        // The queue held only the goal's side, now spent.
+        self.nodes.clear();
+        self.heap.clear();
+        self.succ.clear();
+        self.best_final = f64::INFINITY;
+        self.best_final_node = NONE;
+        for &h in &self.hub_touched {
+            self.hub_t[h as usize] = f64::INFINITY;
+        }
+        self.hub_touched.clear();
+        if self.hub_t.len() < labels.hub_count() {
+            self.hub_t.resize(labels.hub_count(), f64::INFINITY);
+        }
+        for &b in &self.seen {
+            labels.fill(
+                b,
+                self.seen_g[b as usize],
+                &mut self.hub_t,
+                &mut self.hub_touched,
+            );
+        }
+    }
+
+    /// The heuristic of corner `c`: the straight line to the goal, raised to the exact graph
+    /// distance from the hub labels (shrunk by [`LANDMARK_SLACK`] against rounding; infinite
+    /// when the graph leads nowhere from `c`), else to the landmark bound.
     #[inline]
     pub(super) fn corner_heuristic(&mut self, mesh: &NavMesh, q: &Query, c: u32) -> f64 {
         let i = c as usize;
@@ -252,7 +282,14 @@ impl ExactSearch {
             return self.corner_h[i];
         }
         let mut h = dist(mesh.vertices()[i], q.goal);
-        if let Some(lm) = q.landmarks {
+        if let Some(labels) = q.graph.and_then(CornerGraph::labels) {
+            let d = labels.join(c, &self.hub_t);
+            h = if d == f64::INFINITY {
+                d
+            } else {
+                h.max(d - LANDMARK_SLACK * d)
+            };
+        } else if let Some(lm) = q.landmarks {
             for (&d, &(lb, ub)) in lm.row(VertexId(c)).iter().zip(&self.alt_goal) {
                 h = h.max(lower_bound(d, ub)).max(lower_bound(lb, d));
             }

@@ -24,22 +24,43 @@
 //!   the same exact `orient` tests as the search, collinear walls, grazed vertices and pinches
 //!   included. An edge is kept when both of its corners' walls lie on one side of its line.
 //!   The sweeps are independent and run in parallel (cargo feature `parallel`).
-//! - **Landmarks**: 16 [`Landmarks`] for an ALT heuristic on the graph: `h(c) = max(|c t|,
-//!   landmark bound)`, which raises the straight-line bound where walls force a detour.
+//! - **Hub labels** (`labels.rs`, pruned landmark labeling): exact graph distances between any
+//!   two corners, when they fit a budget ([`MAX_MEAN_ENTRIES`] per corner, [`MAX_ENTRIES`] in
+//!   all; they do on cave and dungeon maps, not on large open ones).
+//! - **Landmarks**: 16 [`Landmarks`] for an ALT heuristic where there are no labels:
+//!   `h(c) = max(|c t|, landmark bound)`.
 //!
 //! # Querying it
-//! See [`SearchMethod::Corner`](crate::search::SearchMethod::Corner): a sweep from the goal
-//! collects the corners that see it (with their distance), a sweep from the start pushes the
-//! corners it sees as graph nodes into the same A* as its own intervals, and corner nodes are
-//! expanded along graph edges (only the ones that keep the path taut at the corner) and into the
-//! goal. The first path popped is a shortest path; with an `epsilon`, the search stops as soon as
-//! the best path found is within `1 + epsilon` of every lower bound still open, and says how close
-//! it is ([`Path::bound`](crate::search::Path::bound)).
+//! See [`SearchMethod::Corner`](crate::search::SearchMethod::Corner). One A* holds three kinds
+//! of nodes: the intervals of a sweep from the start (Polyanya's nodes, all rooted at the
+//! start), the intervals of a sweep from the goal (ordered by the same kind of lower bound on a
+//! whole path, toward the start), and corner nodes. Where the start's sweep would turn at a
+//! corner, it makes a corner node; a corner node is expanded along the graph edges that keep the
+//! path taut at its corner. Where the goal's sweep sees a corner that the start's side has
+//! reached (or the other way round), a path is complete. The first complete path popped is a
+//! shortest path: every key is a lower bound on the length of a path through its node.
+//!
+//! With hub labels, the goal's sweep runs first, whole; then a corner's heuristic is its exact
+//! graph distance to the goal (the least `d(c, b) + |b t|` over the corners `b` that see the
+//! goal, one pass over `c`'s label), and A* goes nearly straight along the path's own corners.
+//!
+//! With an `epsilon`, the search stops as soon as the best path found is within `1 + epsilon` of
+//! every lower bound still open, and says how close it is
+//! ([`Path::bound`](crate::search::Path::bound)).
+//!
+//! # Why this design (issue 11)
+//! The chapter's channel search is fast per node but picks poor channels on real maps (12–72%
+//! optimal), and weighted Polyanya barely prunes (measured: w = 1.05 saves 7% of the nodes and
+//! gives 64% optimal paths). The corner graph keeps the answers exact while moving the work into
+//! a build: the query only sweeps what its two ends see. It pays off where paths bend around
+//! many walls, and not on open maps, where Polyanya's own straight-line heuristic already leads
+//! it to the goal in a few dozen nodes; BENCHMARKS.md has the figures per map.
 //!
 //! # Cost
 //! Building: one sweep per corner, each the size of what the corner sees (`O(c · v)` in the
-//! worst case, far less on game maps), plus 16 whole-mesh searches for the landmarks.
-//! Memory: 12 bytes per directed edge, 8 per vertex, `16 × 8` bytes per vertex for the landmarks.
+//! worst case, far less on game maps), one pruned Dijkstra per corner for the labels, 16
+//! whole-mesh searches for the landmarks. Memory: 13 bytes per directed edge, 16 per vertex,
+//! `16 × 8` bytes per vertex for the landmarks, 12 bytes per label entry.
 //! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
 //!
 //! ```
@@ -57,6 +78,11 @@
 //! assert!((fast.length - exact.length).abs() <= 1e-9 * exact.length);
 //! assert_eq!(fast.bound, Some(1.0));
 //! ```
+
+mod labels;
+
+pub(crate) use labels::HubLabels;
+pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
 
 use super::landmarks::Landmarks;
 use super::polyanya::ExactSearch;
@@ -93,6 +119,8 @@ pub struct CornerGraph {
     /// continue tautly.
     sides: Vec<u8>,
     landmarks: Arc<Landmarks>,
+    /// Exact graph distances between corners, when they fit ([`MAX_MEAN_ENTRIES`]).
+    labels: Option<HubLabels>,
 }
 
 /// A path turning left at a corner (see [`CornerGraph::turn_mask`]).
@@ -129,7 +157,17 @@ impl CornerGraph {
                 sides.push(side_mask(x, mesh.vertex(VertexId(d)), walls(mesh, u, w)));
             }
         }
+        let row = |c: u32| -> Vec<(u32, f64)> {
+            let r = offsets[c as usize] as usize..offsets[c as usize + 1] as usize;
+            targets[r.clone()]
+                .iter()
+                .copied()
+                .zip(lengths[r].iter().copied())
+                .collect()
+        };
+        let labels = HubLabels::build(mesh.vertex_count(), &corners, &row);
         CornerGraph {
+            labels,
             mesh_id: mesh.instance_id(),
             turns,
             wedge_poly,
@@ -251,6 +289,27 @@ impl CornerGraph {
             + self.lengths.len() * 8
             + self.sides.len()
             + self.landmarks.memory_bytes()
+            + self.labels.as_ref().map_or(0, HubLabels::memory_bytes)
+    }
+
+    /// How many hub-label entries the graph holds, or `None` when it has no labels (they
+    /// would have passed [`MAX_MEAN_ENTRIES`] per corner: open maps); see the
+    /// [module docs](self).
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let graph = CornerGraph::build(&mesh);
+    /// assert!(graph.label_entries().unwrap() >= graph.corner_count());
+    /// ```
+    pub fn label_entries(&self) -> Option<usize> {
+        self.labels.as_ref().map(HubLabels::entries)
+    }
+
+    #[inline]
+    pub(crate) fn labels(&self) -> Option<&HubLabels> {
+        self.labels.as_ref()
     }
 
     #[inline]

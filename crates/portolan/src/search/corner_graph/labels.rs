@@ -1,0 +1,281 @@
+//! Hub labels on the corner graph: exact graph distances between any two corners from two short
+//! lists, which give the corner search an exact heuristic.
+//!
+//! Pruned landmark labeling (T. Akiba, Y. Iwata, Y. Yoshida, *Fast Exact Shortest-Path Distance
+//! Queries on Large Networks by Pruned Landmark Labeling*, SIGMOD 2013): corners are ranked (here
+//! by coverage, see `centrality_order`); from each corner `r` in rank order a Dijkstra runs over the graph
+//! (its edges taken both ways), and every corner `u` it settles at distance `d` gets the label
+//! entry `(r, d)`, unless the labels made so far already give a distance ≤ `d` between `r` and
+//! `u`: then `u` is neither labelled nor expanded. Afterwards, for any two corners, the least
+//! `d(a, h) + d(h, b)` over the hubs `h` in both labels is their graph distance.
+//!
+//! # Use in the search
+//! With the goal's view swept first (the corners `B` that see the goal, with `|b t|`), a table
+//! `T[h] = min over b in B of (d(h, b) + |b t|)` turns the label of any corner `c` into
+//! `min over its hubs of d(c, h) + T[h]`: the length of the shortest way from `c` to the goal
+//! through the graph, a lower bound on what is left of any path the search can make from `c`
+//! (the search only continues along graph edges, and only into the goal from `B`). With such a
+//! heuristic, A* expands little more than the corners of the path itself.
+//!
+//! # Cost
+//! Building: one pruned Dijkstra per corner; the labels' size depends on the map: a few dozen
+//! entries per corner on mazes and caves, hundreds on open terrain. The build stops, and the
+//! graph goes without labels (the search then uses landmarks), once the labels pass
+//! [`MAX_MEAN_ENTRIES`] per corner or [`MAX_ENTRIES`] in all, which bounds both the time and the
+//! memory. 12 bytes per entry.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// The most label entries per corner, on average, that a build keeps; past that the labels are
+/// dropped (open maps, where a plain search is fast anyway).
+pub const MAX_MEAN_ENTRIES: usize = 200;
+
+/// The most label entries a build keeps in all (48 MB): past that the labels are dropped.
+pub const MAX_ENTRIES: usize = 4 << 20;
+
+/// The hub labels of every corner (see the [module docs](self)).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct HubLabels {
+    /// Per vertex, its entries are `offsets[v]..offsets[v + 1]`, by increasing hub rank.
+    offsets: Vec<u32>,
+    hubs: Vec<u32>,
+    dists: Vec<f64>,
+    /// How many hubs (corners) there are: hub ranks are below this.
+    hub_count: usize,
+}
+
+#[derive(Copy, Clone, PartialEq)]
+struct Item(f64, u32);
+impl Eq for Item {}
+impl PartialOrd for Item {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Item {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
+    }
+}
+
+impl HubLabels {
+    /// Labels for the graph whose adjacency of vertex `v` is `adj(v)` (pairs of neighbour and
+    /// length), on `n` vertices of which `corners` are the nodes; `None` when they would exceed
+    /// [`MAX_MEAN_ENTRIES`].
+    pub(crate) fn build(
+        n: usize,
+        corners: &[u32],
+        adj: &dyn Fn(u32) -> Vec<(u32, f64)>,
+    ) -> Option<HubLabels> {
+        // Undirected adjacency (an edge found from one side only still joins both).
+        let mut both: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];
+        for &c in corners {
+            for (d, w) in adj(c) {
+                both[c as usize].push((d, w));
+                both[d as usize].push((c, w));
+            }
+        }
+        for row in &mut both {
+            row.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            row.dedup_by_key(|e| e.0);
+        }
+        let order = centrality_order(n, corners, &both);
+        let budget = (MAX_MEAN_ENTRIES * corners.len().max(1)).min(MAX_ENTRIES);
+        let mut labels: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];
+        let mut entries = 0usize;
+        // Per vertex: the root's label as a dense array (hub rank → distance), and Dijkstra's.
+        let mut root_label = vec![f64::INFINITY; corners.len()];
+        let mut dist = vec![f64::INFINITY; n];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut heap = BinaryHeap::new();
+        for (rank, &r) in order.iter().enumerate() {
+            for &(h, d) in &labels[r as usize] {
+                root_label[h as usize] = d;
+            }
+            dist[r as usize] = 0.0;
+            touched.push(r);
+            heap.push(Item(0.0, r));
+            while let Some(Item(d, u)) = heap.pop() {
+                if d > dist[u as usize] {
+                    continue;
+                }
+                // Pruned: the labels so far already know a way at most this long.
+                let known = labels[u as usize]
+                    .iter()
+                    .map(|&(h, du)| du + root_label[h as usize])
+                    .fold(f64::INFINITY, f64::min);
+                if known <= d {
+                    continue;
+                }
+                labels[u as usize].push((rank as u32, d));
+                entries += 1;
+                if entries > budget {
+                    return None;
+                }
+                for &(v, w) in &both[u as usize] {
+                    let nd = d + w;
+                    if nd < dist[v as usize] {
+                        if dist[v as usize] == f64::INFINITY {
+                            touched.push(v);
+                        }
+                        dist[v as usize] = nd;
+                        heap.push(Item(nd, v));
+                    }
+                }
+            }
+            for &(h, _) in &labels[r as usize] {
+                root_label[h as usize] = f64::INFINITY;
+            }
+            for &t in &touched {
+                dist[t as usize] = f64::INFINITY;
+            }
+            touched.clear();
+        }
+        let mut offsets = Vec::with_capacity(n + 1);
+        let (mut hubs, mut dists) = (Vec::with_capacity(entries), Vec::with_capacity(entries));
+        offsets.push(0u32);
+        for row in labels {
+            for (h, d) in row {
+                hubs.push(h);
+                dists.push(d);
+            }
+            offsets.push(hubs.len() as u32);
+        }
+        Some(HubLabels {
+            offsets,
+            hubs,
+            dists,
+            hub_count: corners.len(),
+        })
+    }
+
+    /// How many hubs there are (the size of a [`HubLabels::fill`] table).
+    #[inline]
+    pub(crate) fn hub_count(&self) -> usize {
+        self.hub_count
+    }
+
+    /// Vertex `v`'s label: (hub rank, distance) pairs.
+    #[inline]
+    pub(crate) fn label(&self, v: u32) -> impl Iterator<Item = (u32, f64)> + '_ {
+        let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
+        self.hubs[r.clone()]
+            .iter()
+            .copied()
+            .zip(self.dists[r].iter().copied())
+    }
+
+    /// Lowers `table[h]` to `extra + d(v, h)` for every hub `h` of `v`, recording the hubs
+    /// touched in `touched` (to reset the table cheaply).
+    #[inline]
+    pub(crate) fn fill(&self, v: u32, extra: f64, table: &mut [f64], touched: &mut Vec<u32>) {
+        for (h, d) in self.label(v) {
+            let x = &mut table[h as usize];
+            if *x == f64::INFINITY {
+                touched.push(h);
+            }
+            if extra + d < *x {
+                *x = extra + d;
+            }
+        }
+    }
+
+    /// The least `d(v, h) + table[h]` over `v`'s hubs (infinite when none is in the table).
+    #[inline]
+    pub(crate) fn join(&self, v: u32, table: &[f64]) -> f64 {
+        self.label(v)
+            .map(|(h, d)| d + table[h as usize])
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Heap memory held, in bytes.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.offsets.len() * 4 + self.hubs.len() * 4 + self.dists.len() * 8
+    }
+
+    /// Entries over all labels.
+    pub(crate) fn entries(&self) -> usize {
+        self.hubs.len()
+    }
+}
+
+/// Corners by decreasing *coverage*: over shortest-path trees from a sample of roots (every
+/// `k`-th corner), how many corners lie below each one in the tree; the corners many shortest
+/// paths run through come first, which keeps the labels short (Akiba et al. rank by degree; on
+/// visibility graphs, where degree says little about centrality, coverage gives shorter labels).
+fn centrality_order(n: usize, corners: &[u32], both: &[Vec<(u32, f64)>]) -> Vec<u32> {
+    const SAMPLES: usize = 32;
+    let mut score = vec![0u64; n];
+    let mut dist = vec![f64::INFINITY; n];
+    let mut parent = vec![u32::MAX; n];
+    let mut settled: Vec<u32> = Vec::new();
+    let mut below = vec![0u64; n];
+    let step = (corners.len() / SAMPLES).max(1);
+    let mut heap = BinaryHeap::new();
+    for &r in corners.iter().step_by(step) {
+        dist[r as usize] = 0.0;
+        heap.push(Item(0.0, r));
+        while let Some(Item(d, u)) = heap.pop() {
+            if d > dist[u as usize] {
+                continue;
+            }
+            settled.push(u);
+            for &(v, w) in &both[u as usize] {
+                let nd = d + w;
+                if nd < dist[v as usize] {
+                    dist[v as usize] = nd;
+                    parent[v as usize] = u;
+                    heap.push(Item(nd, v));
+                }
+            }
+        }
+        // Subtree sizes, leaves first (reverse settling order).
+        for &u in settled.iter().rev() {
+            below[u as usize] += 1;
+            let p = parent[u as usize];
+            if p != u32::MAX {
+                below[p as usize] += below[u as usize];
+            }
+        }
+        for &u in &settled {
+            score[u as usize] += below[u as usize];
+            below[u as usize] = 0;
+            dist[u as usize] = f64::INFINITY;
+            parent[u as usize] = u32::MAX;
+        }
+        settled.clear();
+    }
+    let mut order = corners.to_vec();
+    order.sort_by_key(|&c| (std::cmp::Reverse(score[c as usize]), c));
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path 0 - 1 - 2 - 3 and a shortcut 0 - 3 longer than the path.
+    #[test]
+    fn labels_give_graph_distances() {
+        let edges: Vec<(u32, u32, f64)> = vec![(0, 1, 1.0), (1, 2, 2.0), (2, 3, 1.5), (0, 3, 5.0)];
+        let adj = |v: u32| {
+            edges
+                .iter()
+                .filter(|e| e.0 == v)
+                .map(|e| (e.1, e.2))
+                .collect::<Vec<_>>()
+        };
+        let labels = HubLabels::build(4, &[0, 1, 2, 3], &adj).unwrap();
+        let dist = |a: u32, b: u32| {
+            let mut table = vec![f64::INFINITY; labels.hub_count()];
+            labels.fill(b, 0.0, &mut table, &mut Vec::new());
+            labels.join(a, &table)
+        };
+        assert_eq!(dist(0, 3), 4.5);
+        assert_eq!(dist(3, 0), 4.5);
+        assert_eq!(dist(1, 3), 3.5);
+        assert_eq!(dist(2, 2), 0.0);
+        assert!(labels.entries() >= 4);
+    }
+}
