@@ -121,6 +121,9 @@ pub struct CornerGraph {
     landmarks: Arc<Landmarks>,
     /// Exact graph distances between corners, when they fit ([`MAX_MEAN_ENTRIES`]).
     labels: Option<HubLabels>,
+    /// The nodes a corner's sweep expanded, on average: what a query's two sweeps are likely
+    /// to cost, and so how long a query first tries the plain search.
+    sweep_cost: usize,
 }
 
 /// A path turning left at a corner (see [`CornerGraph::turn_mask`]).
@@ -137,7 +140,9 @@ impl CornerGraph {
         let corners: Vec<u32> = (0..mesh.vertex_count() as u32)
             .filter(|&v| turns[v as usize][0] != NONE)
             .collect();
-        let rows = sweep_all(mesh, &turns, &wedge_poly, &corners);
+        let swept = sweep_all(mesh, &turns, &wedge_poly, &corners);
+        let sweep_cost = swept.iter().map(|r| r.1).sum::<usize>() / swept.len().max(1);
+        let rows: Vec<Vec<(u32, f64)>> = swept.into_iter().map(|r| r.0).collect();
         let mut offsets = vec![0u32; mesh.vertex_count() + 1];
         for (c, row) in corners.iter().zip(&rows) {
             offsets[*c as usize + 1] = row.len() as u32;
@@ -168,6 +173,7 @@ impl CornerGraph {
         let labels = HubLabels::build(mesh.vertex_count(), &corners, &row);
         CornerGraph {
             labels,
+            sweep_cost,
             mesh_id: mesh.instance_id(),
             turns,
             wedge_poly,
@@ -310,6 +316,15 @@ impl CornerGraph {
     #[inline]
     pub(crate) fn labels(&self) -> Option<&HubLabels> {
         self.labels.as_ref()
+    }
+
+    /// How many nodes a corner query first gives the plain search (see
+    /// [`SearchMethod::Corner`](crate::search::SearchMethod::Corner)): about what the query's
+    /// two sweeps cost, so that a query costs at most about twice the better of the two
+    /// searches (the rent-or-buy argument), and never fewer than 16.
+    #[inline]
+    pub(crate) fn plain_budget(&self) -> usize {
+        (2 * self.sweep_cost).max(16)
     }
 
     #[inline]
@@ -458,10 +473,10 @@ fn sweep_all(
     turns: &[[u32; 2]],
     wedge_poly: &[u32],
     corners: &[u32],
-) -> Vec<Vec<(u32, f64)>> {
+) -> Vec<(Vec<(u32, f64)>, usize)> {
     let one = |search: &mut ExactSearch, c: u32| {
         let mut row = Vec::new();
-        search.corner_sweep(mesh, VertexId(c), PolyId(wedge_poly[c as usize]), &mut row);
+        let cost = search.corner_sweep(mesh, VertexId(c), PolyId(wedge_poly[c as usize]), &mut row);
         let x = mesh.vertex(VertexId(c));
         let [u, w] = turns[c as usize];
         row.retain(|&(d, _)| {
@@ -472,7 +487,7 @@ fn sweep_all(
                 && one_side(mesh.vertex(VertexId(d)), x, walls(mesh, u, w))
         });
         row.sort_unstable_by_key(|e| e.0);
-        row
+        (row, cost)
     };
     #[cfg(feature = "parallel")]
     {

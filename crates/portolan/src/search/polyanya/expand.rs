@@ -59,7 +59,7 @@ impl ExactSearch {
         goal: Vec2,
         options: &SearchOptions,
     ) -> Result<Path, PathError> {
-        let landmarks = match &options.landmarks {
+        let mut landmarks = match &options.landmarks {
             Some(lm) if lm.mesh_id() != mesh.instance_id() => {
                 return Err(PathError::ForeignData {
                     option: "landmarks",
@@ -150,13 +150,20 @@ impl ExactSearch {
                 })
             }
             // (Partial paths and budgets are the plain search's: its nodes are what they measure.)
+            // Without hub labels (open maps, where they grow too large) the plain search with
+            // the graph's landmarks is the faster (BENCHMARKS.md).
             (Some(g), _)
                 if !links
                     && filter.is_none()
                     && !options.allow_partial
-                    && options.max_expanded.is_none() =>
+                    && options.max_expanded.is_none()
+                    && g.labels().is_some() =>
             {
                 Some(&**g)
+            }
+            (Some(g), _) if options.method == SearchMethod::Corner && !links => {
+                landmarks = landmarks.or(Some(&**g.landmarks()));
+                None
             }
             (Some(_), _) => None,
             (None, _) => {
@@ -167,14 +174,14 @@ impl ExactSearch {
             }
         };
         let landmarks = landmarks.or(graph.map(|g| &**g.landmarks()));
-        let q = Query {
+        let mut q = Query {
             start: s,
             goal: t,
             landmarks,
             dead_ends: dead_ends.filter(|_| !more).map(|de| (de, goal_parts)),
             filter,
             links,
-            graph,
+            graph: None,
             epsilon: if graph.is_some() {
                 options.epsilon
             } else {
@@ -186,6 +193,21 @@ impl ExactSearch {
         }
         let mut expanded = 0usize;
         if let Some(g) = graph {
+            // Cheap queries first: the plain search, for about as many nodes as the two sweeps
+            // would cost. Most short queries end within that; past it, the graph pays.
+            self.push_start_nodes(mesh, &q, sloc);
+            match self.run(mesh, &q, &mut expanded, Some(g.plain_budget())) {
+                Outcome::Found(node) => return Ok(self.bounded_path(mesh, node, &q, expanded)),
+                Outcome::Exhausted => return self.unreachable(mesh, s, sloc, t, options),
+                Outcome::Limited => {
+                    // Start afresh (new stamps: the plain nodes are dropped, and their roots'
+                    // best g with them).
+                    self.reset(mesh);
+                    let gen = self.generation;
+                    for_each_polygon(mesh, tloc, |p| self.goal_stamp[p.index()] = gen);
+                }
+            }
+            q.graph = Some(g);
             self.sweep = Sweep::Corners;
             self.start_goal_sweep(mesh, &q, tloc);
             if let Some(labels) = g.labels() {
@@ -198,25 +220,31 @@ impl ExactSearch {
         let outcome = self.run(mesh, &q, &mut expanded, options.max_expanded);
         self.sweep = Sweep::Off;
         match outcome {
-            Outcome::Found(node) => {
-                let mut path = self.path_to(mesh, node, &q, expanded, t);
-                if graph.is_some() {
-                    let lb = self.lower_bound;
-                    path.bound = Some(if lb.is_nan() {
-                        1.0
-                    } else {
-                        (path.length / lb).max(1.0)
-                    });
-                    path.channel = channel_along(mesh, &path.points);
-                }
+            Outcome::Found(node) if graph.is_some() => {
+                let mut path = self.bounded_path(mesh, node, &q, expanded);
+                path.channel = channel_along(mesh, &path.points);
                 Ok(path)
             }
+            Outcome::Found(node) => Ok(self.path_to(mesh, node, &q, expanded, t)),
             Outcome::Limited if options.allow_partial => {
                 Ok(self.nearest_reached(mesh, &q, expanded))
             }
             Outcome::Limited => Err(PathError::SearchLimit { expanded }),
             Outcome::Exhausted => self.unreachable(mesh, s, sloc, t, options),
         }
+    }
+
+    /// The path through final node `idx`, with the bound the search proved for it (1 when it
+    /// was popped; the ratio to the least `f` open when a bounded corner query stopped early).
+    fn bounded_path(&self, mesh: &NavMesh, idx: u32, q: &Query, expanded: usize) -> Path {
+        let mut path = self.path_to(mesh, idx, q, expanded, q.goal);
+        let lb = self.lower_bound;
+        path.bound = Some(if lb.is_nan() {
+            1.0
+        } else {
+            (path.length / lb).max(1.0)
+        });
+        path
     }
 
     /// Start nodes: every edge of every start polygon that does not hold the start (those lead

@@ -32,14 +32,15 @@ impl ExactSearch {
 
     /// The corners corner `c` sees past which the free space goes on out of its sight, with
     /// their distances, from a sweep into `c`'s reflex wedge (the wedge of polygon `wedge`);
-    /// appended to `out`, unfiltered (the graph keeps the taut ones).
+    /// appended to `out`, unfiltered (the graph keeps the taut ones). Returns the nodes the
+    /// sweep expanded.
     pub(crate) fn corner_sweep(
         &mut self,
         mesh: &NavMesh,
         c: VertexId,
         wedge: PolyId,
         out: &mut Vec<(u32, f64)>,
-    ) {
+    ) -> usize {
         self.reset(mesh);
         self.grow_sweep_buffers(mesh);
         let x = mesh.vertex(c);
@@ -66,6 +67,7 @@ impl ExactSearch {
         self.run(mesh, &q, &mut expanded, None);
         self.sweep = Sweep::Off;
         out.extend(self.seen.iter().map(|&v| (v, self.seen_g[v as usize])));
+        expanded
     }
 
     /// Queues every node of `succ` (a sweep's start: order does not matter, `h` is 0).
