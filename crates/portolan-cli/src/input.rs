@@ -246,7 +246,7 @@ pub struct SearchArgs {
     pub search: SearchArg,
     /// With --search corner: stop once the path found is within 1 + E of the shortest (proved;
     /// 0, the default, is exact).
-    #[arg(long, value_name = "E")]
+    #[arg(long, value_name = "E", allow_hyphen_values = true)]
     pub epsilon: Option<f64>,
     /// Where the funnel search's A* assumes the agent crosses a portal (the exact search has
     /// no such estimate).

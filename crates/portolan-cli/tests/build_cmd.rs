@@ -502,3 +502,67 @@ fn build_with_tiles_writes_a_stitched_mesh() {
     let o = build(["--map", &map], &tiled, &["--tile-size", "0"]);
     assert_clean_failure(&o, "tile_size");
 }
+
+/// Issue 11: `--search corner` answers every published query with the optimum, and
+/// `--compare-exact` puts each query's excess in the CSV and the summary line on stderr.
+#[test]
+fn scen_corner_search_with_compare_exact() {
+    let mesh = data("polyanya/meshes/scene_mp_2p_01.mesh");
+    let scen = data("polyanya/meshes/scene_mp_2p_01.mesh.scen");
+    let csv = temp("mp-corner.csv");
+    let o = portolan(&[
+        "scen",
+        "--mesh",
+        &mesh,
+        "--scen",
+        &scen,
+        "--search",
+        "corner",
+        "--expect",
+        "euclidean",
+        "--tolerance",
+        "1e-9",
+        "--compare-exact",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("corner graph: 2093 corners"), "{err}");
+    assert!(err.contains("mismatches: 0"), "{err}");
+    assert!(
+        err.contains("optimal 100.0%, mean excess 0.0000%, max excess 0.0000%, speed-up "),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("index,sx,sy,gx,gy,length,expected,us,expanded,exact,excess")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2000);
+    for r in &rows {
+        let (length, exact, excess): (f64, f64, f64) = (
+            r[5].parse().unwrap(),
+            r[9].parse().unwrap(),
+            r[10].parse().unwrap(),
+        );
+        assert!((length - exact).abs() <= 1e-9 * exact, "{r:?}");
+        assert!(excess.abs() <= 1e-9, "{r:?}");
+    }
+    // --epsilon is the corner search's, finite and not negative.
+    for (args, want) in [
+        (
+            &["--search", "exact", "--epsilon", "0.1"][..],
+            "--epsilon applies to --search corner only",
+        ),
+        (
+            &["--search", "corner", "--epsilon", "-1"],
+            "--epsilon must be a finite number",
+        ),
+    ] {
+        let o = portolan(&[&["scen", "--mesh", &mesh, "--scen", &scen][..], args].concat());
+        assert_clean_failure(&o, want);
+    }
+}

@@ -39,10 +39,12 @@ use crate::build::{build, BuildError, BuildOptions};
 use crate::geom::Vec2;
 use crate::random::{random_free_point, random_scene, RandomSceneError, RandomSceneOptions, Rng};
 use crate::scene::Scene;
+use crate::search::corner_graph::CornerGraph;
 use crate::search::visibility::{ShortestPath, VisibilityError, VisibilityGraph};
 use crate::search::{resolve_endpoint, EndpointRole};
-use crate::search::{Path, PathError, PathFinder, PortalPoint, SearchOptions, Snap};
+use crate::search::{Path, PathError, PathFinder, PortalPoint, SearchMethod, SearchOptions, Snap};
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::time::Instant;
 
 pub use report::{write_csv_header, write_csv_rows};
@@ -101,6 +103,24 @@ impl Strategy {
         ));
         rows
     }
+
+    /// [`Strategy::with_exact`] and the corner search ([`SearchMethod::Corner`], its graph built
+    /// per map by the runner): the eval's default rows.
+    ///
+    /// ```
+    /// use portolan::eval::Strategy;
+    /// let keys: Vec<String> = Strategy::with_corner().into_iter().map(|s| s.key).collect();
+    /// assert_eq!(keys, ["midpoint", "toward-goal", "exact", "corner"]);
+    /// ```
+    pub fn with_corner() -> Vec<Strategy> {
+        let mut rows = Strategy::with_exact();
+        rows.push(Strategy::new(
+            "corner",
+            "corner graph (exact)",
+            SearchOptions::exact().with_method(SearchMethod::Corner),
+        ));
+        rows
+    }
 }
 
 /// What to evaluate.
@@ -130,7 +150,7 @@ impl Default for EvalOptions {
             queries_per_map: 22,
             seed: 1,
             scene: RandomSceneOptions::default(),
-            strategies: Strategy::with_exact(),
+            strategies: Strategy::with_corner(),
             relative_tolerance: 1e-9,
             point_attempts: 10_000,
         }

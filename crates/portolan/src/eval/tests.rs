@@ -39,7 +39,7 @@ fn counts_add_up_and_nothing_beats_the_oracle() {
         for q in &rep.queries {
             if let QueryOutcome::Compared { optimum, runs, .. } = &q.outcome {
                 assert!(optimum.length >= q.start.distance(q.goal) * (1.0 - 1e-12));
-                assert_eq!(runs.len(), 3);
+                assert_eq!(runs.len(), 4);
                 for run in runs {
                     let p = run.result.as_ref().unwrap();
                     let e = run.excess.unwrap();
@@ -184,7 +184,7 @@ fn more_rows_fit_the_table() {
             .count(),
         2
     );
-    assert_eq!(s.rows()[1].excess_sum, s.rows()[3].excess_sum);
+    assert_eq!(s.rows()[1].excess_sum, s.rows()[4].excess_sum);
     let mut csv = Vec::new();
     write_csv_header(&mut csv, &o.strategies).unwrap();
     assert!(String::from_utf8(csv)
