@@ -91,7 +91,7 @@ impl Strategy {
         ]
     }
 
-    /// The chapter's two rows, then the exact any-angle search ([`SearchMethod::Exact`](crate::SearchMethod::Exact)), which
+    /// The chapter's two rows, then the exact any-angle search ([`SearchMethod::Exact`]), which
     /// must reach the global shortest path on every query. Its "expanded" counts search nodes
     /// (intervals), not polygons.
     pub fn with_exact() -> Vec<Strategy> {

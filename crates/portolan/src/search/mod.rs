@@ -13,6 +13,9 @@
 //! - [`corner`]: pushes a path's turning points away from the corners
 //!   ([`SearchOptions::corner_offset`]).
 //! - [`landmarks`]: precomputed distances that give the exact search a stronger heuristic.
+//! - [`corner_graph`]: the index of the corner search ([`SearchMethod::Corner`]): the mesh's
+//!   corners, the taut lines of sight between them and hub labels; the exact search's answers,
+//!   several times faster on maps where paths bend around many walls.
 //! - [`filter`]: per-query disabled polygons, e.g. under a temporary obstacle
 //!   ([`SearchOptions::filter`]).
 //! - `batch` (cargo feature `parallel`, on by default): many queries on one mesh in parallel.

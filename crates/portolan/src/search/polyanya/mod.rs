@@ -107,6 +107,13 @@
 //! (bounds sorted, so the loop stops at the first that cannot help; nothing without shortcuts).
 //! Landmarks measure the mesh alone, and are refused with links.
 //!
+//! # Sweeps and the corner search
+//! A *sweep* is this search restricted to the nodes rooted at its start: it covers what one point
+//! sees and records the corners where the search would turn. One sweep per corner builds the
+//! [`CornerGraph`]; a corner query ([`SearchMethod::Corner`](crate::search::SearchMethod::Corner))
+//! runs a sweep from each end in one A* and joins them through the graph (`sweep.rs`, and the
+//! [`corner_graph`](crate::search::corner_graph) module docs).
+//!
 //! # One-to-all
 //! [`ExactSearch::distances_from`] runs the same search from a vertex with no goal until the
 //! open list is empty, recording at every interval end that is a vertex the length of the path
