@@ -59,7 +59,7 @@
 //! # Cost
 //! Building: one sweep per corner, each the size of what the corner sees (`O(c · v)` in the
 //! worst case, far less on game maps), one pruned Dijkstra per corner for the labels, 16
-//! whole-mesh searches for the landmarks. Memory: 13 bytes per directed edge, 16 per vertex,
+//! whole-mesh searches for the landmarks (without labels only). Memory: 13 bytes per directed edge, 16 per vertex,
 //! `16 × 8` bytes per vertex for the landmarks, 12 bytes per label entry.
 //! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
 //!
@@ -118,7 +118,8 @@ pub struct CornerGraph {
     /// it), [`RIGHT`] when both are right of it (or on it): which turns at `c` the edge can
     /// continue tautly.
     sides: Vec<u8>,
-    landmarks: Arc<Landmarks>,
+    /// Landmarks for the heuristic where there are no labels.
+    landmarks: Option<Arc<Landmarks>>,
     /// Exact graph distances between corners, when they fit ([`MAX_MEAN_ENTRIES`]).
     labels: Option<HubLabels>,
     /// The nodes a corner's sweep expanded, on average: what a query's two sweeps are likely
@@ -132,7 +133,8 @@ pub(crate) const LEFT: u8 = 1;
 pub(crate) const RIGHT: u8 = 2;
 
 impl CornerGraph {
-    /// Builds the graph of `mesh`: corners, one sweep per corner, then [`LANDMARKS`] landmarks.
+    /// Builds the graph of `mesh`: corners, one sweep per corner, hub labels, and [`LANDMARKS`]
+    /// landmarks only where the labels do not fit.
     /// Meshes with off-mesh links are measured without them (the corner search falls back to
     /// the plain exact search on them).
     pub fn build(mesh: &NavMesh) -> CornerGraph {
@@ -171,8 +173,10 @@ impl CornerGraph {
                 .collect()
         };
         let labels = HubLabels::build(mesh.vertex_count(), &corners, &row);
+        let landmarks = labels
+            .is_none()
+            .then(|| Arc::new(Landmarks::build(mesh, LANDMARKS)));
         CornerGraph {
-            labels,
             sweep_cost,
             mesh_id: mesh.instance_id(),
             turns,
@@ -181,7 +185,8 @@ impl CornerGraph {
             targets,
             lengths,
             sides,
-            landmarks: Arc::new(Landmarks::build(mesh, LANDMARKS)),
+            labels,
+            landmarks,
         }
     }
 
@@ -272,10 +277,11 @@ impl CornerGraph {
     /// # use portolan::{build, BuildOptions, Scene};
     /// # use portolan::search::corner_graph::{CornerGraph, LANDMARKS};
     /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-    /// assert!(CornerGraph::build(&mesh).landmarks().count() <= LANDMARKS);
+    /// // Small enough for hub labels: no landmarks needed.
+    /// assert!(CornerGraph::build(&mesh).landmarks().is_none());
     /// ```
-    pub fn landmarks(&self) -> &Arc<Landmarks> {
-        &self.landmarks
+    pub fn landmarks(&self) -> Option<&Arc<Landmarks>> {
+        self.landmarks.as_ref()
     }
 
     /// Heap memory held, in bytes (landmarks included).
@@ -294,7 +300,7 @@ impl CornerGraph {
             + self.targets.len() * 4
             + self.lengths.len() * 8
             + self.sides.len()
-            + self.landmarks.memory_bytes()
+            + self.landmarks.as_ref().map_or(0, |l| l.memory_bytes())
             + self.labels.as_ref().map_or(0, HubLabels::memory_bytes)
     }
 

@@ -162,7 +162,7 @@ impl ExactSearch {
                 Some(&**g)
             }
             (Some(g), _) if options.method == SearchMethod::Corner && !links => {
-                landmarks = landmarks.or(Some(&**g.landmarks()));
+                landmarks = landmarks.or(g.landmarks().map(|l| &**l));
                 None
             }
             (Some(_), _) => None,
@@ -173,7 +173,8 @@ impl ExactSearch {
                 })
             }
         };
-        let landmarks = landmarks.or(graph.map(|g| &**g.landmarks()));
+        // (With hub labels the heuristic of corners is exact; landmarks would only slow the
+        // plain part down.)
         let mut q = Query {
             start: s,
             goal: t,
