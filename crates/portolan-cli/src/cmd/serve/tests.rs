@@ -267,7 +267,10 @@ fn scene_describes_the_default_map_and_its_mesh() {
         v["capabilities"]["decompositions"],
         json!(["trapezoid", "cdt-merged"])
     );
-    assert_eq!(v["capabilities"]["methods"], json!(["funnel", "exact"]));
+    assert_eq!(
+        v["capabilities"]["methods"],
+        json!(["funnel", "exact", "corner"])
+    );
     assert_eq!(
         v["capabilities"]["portal_points"],
         json!(["toward-goal", "midpoint"])
