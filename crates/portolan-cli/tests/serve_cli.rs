@@ -49,7 +49,6 @@ fn json_of(answer: &str) -> serde_json::Value {
 }
 
 /// Starts `portolan` with `args` and returns it with the first line it prints on stdout.
-
 fn start(args: &[&str]) -> (Guard, String) {
     let child = portolan()
         .args(args)
