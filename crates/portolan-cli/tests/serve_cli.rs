@@ -1,5 +1,7 @@
 //! The `portolan` binary as a person starts it: `serve --port 0` prints the URL, answers, and
-//! stops cleanly on Ctrl-C (SIGINT).
+//! stops cleanly on Ctrl-C (SIGINT); and its search methods over HTTP.
+
+mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -20,16 +22,30 @@ impl Drop for Guard {
 }
 
 fn get(host_port: &str, path: &str) -> String {
+    request(host_port, "GET", path, "")
+}
+
+/// One request on its own connection; the whole answer, head and body.
+fn request(host_port: &str, method: &str, path: &str, body: &str) -> String {
     let mut s = TcpStream::connect(host_port).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     write!(
         s,
-        "GET {path} HTTP/1.1\r\nHost: {host_port}\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {host_port}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
     )
     .unwrap();
     let mut out = String::new();
     s.read_to_string(&mut out).unwrap();
     out
+}
+
+/// The JSON body of a `200` answer (sent with a `Content-Length`, as every JSON answer is).
+fn json_of(answer: &str) -> serde_json::Value {
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let (_, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
 
 /// Starts `portolan` with `args` and returns it with the first line it prints on stdout.
@@ -139,4 +155,86 @@ fn demo_text_prints_the_default_query() {
         text.contains("toward-goal") && text.contains("midpoint"),
         "{text}"
     );
+}
+
+/// `portolan serve --port 0` with `extra` arguments, and the `host:port` it listens on.
+fn serving(extra: &[&str]) -> (Guard, String) {
+    let (child, line) = start(&[&["serve", "--port", "0"], extra].concat());
+    let host_port = line
+        .trim()
+        .strip_prefix("Listening on http://")
+        .and_then(|h| h.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    (child, host_port)
+}
+
+/// Issue 11 over HTTP: `capabilities.methods` lists `"corner"`, and a corner-graph query is as
+/// short as the exact one (both are exact), proves `bound` 1 and has no funnel; the funnel's
+/// `bound` is `null`. On the built-in map and on a grid map, from the defaults and between the
+/// vertex averages of mesh polygons (convex, so inside them).
+#[test]
+fn corner_method_is_listed_and_as_short_as_exact_over_http() {
+    let arena = common::data("movingai/dao/arena.map");
+    for extra in [&[][..], &["--map", arena.as_str()][..]] {
+        let (_child, host_port) = serving(extra);
+        let scene = json_of(&get(&host_port, "/api/scene"));
+        let methods = &scene["capabilities"]["methods"];
+        assert_eq!(
+            *methods,
+            serde_json::json!(["funnel", "exact", "corner"]),
+            "{extra:?}"
+        );
+
+        let polygons = scene["mesh"]["polygons"].as_array().unwrap();
+        let inside = |i: usize| {
+            let ring = polygons[i].as_array().unwrap();
+            let n = ring.len() as f64;
+            let sum = |k: usize| ring.iter().map(|p| p[k].as_f64().unwrap()).sum::<f64>() / n;
+            serde_json::json!([sum(0), sum(1)])
+        };
+        let n = polygons.len();
+        let mut queries = vec![(
+            scene["defaults"]["start"].clone(),
+            scene["defaults"]["goal"].clone(),
+        )];
+        for k in 0..6 {
+            queries.push((inside(k * n / 6), inside(n - 1 - k * n / 7)));
+        }
+
+        let path = |method: &str, start: &serde_json::Value, goal: &serde_json::Value| {
+            let body = serde_json::json!({"start": start, "goal": goal, "method": method});
+            json_of(&request(&host_port, "POST", "/api/path", &body.to_string()))
+        };
+        let mut found = 0;
+        for (start, goal) in &queries {
+            let exact = path("exact", start, goal);
+            let corner = path("corner", start, goal);
+            let funnel = path("funnel", start, goal);
+            let what = format!("{extra:?} {start} -> {goal}");
+            assert_eq!(corner["method"], "corner", "{what}");
+            assert_eq!(corner["found"], exact["found"], "{what}");
+            if exact["found"] != true {
+                continue;
+            }
+            found += 1;
+            let (le, lc) = (
+                exact["length"].as_f64().unwrap(),
+                corner["length"].as_f64().unwrap(),
+            );
+            assert!(
+                (le - lc).abs() <= 1e-9 * le.max(1.0),
+                "{what}: exact {le}, corner {lc}"
+            );
+            assert_eq!(corner["points"][0], exact["points"][0], "{what}");
+            assert_eq!(exact["bound"], 1.0, "{what}");
+            assert_eq!(corner["bound"], 1.0, "{what}");
+            assert!(corner["funnel"].is_null(), "{what}: {corner}");
+            assert!(corner["micros"].as_f64().unwrap() >= 0.0, "{what}");
+            assert!(corner["expanded"].as_u64().is_some(), "{what}");
+            assert!(funnel["bound"].is_null(), "{what}: {funnel}");
+            assert!(funnel["funnel"].is_object(), "{what}");
+        }
+        assert!(found >= 4, "{extra:?}: only {found} connected queries");
+    }
 }

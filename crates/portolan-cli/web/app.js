@@ -9,8 +9,10 @@
 // flight or waiting; #map[data-view] holds the world→screen transform and #map[data-revision] the
 // scene revision; #path, #midpoint-path, #exact-path and #corners carry data-points / data-length
 // in world coordinates; #handle-start / #handle-goal carry data-x / data-y; #stats spans carry data-value;
-// #step-info carries data-step / data-steps; obstacles are path.obstacle[data-index] (with their
-// holes as subpaths); #map[data-editable] is "false" for a mesh served without a scene.
+// #step-info carries data-step / data-steps; #method is the method of #path (also on
+// #map[data-method]) and #stats [data-stat="bound"] its proved bound; obstacles are
+// path.obstacle[data-index] (with their holes as subpaths); #map[data-editable] is "false" for a
+// mesh served without a scene.
 'use strict';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -23,7 +25,7 @@ const state = {
   badObstacles: new Set(), // obstacles the server refused, by index
   start: [0, 0],
   goal: [0, 0],
-  result: null, // last successful POST /api/path reply
+  result: null, // last successful POST /api/path reply, with the method chosen (#method)
   exact: null, // last successful POST /api/path reply with method "exact" (when asked for)
   pathError: null, // message when the last query failed
   exactError: null, // message when the exact query failed and the funnel one did not
@@ -43,6 +45,7 @@ const ui = {
   portals: $('#toggle-portals'),
   snap: $('#toggle-snap'),
   edit: $('#toggle-edit'),
+  method: $('#method'),
   portalPoint: $('#portal-point'),
   exact: $('#toggle-exact'),
   cornerOffset: $('#corner-offset'),
@@ -110,12 +113,13 @@ function updateIdle() {
   ui.app.dataset.idle = String(idle);
 }
 
-// The funnel query, and the exact one beside it when "exact" is ticked.
+// The query with the method chosen, and the exact one beside it when "exact" is ticked.
 async function sendPath() {
   if (!state.scene) return;
   const body = {
     start: state.start,
     goal: state.goal,
+    method: ui.method.value,
     portal: ui.portalPoint.value,
     snap: ui.snap.checked ? diagonal() : null,
     corner_offset: Number(ui.cornerOffset.value),
@@ -137,8 +141,8 @@ async function sendPath() {
     state.result = null;
     state.pathError = ok ? sentence(data.reason || 'no path') : describeError(data);
   }
-  // Same scene revision as the funnel answer, or not shown; its failure is only news when the
-  // funnel query succeeded (otherwise both fail for the same reason).
+  // Same scene revision as the main answer, or not shown; its failure is only news when the
+  // main query succeeded (otherwise both fail for the same reason).
   const exactOk = exact && exact.ok && exact.data.found && exact.data.revision === data.revision;
   state.exact = exactOk ? exact.data : null;
   state.exactError = exact && !exactOk && state.result
@@ -202,6 +206,12 @@ async function sendScene() {
   scheduleDraw(true);
 }
 
+// Short names of the search methods (`capabilities.methods`); a method the page does not know yet
+// is listed by its API name.
+const METHODS = { funnel: 'funnel (chapter)', exact: 'exact (Polyanya)', corner: 'corner graph (exact, fast)' };
+// Shorter still, for the stats line and the step panel.
+const methodName = (m) => ({ corner: 'corner graph' }[m] || m);
+
 const DECOMPOSITIONS = { trapezoid: 'trapezoids (the chapter)', 'cdt-merged': 'CDT merged into convex polygons' };
 
 function adoptScene(data, takeObstacles) {
@@ -219,7 +229,11 @@ function adoptScene(data, takeObstacles) {
   if (first) {
     state.start = data.defaults.start.slice();
     state.goal = data.defaults.goal.slice();
-    $('#exact-row').hidden = !data.capabilities.methods.includes('exact');
+    const methods = data.capabilities.methods;
+    $('#exact-row').hidden = !methods.includes('exact');
+    ui.method.replaceChildren(...methods.map((m) => new Option(METHODS[m] || m, m)));
+    ui.method.value = methods.includes('funnel') ? 'funnel' : methods[0];
+    updateMethodControls();
     // A mesh served without a scene has nothing to edit or rebuild.
     $('#editor').hidden = !data.editable;
     $('#build').hidden = !data.editable;
@@ -513,9 +527,17 @@ function drawStats() {
   const r = state.result;
   const f = r && r.funnel;
   setStat('polygons', state.scene.mesh.polygon_count, `${state.scene.mesh.polygon_count} polygons in the mesh`);
+  const bound = document.querySelector('#stats [data-stat="bound"]');
+  // What the search proved: shown for the methods that prove something (not the funnel's).
+  bound.hidden = !(r && r.bound != null);
+  if (r && r.bound != null) {
+    setStat('bound', r.bound, r.bound === 1 ? 'proved optimal' : `proved within ×${r.bound.toFixed(3)} of optimal`);
+  }
   if (r) {
-    setStat('length', r.length, `path ${fmt(r.length)}`);
-    setStat('expanded', r.expanded, `${r.expanded} polygons expanded`);
+    const by = r.method === 'funnel' ? '' : ` (${methodName(r.method)})`;
+    setStat('length', r.length, `path ${fmt(r.length)}${by}`);
+    // The funnel's A* expands polygons; the exact searches count their own search nodes.
+    setStat('expanded', r.expanded, `${r.expanded} ${r.method === 'funnel' ? 'polygons' : 'nodes'} expanded`);
     setStat('time', r.micros, `query ${r.micros < 10 ? r.micros.toFixed(1) : Math.round(r.micros)} µs`);
   } else {
     setStat('length', null, 'no path');
@@ -531,9 +553,10 @@ function drawStats() {
   const x = ui.exact.checked && state.exact;
   document.querySelector('#stats [data-stat="exact"]').hidden = !x;
   if (x) {
-    // How much longer the funnel path is than the shortest one.
+    // How much longer the path drawn is than the shortest one.
     const excess = r && x.length > 0 ? (r.length / x.length - 1) * 100 : null;
-    const vs = excess === null ? '' : excess < 0.05 ? ' (the funnel path is shortest)' : ` (funnel +${excess.toFixed(1)}%)`;
+    const name = r ? methodName(r.method) : 'funnel';
+    const vs = excess === null ? '' : excess < 0.05 ? ` (the ${name} path is shortest)` : ` (${name} +${excess.toFixed(1)}%)`;
     setStat('exact', x.length, `exact ${fmt(x.length)}${vs}`);
   }
   showMessage([state.loadError, state.editError, state.pathError, state.exactError].filter(Boolean).join(' ') || null);
@@ -549,7 +572,9 @@ function showMessage(text) {
 // Step mode
 
 function stepCount() {
-  return state.result && state.result.funnel ? state.result.funnel.steps.length : 0;
+  // Nothing to step while the answer for a newly chosen method is on its way.
+  const r = state.result;
+  return r && r.funnel && r.method === ui.method.value ? r.funnel.steps.length : 0;
 }
 
 function clampStep() {
@@ -566,7 +591,9 @@ function drawStepInfo() {
   $('#btn-step').disabled = n === 0 || (state.step.active && k === n);
   $('#btn-reset').disabled = !state.step.active;
   if (!state.step.active) {
-    ui.stepInfo.textContent = n ? `Press Step to walk the funnel through the ${state.result.funnel.portals.length - 2} portals of the channel.` : 'No funnel to walk.';
+    ui.stepInfo.textContent = n ? `Press Step to walk the funnel through the ${state.result.funnel.portals.length - 2} portals of the channel.`
+      : ui.method.value !== 'funnel' ? `The ${methodName(ui.method.value)} search has no funnel to walk: choose the funnel method to step through it.`
+        : 'No funnel to walk.';
     return;
   }
   const r = state.result;
@@ -596,6 +623,15 @@ function drawStepInfo() {
     text = l && rr ? 'both sides tighten.' : l ? 'the left side tightens.' : rr ? 'the right side tightens.' : 'both ends lie outside the funnel: it stays as it is.';
   }
   ui.stepInfo.textContent = `Step ${k} of ${n}, ${what}: ${text}`;
+}
+
+// The funnel-only controls (crossing point, portals, midpoints, step mode) are disabled while
+// another method is chosen; their settings are kept for when the funnel comes back.
+function updateMethodControls() {
+  const funnel = ui.method.value === 'funnel';
+  for (const input of [ui.portalPoint, ui.portals, ui.midpoints]) input.disabled = !funnel;
+  $('#step').classList.toggle('off', !funnel);
+  ui.svg.dataset.method = ui.method.value;
 }
 
 function stepBy(delta) {
@@ -789,6 +825,7 @@ function onKeyDown(evt) {
     (t.tagName === 'INPUT' && !['checkbox', 'radio', 'button'].includes(t.type));
   if (typing || evt.ctrlKey || evt.metaKey || evt.altKey) return;
   const toggle = (box) => {
+    if (box.disabled) return;
     box.checked = !box.checked;
     box.dispatchEvent(new Event('change'));
   };
@@ -822,6 +859,14 @@ function init() {
   document.addEventListener('keydown', onKeyDown);
   for (const box of [ui.mesh, ui.midpoints, ui.portals]) box.addEventListener('change', () => scheduleDraw());
   for (const input of [ui.portalPoint, ui.snap]) input.addEventListener('change', () => pathQueue.request());
+  ui.method.addEventListener('change', () => {
+    // Step mode walks the funnel of the path drawn: leave it when that path changes method.
+    state.step.active = false;
+    state.step.k = 0;
+    updateMethodControls();
+    scheduleDraw();
+    pathQueue.request();
+  });
   ui.exact.addEventListener('change', () => {
     if (!ui.exact.checked) state.exact = null;
     scheduleDraw();

@@ -123,6 +123,7 @@ impl App {
                     length: 0.0,
                     expanded: 0,
                     micros,
+                    bound: None,
                     channel: Vec::new(),
                     funnel: None,
                 }));
@@ -142,6 +143,7 @@ impl App {
             length: path.length,
             expanded: path.expanded,
             micros,
+            bound: path.bound,
             channel: path.channel.iter().map(|p| p.0).collect(),
             points: path.points,
             funnel: trace.funnel,

@@ -167,9 +167,14 @@ pub struct PathReply {
     pub expanded: usize,
     /// Search time in microseconds (the library call only).
     pub micros: f64,
+    /// What the search proved about the path ([`portolan::Path::bound`]): `length ≤ bound ×` the
+    /// shortest length. `1` for the exact searches (`exact`, `corner`); `null` when nothing is
+    /// proved (the funnel, or no path).
+    pub bound: Option<f64>,
     /// Polygon ids from start to goal.
     pub channel: Vec<u32>,
-    /// What the funnel did (method `funnel` only).
+    /// What the funnel did (method `funnel` only; absent for the others, which have no portals
+    /// to step through).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub funnel: Option<FunnelReply>,
 }
