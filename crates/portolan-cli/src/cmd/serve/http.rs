@@ -31,6 +31,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode, U
 use axum::Router;
 use http_body_util::BodyExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use portolan::build::CancelToken;
 use portolan::PathFinder;
 use std::cell::RefCell;
 use std::net::{SocketAddr, TcpListener as StdListener};
@@ -183,6 +184,9 @@ async fn dispatch(
 ) -> Response<Body> {
     let limits = *app.limits();
     let deadline = Instant::now() + limits.request_timeout;
+    // Dropped with this future: when the answer is sent, when the request timeout fires, or
+    // when the client goes away. A build still running on the blocking pool then stops.
+    let cancel = CancelOnDrop(CancelToken::new());
     let answer = async {
         let route = match route(method.as_str(), uri.path()) {
             Ok(r) => r,
@@ -209,6 +213,7 @@ async fn dispatch(
         let meta = RequestMeta {
             if_match,
             deadline: Some(deadline),
+            cancel: Some(cancel.0.clone()),
         };
         let app = Arc::clone(&app);
         let handled = tokio::task::spawn_blocking(move || {
@@ -240,6 +245,15 @@ async fn dispatch(
         Err(_) => (ApiError::Timeout.reply(), true),
     };
     respond(reply, close)
+}
+
+/// Cancels its token when dropped.
+struct CancelOnDrop(CancelToken);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
 }
 
 thread_local! {
