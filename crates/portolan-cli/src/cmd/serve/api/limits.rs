@@ -7,7 +7,7 @@
 //! | --- | --- | --- |
 //! | [`MAX_HEADER_BYTES`] | 16 KiB | `431`, connection closed (hyper) |
 //! | [`MAX_BODY_BYTES`] | 1 MiB | `413 body-too-large` |
-//! | [`MAX_CONNECTIONS`] | 256 | further connections wait in the listen backlog |
+//! | [`MAX_CONNECTIONS`] | 256 | a new connection closes the oldest one that is not answering a request (idle keep-alive, slow header); when all are busy it waits in the listen backlog |
 //! | [`IDLE_TIMEOUT`] | 10 s | a connection that has not sent a whole request head by then (idle keep-alive, or a slow header) is closed |
 //! | [`BODY_TIMEOUT`] | 10 s | a body not received in full by then is answered `408 body-timeout` and the connection closed (a client sending a byte a second) |
 //! | [`REQUEST_TIMEOUT`] | 30 s | `503 timeout`; an edit that runs over is not applied |
