@@ -3,7 +3,7 @@
 
 use crate::build::{build, BuildOptions};
 use crate::geom::{Aabb, Vec2};
-use crate::mesh::{LinkId, NavMesh, OffMeshLink};
+use crate::mesh::{LinkId, Location, NavMesh, OffMeshLink};
 use crate::scene::Scene;
 use crate::search::{LinkTraversal, Path, PathError, PathFinder, SearchOptions};
 use crate::testkit::check_counted;
@@ -474,9 +474,13 @@ fn exact_with_more_shortcuts_than_terms_matches_an_oracle() {
     let compared = check_counted(file!(), 64, input, |(scene, raw, queries)| {
         let base = mesh_of(&scene);
         let on = |p: Vec2| base.locate(p).polygon().is_some();
+        // A link end on a pinch vertex cannot be the oracle's stop between two walks: a walk
+        // may arrive there through one wedge and leave through another, which no path may (the
+        // pinch rule); the exact search is right to refuse it. Such links are left out.
+        let pinch = |p: Vec2| matches!(base.locate(p), Location::OnVertex { vertex, .. } if base.is_pinch(vertex));
         let links: Vec<OffMeshLink> = raw
             .iter()
-            .filter(|(a, b, _)| a != b && on(*a) && on(*b))
+            .filter(|(a, b, _)| a != b && on(*a) && on(*b) && !pinch(*a) && !pinch(*b))
             .map(|&(a, b, k)| OffMeshLink::new(a, b, k * a.distance(b)))
             .collect();
         let m = base.clone().with_links(links.clone()).unwrap();
