@@ -34,8 +34,9 @@
 //! Cost: O(n log n) expected for n ring vertices (spade's bulk loading), O(n) for the flood.
 //! Reference: L. P. Chew, "Constrained Delaunay triangulations", Algorithmica 4 (1989).
 
+use super::cancel::CHECK_EVERY;
 use super::free_space::Shapes;
-use super::BuildError;
+use super::{BuildError, CancelToken};
 use crate::geom::Vec2;
 use spade::handles::{
     DirectedEdgeHandle, FixedFaceHandle, FixedUndirectedEdgeHandle, FixedVertexHandle, InnerTag,
@@ -83,7 +84,7 @@ pub struct Triangles {
 }
 
 /// Triangulates free space given as polygons with holes.
-pub fn triangulate(shapes: &Shapes) -> Result<Triangles, BuildError> {
+pub fn triangulate(shapes: &Shapes, cancel: &CancelToken) -> Result<Triangles, BuildError> {
     // Shared vertices (rings may touch at a point), and constraint edges between them.
     let capacity: usize = shapes.iter().flatten().map(Vec::len).sum();
     let mut index: HashMap<(u64, u64), usize, BuildHasherDefault<PointHasher>> =
@@ -118,14 +119,19 @@ pub fn triangulate(shapes: &Shapes) -> Result<Triangles, BuildError> {
         }
     };
     // Spade refuses coordinates beyond its range (|x| > 2²⁰¹, or non-zero below 2⁻¹⁴²).
-    let (cdt, ring_edge) = match delaunay_then_constraints(points.clone(), &edges) {
+    let (cdt, ring_edge) = match delaunay_then_constraints(points.clone(), &edges, cancel) {
         Ok(Some(done)) => done,
-        Ok(None) => (
-            constrained_bulk_load(points.clone(), edges).map_err(|_| range_error(&points))?,
-            Vec::new(),
-        ),
-        Err(_) => return Err(range_error(&points)),
+        Ok(None) => {
+            cancel.check()?;
+            (
+                constrained_bulk_load(points.clone(), edges).map_err(|_| range_error(&points))?,
+                Vec::new(),
+            )
+        }
+        Err(Halt::Cancelled) => return Err(BuildError::Cancelled),
+        Err(Halt::Spade) => return Err(range_error(&points)),
     };
+    cancel.check()?;
     // A ring edge: one spade knows as a constraint, or one the Delaunay triangulation already had.
     let is_ring_edge = |e: DirectedEdgeHandle<'_, _, _, _, _>| {
         e.is_constraint_edge() || ring_edge.get(e.fix().as_undirected().index()) == Some(&true)
@@ -212,6 +218,15 @@ pub fn triangulate(shapes: &Shapes) -> Result<Triangles, BuildError> {
 
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 
+/// Why [`delaunay_then_constraints`] stopped without a triangulation.
+#[derive(Debug)]
+enum Halt {
+    /// Spade refused the points (out of its coordinate range).
+    Spade,
+    /// The build was cancelled.
+    Cancelled,
+}
+
 /// The fast way to the CDT: the plain Delaunay triangulation of the points (spade's bulk load
 /// without constraints), then a constraint only for each ring edge it lacks. On clean free space
 /// most ring edges are already Delaunay edges (every one, on the random quad scenes), and this is
@@ -228,10 +243,11 @@ type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 fn delaunay_then_constraints(
     points: Vec<Point2<f64>>,
     edges: &[[usize; 2]],
-) -> Result<Option<(Cdt, Vec<bool>)>, spade::InsertionError> {
+    cancel: &CancelToken,
+) -> Result<Option<(Cdt, Vec<bool>)>, Halt> {
     let n = points.len();
     // With no constraints, spade's bulk load keeps the vertex order (and drops duplicates).
-    let mut cdt = Cdt::bulk_load_cdt(points, Vec::new())?;
+    let mut cdt = Cdt::bulk_load_cdt(points, Vec::new()).map_err(|_| Halt::Spade)?;
     if cdt.num_vertices() != n {
         return Ok(None);
     }
@@ -240,6 +256,9 @@ fn delaunay_then_constraints(
     let mut in_place: Vec<(usize, FixedUndirectedEdgeHandle)> = Vec::with_capacity(edges.len());
     let mut inserted = false;
     for (i, &[a, b]) in edges.iter().enumerate() {
+        if i % CHECK_EVERY == 0 && cancel.check().is_err() {
+            return Err(Halt::Cancelled);
+        }
         if let Some(e) = cdt.get_edge_from_neighbors(v(a), v(b)) {
             in_place.push((i, e.fix().as_undirected()));
         } else if cdt.try_add_constraint(v(a), v(b)).is_empty() {
@@ -317,7 +336,7 @@ mod tests {
 
     #[test]
     fn hole_is_not_triangulated() {
-        let t = triangulate(&square_with_hole()).unwrap();
+        let t = triangulate(&square_with_hole(), &CancelToken::new()).unwrap();
         assert_eq!(t.vertices.len(), 8);
         // A square annulus: 8 vertices, 8 triangles.
         assert_eq!(t.triangles.len(), 8);
@@ -356,7 +375,7 @@ mod tests {
             Vec2::new(1.5, 3.0),
             Vec2::new(0.5, 3.0),
         ]]);
-        let t = triangulate(&shapes).unwrap();
+        let t = triangulate(&shapes, &CancelToken::new()).unwrap();
         assert_eq!(area(&t), 4.0 + 4.0 + 0.5);
         // No triangle links across the pinch at (2, 2).
         let side = |i: usize| {
@@ -404,16 +423,19 @@ mod tests {
             (crate::random::quad_grid_scene(100, 5), 0.0),
             (crate::Scene::default_map(), 5.0),
         ] {
-            let shapes = super::super::free_space::free_space(&scene, radius, 0.1).unwrap();
+            let shapes =
+                super::super::free_space::free_space(&scene, radius, 0.1, &CancelToken::new())
+                    .unwrap();
             same_faces_both_ways(&shapes, radius > 0.0);
         }
     }
 
     fn same_faces_both_ways(shapes: &Shapes, expect_insertions: bool) {
         let (points, edges) = points_and_edges(shapes);
-        let (fast, ring_edge) = delaunay_then_constraints(points.clone(), &edges)
-            .unwrap()
-            .expect("clean free space needs no fallback");
+        let (fast, ring_edge) =
+            delaunay_then_constraints(points.clone(), &edges, &CancelToken::new())
+                .unwrap()
+                .expect("clean free space needs no fallback");
         assert_eq!(fast.num_constraints() > 0, expect_insertions);
         let slow = constrained_bulk_load(points, edges.clone()).unwrap();
         assert_eq!(sorted_faces(&fast), sorted_faces(&slow));
@@ -453,7 +475,7 @@ mod tests {
             ],
         ]];
         let (points, edges) = points_and_edges(&shapes);
-        let (fast, _) = delaunay_then_constraints(points.clone(), &edges)
+        let (fast, _) = delaunay_then_constraints(points.clone(), &edges, &CancelToken::new())
             .unwrap()
             .unwrap();
         assert!(fast.num_constraints() > 0, "some edge had to be inserted");
@@ -461,7 +483,7 @@ mod tests {
             sorted_faces(&fast),
             sorted_faces(&constrained_bulk_load(points, edges).unwrap())
         );
-        let t = triangulate(&shapes).unwrap();
+        let t = triangulate(&shapes, &CancelToken::new()).unwrap();
         assert_eq!(area(&t), 400.0 - 3.0 - 0.01);
     }
 
@@ -480,8 +502,13 @@ mod tests {
         };
         let shapes = vec![sq(0.0, 0.0), sq(1.0, 1.0)];
         let (points, edges) = points_and_edges(&shapes);
-        assert!(delaunay_then_constraints(points, &edges).unwrap().is_none());
-        let t = triangulate(&shapes).unwrap();
+        assert!(
+            delaunay_then_constraints(points, &edges, &CancelToken::new())
+                .ok()
+                .unwrap()
+                .is_none()
+        );
+        let t = triangulate(&shapes, &CancelToken::new()).unwrap();
         assert_eq!(area(&t), 4.0 + 4.0 - 2.0);
     }
 }

@@ -32,8 +32,9 @@
 //!
 //! Cost: O((n + k) log n) for n input vertices and k intersections (the overlay's sweep).
 
+use super::cancel::CHECK_EVERY;
 use super::inflate;
-use super::{BuildError, CoordinateSite};
+use super::{BuildError, CancelToken, CoordinateSite};
 use crate::geom::{dedup_ring, orient_if_convex, signed_area, Aabb, Vec2};
 use crate::scene::Scene;
 use i_overlay::core::fill_rule::FillRule;
@@ -70,7 +71,12 @@ const GRID_BITS: i32 = 29;
 
 /// The free space of a validated scene for an agent of radius `radius` (0 for a point), with
 /// corner arcs of chord angle at most `max_angle` (see [`inflate::chord_angle`]).
-pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, BuildError> {
+pub fn free_space(
+    scene: &Scene,
+    radius: f64,
+    max_angle: f64,
+    cancel: &CancelToken,
+) -> Result<Shapes, BuildError> {
     let b = scene.bounds;
     let rect = b.corners().to_vec();
     // 2. The walkable region.
@@ -113,7 +119,11 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
     // Whether each ring of `solid` came through the convex fast path.
     let mut convex: Vec<bool> = Vec::with_capacity(scene.obstacles.len());
     for (oi, ring) in scene.obstacles.iter().enumerate() {
+        if oi % CHECK_EVERY == 0 {
+            cancel.check()?;
+        }
         let mut ring = dedup_ring(ring.clone());
+
         if holes_of[oi].is_empty() && orient_if_convex(&mut ring) {
             solid.push(ring);
             convex.push(true);
@@ -125,6 +135,8 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
         else {
             continue;
         };
+        // An overlay per such obstacle: check before each.
+        cancel.check()?;
         let shapes = run_overlay(bbox, &[ring], &holes_of[oi], OverlayRule::Difference)?;
         for r in oriented(shapes) {
             solid.push(r);
@@ -134,7 +146,10 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
     // 3. Inflation pieces.
     let mut pieces: Vec<Vec<Vec2>> = Vec::new();
     if radius > 0.0 {
-        for (ring, is_convex) in solid.iter_mut().zip(convex.iter_mut()) {
+        for (i, (ring, is_convex)) in solid.iter_mut().zip(convex.iter_mut()).enumerate() {
+            if i % CHECK_EVERY == 0 {
+                cancel.check()?;
+            }
             if *is_convex {
                 // One convex polygon with the corner arcs is the same region as the ring, its
                 // edge rectangles and corner fans, in one piece instead of 2n.
@@ -157,6 +172,7 @@ pub fn free_space(scene: &Scene, radius: f64, max_angle: f64) -> Result<Shapes, 
             inflate::ring_pieces(&rev, radius, max_angle, &mut pieces);
         }
     }
+    cancel.check()?;
     // 4. Region minus everything solid.
     let mut bbox = b;
     for p in region.iter().chain(&solid).chain(&pieces).flatten() {
@@ -485,7 +501,7 @@ mod tests {
         let s = ten()
             .with_obstacle([(1.0, 1.0), (5.0, 1.0), (5.0, 5.0), (1.0, 5.0)])
             .with_obstacle([(3.0, 3.0), (7.0, 3.0), (7.0, 7.0), (3.0, 7.0)]);
-        let f = free_space(&s, 0.0, 1.0).unwrap();
+        let f = free_space(&s, 0.0, 1.0, &CancelToken::new()).unwrap();
         assert_eq!(area(&f), 100.0 - 16.0 - 16.0 + 4.0);
         assert!(!free_at(&f, Vec2::new(4.0, 4.0)));
         assert!(free_at(&f, Vec2::new(6.0, 2.0)));
@@ -494,7 +510,7 @@ mod tests {
     #[test]
     fn border_crossing_obstacles_are_clipped() {
         let s = ten().with_obstacle([(-5.0, -5.0), (3.0, -5.0), (3.0, 3.0), (-5.0, 3.0)]);
-        let f = free_space(&s, 0.0, 1.0).unwrap();
+        let f = free_space(&s, 0.0, 1.0, &CancelToken::new()).unwrap();
         assert_eq!(area(&f), 100.0 - 9.0);
     }
 
@@ -502,7 +518,7 @@ mod tests {
     fn self_intersecting_ring_fills_by_non_zero_winding() {
         // A bowtie: two triangles meeting at (5, 5), wound opposite ways.
         let s = ten().with_obstacle([(2.0, 2.0), (8.0, 8.0), (8.0, 2.0), (2.0, 8.0)]);
-        let f = free_space(&s, 0.0, 1.0).unwrap();
+        let f = free_space(&s, 0.0, 1.0, &CancelToken::new()).unwrap();
         assert_eq!(area(&f), 100.0 - 18.0);
         assert!(!free_at(&f, Vec2::new(3.0, 5.0)));
         assert!(!free_at(&f, Vec2::new(7.0, 5.0)));
@@ -516,7 +532,7 @@ mod tests {
             .with_obstacle([(1.0, 1.0), (9.0, 1.0), (9.0, 9.0), (1.0, 9.0)])
             .with_hole(0, [(3.0, 3.0), (7.0, 3.0), (7.0, 7.0), (3.0, 7.0)])
             .with_obstacle([(4.0, 4.0), (6.0, 4.0), (6.0, 6.0), (4.0, 6.0)]);
-        let f = free_space(&s, 0.0, 1.0).unwrap();
+        let f = free_space(&s, 0.0, 1.0, &CancelToken::new()).unwrap();
         assert_eq!(area(&f), 100.0 - 64.0 + 16.0 - 4.0);
         assert!(free_at(&f, Vec2::new(3.5, 3.5)));
         assert!(!free_at(&f, Vec2::new(5.0, 5.0)));
@@ -533,7 +549,7 @@ mod tests {
             (5.0, 5.0),
             (0.0, 10.0),
         ]);
-        let f = free_space(&s, 0.0, 1.0).unwrap();
+        let f = free_space(&s, 0.0, 1.0, &CancelToken::new()).unwrap();
         assert!(free_at(&f, Vec2::new(1.0, 1.0)));
         assert!(!free_at(&f, Vec2::new(5.0, 8.0)));
         for p in f.iter().flatten().flatten() {
@@ -546,7 +562,7 @@ mod tests {
         let s = ten()
             .with_obstacle([(1.0, 1.0), (4.0, 1.0), (4.0, 4.0), (1.0, 4.0)])
             .with_obstacle([(2.5, 6.0), (7.25, 6.0), (5.0, 9.5)]);
-        let f = free_space(&s, 0.0, 1.0).unwrap();
+        let f = free_space(&s, 0.0, 1.0, &CancelToken::new()).unwrap();
         for corner in [
             (1.0, 1.0),
             (4.0, 4.0),
@@ -564,7 +580,7 @@ mod tests {
     fn inflation_grows_obstacles_and_shrinks_the_border() {
         let s = ten().with_obstacle([(4.0, 4.0), (6.0, 4.0), (6.0, 6.0), (4.0, 6.0)]);
         let r = 1.0;
-        let f = free_space(&s, r, inflate::chord_angle(0.01)).unwrap();
+        let f = free_space(&s, r, inflate::chord_angle(0.01), &CancelToken::new()).unwrap();
         // Rounded square of side 2 grown by 1: 4 + 4·2 + π (slightly less with chords).
         let grown = 4.0 + 8.0 + std::f64::consts::PI;
         let expect = 8.0 * 8.0 - grown;
@@ -581,7 +597,7 @@ mod tests {
     fn regression_huge_coordinates_are_a_range_error_not_a_hang() {
         let s = ten().with_obstacle([(-11.0, 0.0), (-1.200624573978435e308, 2.5), (0.0, 0.0)]);
         assert!(matches!(
-            free_space(&s, 0.0, 1.0),
+            free_space(&s, 0.0, 1.0, &CancelToken::new()),
             Err(BuildError::CoordinateRange { .. })
         ));
     }
@@ -639,7 +655,7 @@ mod tests {
                 (0.0, max),
             ]);
             assert!(matches!(
-                free_space(&s, 0.0, 1.0),
+                free_space(&s, 0.0, 1.0, &CancelToken::new()),
                 Err(BuildError::CoordinateRange {
                     at: CoordinateSite::Overlay,
                     ..
@@ -681,7 +697,7 @@ mod tests {
         let s = ten()
             .with_obstacle([(2.0, 2.0), (6.0, 2.0), (6.0, 6.0), (2.0, 6.0)])
             .with_hole(0, [(0.0, -29.5), (4.0, 4.0), (-3.0, 4.0)]);
-        let f = free_space(&s, 0.0, 1.0).unwrap();
+        let f = free_space(&s, 0.0, 1.0, &CancelToken::new()).unwrap();
         // The hole takes the triangle's part of the square out of the obstacle.
         assert!(free_at(&f, Vec2::new(3.0, 3.8)));
         assert!(!free_at(&f, Vec2::new(5.0, 3.0)));
@@ -692,20 +708,20 @@ mod tests {
         let s = ten()
             .with_obstacle([(1.0, 1.0), (3.0, 1.0), (3.0, 3.0)])
             .with_obstacle([(0.1, 5.0), (0.7, 5.0), (0.3, 5.9)]);
-        let f = free_space(&s, 0.0, 1.0).unwrap();
+        let f = free_space(&s, 0.0, 1.0, &CancelToken::new()).unwrap();
         // One shape: the rectangle with both obstacles as holes, coordinates as given.
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].len(), 3);
         assert!(f[0][2].contains(&Vec2::new(0.1, 5.0)));
         // Touching the border: the overlay clips, and the result is the same free space.
         let t = ten().with_obstacle([(0.0, 1.0), (3.0, 1.0), (3.0, 3.0)]);
-        let g = free_space(&t, 0.0, 1.0).unwrap();
+        let g = free_space(&t, 0.0, 1.0, &CancelToken::new()).unwrap();
         assert_eq!(area(&g), 100.0 - 3.0);
         // Overlapping: the overlay unites.
         let o = ten()
             .with_obstacle([(1.0, 1.0), (3.0, 1.0), (3.0, 3.0)])
             .with_obstacle([(2.0, 1.5), (5.0, 1.5), (5.0, 4.0)]);
-        let h = free_space(&o, 0.0, 1.0).unwrap();
+        let h = free_space(&o, 0.0, 1.0, &CancelToken::new()).unwrap();
         assert_eq!(h[0].len(), 2);
     }
 
@@ -719,7 +735,7 @@ mod tests {
     /// Free space through the fast path agrees with the overlay: same area, same answer at every
     /// point of a unit lattice offset off the obstacles' edges.
     fn agrees_with_overlay(scene: &Scene) -> Shapes {
-        let f = free_space(scene, 0.0, 1.0).unwrap();
+        let f = free_space(scene, 0.0, 1.0, &CancelToken::new()).unwrap();
         let g = by_overlay(scene);
         assert_eq!(area(&f), area(&g));
         let (w, h) = (scene.bounds.max.x as i32, scene.bounds.max.y as i32);
@@ -786,7 +802,7 @@ mod tests {
             .with_obstacle([(1.0, 1.0), (9.0, 1.0), (9.0, 9.0), (1.0, 9.0)])
             .with_hole(0, [(2.0, 2.0), (6.0, 2.0), (6.0, 6.0), (2.0, 6.0)])
             .with_hole(0, [(4.0, 4.0), (4.0, 8.0), (8.0, 8.0), (8.0, 4.0)]);
-        let f = free_space(&s, 0.0, 1.0).unwrap();
+        let f = free_space(&s, 0.0, 1.0, &CancelToken::new()).unwrap();
         assert!(free_at(&f, Vec2::new(5.0, 5.0)));
         assert!(free_at(&f, Vec2::new(3.0, 3.0)));
         assert!(free_at(&f, Vec2::new(7.0, 7.0)));
@@ -797,12 +813,12 @@ mod tests {
     fn nothing_walkable_is_an_error() {
         let s = ten().with_obstacle([(-1.0, -1.0), (11.0, -1.0), (11.0, 11.0), (-1.0, 11.0)]);
         assert_eq!(
-            free_space(&s, 0.0, 1.0).unwrap_err(),
+            free_space(&s, 0.0, 1.0, &CancelToken::new()).unwrap_err(),
             BuildError::NoWalkableSpace
         );
         let s = ten();
         assert_eq!(
-            free_space(&s, 5.0, 1.0).unwrap_err(),
+            free_space(&s, 5.0, 1.0, &CancelToken::new()).unwrap_err(),
             BuildError::NoWalkableSpace
         );
     }

@@ -35,7 +35,9 @@
 //! removing a diagonal splices the two boundary cycles in O(1). Every turn is decided by
 //! [`orient`]. Cost: O(d log d) for d diagonals (the sort), O(n) for the rest.
 
+use super::cancel::CHECK_EVERY;
 use super::cdt::Triangles;
+use super::{BuildError, CancelToken};
 use crate::geom::{orient, Orientation, Vec2};
 use crate::mesh::{PolyId, VertexId};
 
@@ -90,14 +92,14 @@ impl Pass {
 /// `triangles.vertices`); the tests' view of [`merge_with_adjacency`].
 #[cfg(test)]
 pub fn merge(t: &Triangles) -> Vec<Vec<u32>> {
-    let m = merge_with_adjacency(t);
+    let m = merge_with_adjacency(t, &super::CancelToken::new()).unwrap();
     (0..m.len())
         .map(|p| m.polygon(p).iter().map(|v| v.0).collect())
         .collect()
 }
 
 /// Merges free-space triangles into convex polygons, in flat form with their neighbours.
-pub fn merge_with_adjacency(t: &Triangles) -> Merged {
+pub fn merge_with_adjacency(t: &Triangles, cancel: &CancelToken) -> Result<Merged, BuildError> {
     let nh = t.triangles.len() * 3;
     let from = |h: usize| t.triangles[h / 3][h % 3];
     let to = |h: usize| t.triangles[h / 3][(h % 3 + 1) % 3];
@@ -181,6 +183,7 @@ pub fn merge_with_adjacency(t: &Triangles) -> Merged {
             pass.count += 1;
         }
     };
+    cancel.check()?;
     let mut best = Pass::new(nh);
     greedy(&mut best, &mut in_order.iter().copied());
     let mut other = Pass::new(nh);
@@ -188,6 +191,7 @@ pub fn merge_with_adjacency(t: &Triangles) -> Merged {
         &mut by_area.iter().copied() as &mut dyn Iterator<Item = u32>,
         &mut in_order.iter().rev().copied(),
     ] {
+        cancel.check()?;
         greedy(&mut other, order);
         if other.count > best.count {
             std::mem::swap(&mut best, &mut other);
@@ -208,7 +212,11 @@ pub fn merge_with_adjacency(t: &Triangles) -> Merged {
         neighbours: Vec::new(),
     };
     let mut edges: Vec<u32> = Vec::with_capacity(out.ring.capacity());
+    cancel.check()?;
     for start in 0..nh {
+        if start % (64 * CHECK_EVERY) == 0 {
+            cancel.check()?;
+        }
         if removed[start] || owner[start] != NONE {
             continue;
         }
@@ -234,7 +242,7 @@ pub fn merge_with_adjacency(t: &Triangles) -> Merged {
             (tw != NONE).then(|| PolyId(owner[tw as usize]))
         })
         .collect();
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

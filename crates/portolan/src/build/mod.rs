@@ -29,12 +29,15 @@
 // The stages are crate-private: users call `build`, and the stages' signatures may change with
 // the algorithms. `free_space` and `cdt_triangle_count` below expose the two intermediate
 // results that tools measure.
+mod cancel;
 pub(crate) mod cdt;
 pub(crate) mod free_space;
 pub(crate) mod inflate;
 pub(crate) mod merge;
 pub mod tiles;
 pub(crate) mod trapezoid;
+
+pub use cancel::CancelToken;
 
 use crate::geom::Vec2;
 use crate::mesh::{MeshError, NavMesh};
@@ -78,6 +81,9 @@ pub struct BuildOptions {
     /// between `agent_radius · (1 − arc_error)` and `agent_radius` from the original obstacle.
     /// In (0, 1]. Default: 0.01 (1% of the radius: 23 segments per full circle).
     pub arc_error: f64,
+    /// A signal that stops the build half-way with [`BuildError::Cancelled`] (see
+    /// [`CancelToken`]). Default: `None` (the build runs to its end).
+    pub cancel: Option<CancelToken>,
 }
 
 impl Default for BuildOptions {
@@ -86,6 +92,7 @@ impl Default for BuildOptions {
             decomposition: Decomposition::default(),
             agent_radius: 0.0,
             arc_error: 0.01,
+            cancel: None,
         }
     }
 }
@@ -136,6 +143,27 @@ impl BuildOptions {
     pub fn with_arc_error(mut self, arc_error: f64) -> BuildOptions {
         self.arc_error = arc_error;
         self
+    }
+
+    /// Sets [`BuildOptions::cancel`] (default `None`): the build checks `token` between its
+    /// stages and inside its long loops, and returns [`BuildError::Cancelled`] once it is
+    /// cancelled or past its deadline.
+    ///
+    /// ```
+    /// use portolan::build::{build, BuildOptions, CancelToken};
+    /// use portolan::Scene;
+    /// let token = CancelToken::new();
+    /// let options = BuildOptions::cdt().with_cancel(token.clone());
+    /// assert!(build(&Scene::default_map(), &options).is_ok()); // not cancelled: runs to the end
+    /// ```
+    pub fn with_cancel(mut self, token: CancelToken) -> BuildOptions {
+        self.cancel = Some(token);
+        self
+    }
+
+    /// The token to check: the one set, or one that is never cancelled.
+    pub(crate) fn cancel_token(&self) -> CancelToken {
+        self.cancel.clone().unwrap_or_default()
     }
 
     /// Checks the option values.
@@ -221,6 +249,10 @@ pub enum BuildError {
     /// decomposition handles such input.
     #[error("the trapezoid decomposition is numerically degenerate on this scene ({0}); use the CDT decomposition")]
     Degenerate(crate::mesh::InvariantError),
+    /// The build was stopped by [`BuildOptions::cancel`]: its [`CancelToken`] was cancelled or
+    /// its deadline passed.
+    #[error("the build was cancelled")]
+    Cancelled,
     /// The polygons produced do not form a valid mesh (a bug: please report it with the scene).
     #[error("internal error, the decomposition produced an invalid mesh: {0}")]
     Mesh(crate::mesh::InvariantError),
@@ -359,17 +391,22 @@ pub fn build(scene: &Scene, options: &BuildOptions) -> Result<NavMesh, BuildErro
     scene.validate()?;
     check_coordinates(scene)?;
     let max_angle = inflate::chord_angle(options.arc_error);
+    let cancel = options.cancel_token();
+    cancel.check()?;
     match options.decomposition {
         Decomposition::Trapezoid => {
-            trapezoid::build_inflated(scene, options.agent_radius, max_angle)
+            trapezoid::build_inflated(scene, options.agent_radius, max_angle, &cancel)
         }
         Decomposition::CdtMerged => {
-            let free = free_space::free_space(scene, options.agent_radius, max_angle)?;
-            let triangles = cdt::triangulate(&free)?;
+            let free = free_space::free_space(scene, options.agent_radius, max_angle, &cancel)?;
+            cancel.check()?;
+            let triangles = cdt::triangulate(&free, &cancel)?;
             if triangles.triangles.is_empty() {
                 return Err(BuildError::NoWalkableSpace);
             }
-            let merged = merge::merge_with_adjacency(&triangles);
+            cancel.check()?;
+            let merged = merge::merge_with_adjacency(&triangles, &cancel)?;
+            cancel.check()?;
             NavMesh::from_known_adjacency(
                 triangles.vertices,
                 merged.offsets,
@@ -401,7 +438,12 @@ pub fn free_space(
     scene.validate()?;
     check_coordinates(scene)?;
     let max_angle = inflate::chord_angle(options.arc_error);
-    free_space::free_space(scene, options.agent_radius, max_angle)
+    free_space::free_space(
+        scene,
+        options.agent_radius,
+        max_angle,
+        &options.cancel_token(),
+    )
 }
 
 /// The number of triangles of the constrained Delaunay triangulation of [`free_space`](fn@free_space),
@@ -417,7 +459,9 @@ pub fn free_space(
 /// ```
 pub fn cdt_triangle_count(scene: &Scene, options: &BuildOptions) -> Result<usize, BuildError> {
     let free = free_space(scene, options)?;
-    Ok(cdt::triangulate(&free)?.triangles.len())
+    Ok(cdt::triangulate(&free, &options.cancel_token())?
+        .triangles
+        .len())
 }
 
 /// Builds one mesh per agent radius (the chapter: "one mesh per agent size"), with the other
@@ -553,6 +597,64 @@ mod tests {
         ] {
             assert!(!coordinate_in_range(v), "{v}");
             assert!(!coordinate_in_range(-v), "{v}");
+        }
+    }
+
+    /// A cancelled token, or one past its deadline, stops every decomposition before any work.
+    #[test]
+    fn a_cancelled_build_is_an_error_for_every_decomposition() {
+        let scene = Scene::default_map();
+        let cancelled = CancelToken::new();
+        cancelled.cancel();
+        let past = CancelToken::new().with_deadline(std::time::Instant::now());
+        for token in [cancelled, past] {
+            for options in [
+                BuildOptions::cdt(),
+                BuildOptions::trapezoid(),
+                BuildOptions::cdt().with_agent_radius(3.0),
+                BuildOptions::trapezoid().with_agent_radius(3.0),
+            ] {
+                let options = options.with_cancel(token.clone());
+                assert_eq!(build(&scene, &options).err(), Some(BuildError::Cancelled));
+                assert_eq!(free_space(&scene, &options), Err(BuildError::Cancelled));
+            }
+            let options = BuildOptions::cdt().with_cancel(token);
+            assert_eq!(
+                tiles::build_tiled(&scene, &options, 200.0).err(),
+                Some(BuildError::Cancelled)
+            );
+        }
+    }
+
+    /// Stopped at each of its checkpoints in turn, a build returns `Cancelled`; allowed them
+    /// all, the same mesh as without a token. On a scene of 1,500 quads (and with an agent
+    /// radius, 1,500 inflated rings) the checkpoints inside the loops are reached, not only
+    /// those between the stages.
+    #[test]
+    fn a_build_stops_at_each_checkpoint() {
+        let scene = crate::random::quad_grid_scene(1500, 3);
+        for options in [
+            BuildOptions::cdt(),
+            BuildOptions::cdt().with_agent_radius(0.5),
+            BuildOptions::trapezoid(),
+        ] {
+            let whole = build(&scene, &options).unwrap();
+            let mut checks = 0;
+            loop {
+                let o = options
+                    .clone()
+                    .with_cancel(CancelToken::after_checks(checks));
+                match build(&scene, &o) {
+                    Err(BuildError::Cancelled) => checks += 1,
+                    Ok(mesh) => {
+                        assert_eq!(mesh.polygon_count(), whole.polygon_count());
+                        break;
+                    }
+                    Err(e) => panic!("{options:?}: {e}"),
+                }
+                assert!(checks < 10_000, "{options:?}: never finishes");
+            }
+            assert!(checks >= 6, "{options:?}: {checks} checkpoints");
         }
     }
 

@@ -165,7 +165,8 @@ pub fn build_tiled(
     super::check_coordinates(scene)?;
     let grid = TileGrid::new(scene.bounds, tile_size)?;
     let max_angle = super::inflate::chord_angle(options.arc_error);
-    let free = free_space::free_space(scene, options.agent_radius, max_angle)?;
+    let cancel = options.cancel_token();
+    let free = free_space::free_space(scene, options.agent_radius, max_angle, &cancel)?;
     // Every tile's overlay runs on the grid of the map's bounds, which hold all of the free
     // space, so that a border is cut at the same points from both sides.
     let frame = scene.bounds;
@@ -190,8 +191,9 @@ pub fn build_tiled(
             if clipped.is_empty() {
                 continue;
             }
-            let triangles = cdt::triangulate(&clipped)?;
-            let merged = merge::merge_with_adjacency(&triangles);
+            cancel.check()?;
+            let triangles = cdt::triangulate(&clipped, &cancel)?;
+            let merged = merge::merge_with_adjacency(&triangles, &cancel)?;
             for p in 0..merged.len() {
                 stitch.add(
                     merged

@@ -34,7 +34,8 @@
 //! clipped to the bounds shrunk by the radius; grown obstacles that then overlap are an error
 //! (the CDT decomposition unites them instead).
 
-use super::BuildError;
+use super::cancel::CHECK_EVERY;
+use super::{BuildError, CancelToken};
 use crate::geom::{dedup_ring, orient, orient_if_convex, Orientation, Vec2};
 use crate::mesh::{InvariantError, NavMesh, PolyId, VertexId};
 use crate::scene::Scene;
@@ -131,16 +132,22 @@ fn check_disjoint(rings: &[Vec<Vec2>], ids: &[usize]) -> Result<(), BuildError> 
 }
 
 /// Builds the trapezoid mesh of a scene (checked with [`check_obstacles`]).
-pub fn build(scene: &Scene) -> Result<NavMesh, BuildError> {
+pub fn build(scene: &Scene, cancel: &CancelToken) -> Result<NavMesh, BuildError> {
     let rings = check_obstacles(scene)?;
-    build_rings(&rings, scene.bounds.min, scene.bounds.max)
+    cancel.check()?;
+    build_rings(&rings, scene.bounds.min, scene.bounds.max, cancel)
 }
 
 /// Builds the trapezoid mesh for an agent of radius `r`: obstacles grown by `r` with corner arcs of
 /// chord angle at most `max_angle`, clipped to the bounds shrunk by `r`.
-pub fn build_inflated(scene: &Scene, r: f64, max_angle: f64) -> Result<NavMesh, BuildError> {
+pub fn build_inflated(
+    scene: &Scene,
+    r: f64,
+    max_angle: f64,
+    cancel: &CancelToken,
+) -> Result<NavMesh, BuildError> {
     if r <= 0.0 {
-        return build(scene);
+        return build(scene, cancel);
     }
     let rings = check_obstacles(scene)?;
     let (min, max) = (
@@ -173,12 +180,19 @@ pub fn build_inflated(scene: &Scene, r: f64, max_angle: f64) -> Result<NavMesh, 
         grown.push(g);
         ids.push(i);
     }
+    cancel.check()?;
     check_disjoint(&grown, &ids)?;
-    build_rings(&grown, min, max)
+    cancel.check()?;
+    build_rings(&grown, min, max, cancel)
 }
 
 /// The decomposition of the rectangle `min`–`max` minus convex, disjoint, counter-clockwise rings.
-fn build_rings(rings: &[Vec<Vec2>], min: Vec2, max: Vec2) -> Result<NavMesh, BuildError> {
+fn build_rings(
+    rings: &[Vec<Vec2>],
+    min: Vec2,
+    max: Vec2,
+    cancel: &CancelToken,
+) -> Result<NavMesh, BuildError> {
     let mut edges = vec![
         Edge {
             p: min,
@@ -216,6 +230,10 @@ fn build_rings(rings: &[Vec<Vec2>], min: Vec2, max: Vec2) -> Result<NavMesh, Bui
     let mut open: HashMap<(usize, usize), usize> = HashMap::new(); // (bottom, top) → trap index
     let mut still_open: HashMap<(usize, usize), usize> = HashMap::new();
     for s in 0..xs.len() - 1 {
+        // A slab sorts its active edges: check every few.
+        if s % 64 == 0 {
+            cancel.check()?;
+        }
         let (x0, x1) = (xs[s], xs[s + 1]);
         while next_edge < by_start.len() && edges[by_start[next_edge]].p.x <= x0 {
             active.push(by_start[next_edge]);
@@ -289,7 +307,11 @@ fn build_rings(rings: &[Vec<Vec2>], min: Vec2, max: Vec2) -> Result<NavMesh, Bui
             })
     };
     let mut polygons = Vec::with_capacity(traps.len());
+    cancel.check()?;
     for (ti, t) in traps.iter().enumerate() {
+        if ti % CHECK_EVERY == 0 {
+            cancel.check()?;
+        }
         let (eb, et) = (&edges[t.bottom], &edges[t.top]);
         let (yb0, yb1, yt0, yt1) = (eb.y_at(t.x0), eb.y_at(t.x1), et.y_at(t.x0), et.y_at(t.x1));
         // Corners are rounded: where slabs are thinner than rounding, a corner on a slab line
@@ -382,14 +404,14 @@ mod tests {
     #[test]
     fn empty_map_is_one_polygon() {
         let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 5.0)));
-        let m = build(&s).unwrap();
+        let m = build(&s, &CancelToken::new()).unwrap();
         assert_eq!(m.polygon_count(), 1);
         assert_eq!(m.area(), 50.0);
     }
 
     #[test]
     fn square_obstacle_gives_four_trapezoids_with_split_sides() {
-        let m = build(&rect_scene()).unwrap();
+        let m = build(&rect_scene(), &CancelToken::new()).unwrap();
         m.check_invariants().unwrap();
         // Left, below, above, right.
         assert_eq!(m.polygon_count(), 4);
@@ -407,7 +429,7 @@ mod tests {
         let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0)))
             .with_obstacle([(3.0, 0.0), (5.0, 0.0), (5.0, 6.0), (3.0, 6.0)])
             .with_obstacle([(6.0, 4.0), (8.0, 4.0), (8.0, 10.0), (6.0, 10.0)]);
-        let m = build(&s).unwrap();
+        let m = build(&s, &CancelToken::new()).unwrap();
         m.check_invariants().unwrap();
         assert!((m.area() - (100.0 - 12.0 - 12.0)).abs() < 1e-9);
         assert!(m.locate(Vec2::new(4.0, 1.0)).polygon().is_none());
@@ -417,7 +439,7 @@ mod tests {
 
     #[test]
     fn triangles_and_rotated_obstacles() {
-        let m = build(&Scene::default_map()).unwrap();
+        let m = build(&Scene::default_map(), &CancelToken::new()).unwrap();
         m.check_invariants().unwrap();
         let s = Scene::default_map();
         let expect = s.bounds.area() - s.obstacle_area();
@@ -438,7 +460,7 @@ mod tests {
             (1.0, 4.0),
         ]);
         assert_eq!(
-            build(&s).unwrap_err(),
+            build(&s, &CancelToken::new()).unwrap_err(),
             BuildError::NotConvex {
                 obstacle: 0,
                 vertex: 2
@@ -446,7 +468,7 @@ mod tests {
         );
         let s = rect_scene().with_obstacle([(5.0, 5.0), (7.0, 5.0), (7.0, 7.0)]);
         assert_eq!(
-            build(&s).unwrap_err(),
+            build(&s, &CancelToken::new()).unwrap_err(),
             BuildError::Overlap {
                 first: 0,
                 second: 1
@@ -454,7 +476,7 @@ mod tests {
         );
         let touching = rect_scene().with_obstacle([(6.0, 5.0), (8.0, 5.0), (8.0, 7.0)]);
         assert_eq!(
-            build(&touching).unwrap_err(),
+            build(&touching, &CancelToken::new()).unwrap_err(),
             BuildError::Overlap {
                 first: 0,
                 second: 1
@@ -470,7 +492,7 @@ mod tests {
             (6.0, 4.0),
             (4.0, 4.0),
         ]);
-        let m = build(&s).unwrap();
+        let m = build(&s, &CancelToken::new()).unwrap();
         m.check_invariants().unwrap();
         assert_eq!(m.area(), 96.0);
     }
@@ -487,7 +509,10 @@ mod tests {
                 (3.16966314e-315, 0.0),
             ]);
         // Sub-normal coordinates make products underflow, where no predicate is exact: refused.
-        assert!(matches!(build(&s), Err(BuildError::CoordinateRange { .. })));
+        assert!(matches!(
+            build(&s, &CancelToken::new()),
+            Err(BuildError::CoordinateRange { .. })
+        ));
     }
 
     /// The CDT used to take this scene (its overlay rounded the sub-normal x to 0); the range
@@ -536,7 +561,7 @@ mod tests {
                 (0.0, -1.6028329769468593e-180),
             ]);
         let max_angle = crate::build::inflate::chord_angle(0.01);
-        match build_inflated(&s, 4.8125, max_angle) {
+        match build_inflated(&s, 4.8125, max_angle, &CancelToken::new()) {
             Ok(m) => m.check_invariants().unwrap(),
             Err(e) => assert!(!matches!(e, BuildError::Mesh(_)), "{e}"),
         }

@@ -15,9 +15,11 @@
 //!   second is cut off;
 //! - a whole answer is due within [`Limits::request_timeout`] (`503`); an edit finished later is
 //!   not applied;
-//! - at most [`Limits::max_connections`] connections are served at once; more wait in the
-//!   listen backlog, and an accept error (out of file descriptors) is logged, waited out and
-//!   never ends the server;
+//! - at most [`Limits::max_connections`] connections are served at once; at the cap a new
+//!   client makes room by closing the oldest connection that is not answering a request (idle
+//!   keep-alive, or a slow client still sending its head), so slow clients cannot lock others
+//!   out; when all are busy it waits in the listen backlog. An accept error (out of file
+//!   descriptors) is logged, waited out and never ends the server;
 //! - handlers run on the blocking pool, so a build never stalls the runtime's threads; a panic
 //!   there becomes a `500` answer and the thread carries on with a fresh `PathFinder`.
 //!
@@ -31,15 +33,18 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, Response, StatusCode, U
 use axum::Router;
 use http_body_util::BodyExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use portolan::build::CancelToken;
 use portolan::PathFinder;
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::net::{SocketAddr, TcpListener as StdListener};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::{watch, Notify, Semaphore};
 
 /// Why [`RunningServer::wait`] returned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,19 +128,65 @@ impl RunningServer {
     }
 }
 
-/// Accepts connections until told to stop, at most `max_connections` at once.
+/// One served connection, as the accept loop sees it: how many of its requests are being
+/// answered (body included), and the signal that closes it.
+#[derive(Default)]
+struct ConnState {
+    busy: AtomicUsize,
+    shed: AtomicBool,
+    close: Notify,
+}
+
+/// Counts a request as being answered until dropped (with the response body, once sent).
+struct Busy(Arc<ConnState>);
+
+impl Busy {
+    fn enter(state: &Arc<ConnState>) -> Busy {
+        state.busy.fetch_add(1, Ordering::SeqCst);
+        Busy(Arc::clone(state))
+    }
+
+    /// Keeps the guard alive inside a closure that owns it.
+    fn hold(&self) {}
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.busy.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The connections being served, oldest first.
+type Served = Arc<Mutex<VecDeque<(u64, Arc<ConnState>)>>>;
+
+/// At the connection cap, with a client waiting: closes the oldest connection that is not
+/// answering a request (an idle keep-alive, or one still sending its request head: a slow
+/// client), so that a thousand slow clients cannot keep the others out until their header
+/// timeout. Nothing in flight is cut: a connection answering a request is never shed.
+fn shed_one_idle(served: &Served) {
+    let list = match served.lock() {
+        Ok(l) => l,
+        Err(p) => p.into_inner(),
+    };
+    if let Some((_, c)) = list
+        .iter()
+        .find(|(_, c)| c.busy.load(Ordering::SeqCst) == 0 && !c.shed.load(Ordering::SeqCst))
+    {
+        c.shed.store(true, Ordering::SeqCst);
+        c.close.notify_one();
+    }
+}
+
+/// Accepts connections until told to stop, at most `max_connections` at once; at the cap, a
+/// new client makes room by closing the oldest idle connection ([`shed_one_idle`]), or waits
+/// for one to finish when all are busy.
 async fn accept_loop(listener: TcpListener, app: Arc<App>, mut stopped: watch::Receiver<bool>) {
     let limits = *app.limits();
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let served: Served = Arc::default();
+    let mut next_id = 0u64;
     let router = Router::new().fallback(dispatch).with_state(app);
     loop {
-        let slot = tokio::select! {
-            slot = Arc::clone(&slots).acquire_owned() => match slot {
-                Ok(slot) => slot,
-                Err(_) => return, // the semaphore is never closed
-            },
-            _ = stopped.changed() => return,
-        };
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
@@ -148,9 +199,48 @@ async fn accept_loop(listener: TcpListener, app: Arc<App>, mut stopped: watch::R
             },
             _ = stopped.changed() => return,
         };
+        let slot = match Arc::clone(&slots).try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                shed_one_idle(&served);
+                tokio::select! {
+                    slot = Arc::clone(&slots).acquire_owned() => match slot {
+                        Ok(slot) => slot,
+                        Err(_) => return, // the semaphore is never closed
+                    },
+                    _ = stopped.changed() => return,
+                }
+            }
+        };
         let _ = stream.set_nodelay(true);
-        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let state = Arc::new(ConnState::default());
+        let id = next_id;
+        next_id += 1;
+        {
+            let mut list = match served.lock() {
+                Ok(l) => l,
+                Err(p) => p.into_inner(),
+            };
+            list.push_back((id, Arc::clone(&state)));
+        }
+        let inner = hyper_util::service::TowerToHyperService::new(router.clone());
+        let counted = Arc::clone(&state);
+        let service = hyper::service::service_fn(move |req| {
+            let busy = Busy::enter(&counted);
+            let answer = hyper::service::Service::call(&inner, req);
+            async move {
+                let response = answer.await?;
+                // Busy until the body is sent (or the connection drops it).
+                Ok::<_, std::convert::Infallible>(response.map(|body| {
+                    body.map_frame(move |frame| {
+                        busy.hold();
+                        frame
+                    })
+                }))
+            }
+        });
         let mut stopped = stopped.clone();
+        let served = Arc::clone(&served);
         tokio::spawn(async move {
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder
@@ -163,10 +253,19 @@ async fn accept_loop(listener: TcpListener, app: Arc<App>, mut stopped: watch::R
             tokio::pin!(conn);
             tokio::select! {
                 _ = conn.as_mut() => {}
+                // Shed: dropping the connection closes its socket.
+                _ = state.close.notified() => {}
                 _ = stopped.changed() => {
                     conn.as_mut().graceful_shutdown();
                     let _ = tokio::time::timeout(Duration::from_secs(1), conn).await;
                 }
+            }
+            {
+                let mut list = match served.lock() {
+                    Ok(l) => l,
+                    Err(p) => p.into_inner(),
+                };
+                list.retain(|(i, _)| *i != id);
             }
             drop(slot);
         });
@@ -183,6 +282,9 @@ async fn dispatch(
 ) -> Response<Body> {
     let limits = *app.limits();
     let deadline = Instant::now() + limits.request_timeout;
+    // Dropped with this future: when the answer is sent, when the request timeout fires, or
+    // when the client goes away. A build still running on the blocking pool then stops.
+    let cancel = CancelOnDrop(CancelToken::new());
     let answer = async {
         let route = match route(method.as_str(), uri.path()) {
             Ok(r) => r,
@@ -209,6 +311,7 @@ async fn dispatch(
         let meta = RequestMeta {
             if_match,
             deadline: Some(deadline),
+            cancel: Some(cancel.0.clone()),
         };
         let app = Arc::clone(&app);
         let handled = tokio::task::spawn_blocking(move || {
@@ -240,6 +343,15 @@ async fn dispatch(
         Err(_) => (ApiError::Timeout.reply(), true),
     };
     respond(reply, close)
+}
+
+/// Cancels its token when dropped.
+struct CancelOnDrop(CancelToken);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
 }
 
 thread_local! {

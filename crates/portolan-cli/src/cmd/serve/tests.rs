@@ -1204,6 +1204,7 @@ fn capabilities_report_every_limit() {
     assert_eq!(l["max_scene_obstacles"], want.max_scene_obstacles);
     assert_eq!(l["max_crossings"], want.max_crossings);
     assert_eq!(l["max_mesh_polygons"], want.max_mesh_polygons);
+    assert_eq!(l["build_timeout_ms"], want.build_timeout.as_millis() as u64);
     srv.shutdown();
 }
 
@@ -1533,6 +1534,53 @@ fn many_huge_declared_bodies_are_answered_and_the_server_carries_on() {
         a.assert_error(413, "body-too-large");
         assert_eq!(a.header("connection"), Some("close"));
     }
+    assert_alive(addr);
+    srv.shutdown();
+}
+
+/// A client's build that runs past the build timeout is cancelled (the library's
+/// `CancelToken`), answered `422 over-budget` naming `build_timeout_ms`, and changes nothing;
+/// the edit lock is free again at once. (With a zero timeout the build stops at its first
+/// checkpoint, whatever the machine's speed.) The operator's reset has no build timeout.
+#[test]
+fn a_build_past_the_build_timeout_is_cancelled_and_changes_nothing() {
+    let srv = server_with(Limits {
+        build_timeout: Duration::ZERO,
+        ..Limits::default()
+    });
+    let addr = srv.addr();
+    for decomposition in ["cdt-merged", "trapezoid"] {
+        let e = post(
+            addr,
+            "/api/scene",
+            &json!({"build": {"decomposition": decomposition, "agent_radius": 2}}),
+        )
+        .assert_error(422, "over-budget");
+        assert_eq!(e["limit"], "build_timeout_ms");
+    }
+    assert_eq!(get(addr, "/api/scene").json()["revision"], 1);
+    assert_eq!(send(addr, "POST", "/api/scene/reset", b"").status, 200);
+    assert_eq!(get(addr, "/api/scene").json()["revision"], 2);
+    assert_alive(addr);
+    srv.shutdown();
+}
+
+/// A request dropped by the request timeout cancels its build (the request's token is
+/// cancelled on drop): the edit is not applied, and the server carries on.
+#[test]
+fn an_edit_past_the_request_timeout_is_cancelled_and_changes_nothing() {
+    let srv = server_with(Limits {
+        request_timeout: Duration::ZERO,
+        ..Limits::default()
+    });
+    let addr = srv.addr();
+    post(
+        addr,
+        "/api/scene",
+        &json!({"build": {"decomposition": "cdt-merged", "agent_radius": 2}}),
+    )
+    .assert_error(503, "timeout");
+    assert_eq!(get(addr, "/api/scene").json()["revision"], 1);
     assert_alive(addr);
     srv.shutdown();
 }

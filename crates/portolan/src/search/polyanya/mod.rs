@@ -234,15 +234,20 @@ pub(crate) struct ExactSearch {
     alt_start: f64,
     /// Per vertex: its landmark bound in this query, NaN until computed (valid with `root_stamp`).
     alt_h: Vec<f64>,
-    /// Per directed link edge `k` (see [`link_end`]): a lower bound on the cost from its take-off
-    /// point to the goal through it, `cost + D(landing)`; infinite for edges that do not exist
-    /// or are no shortcut (see [`ExactSearch::prepare_links`]).
+    /// Scratch for [`ExactSearch::prepare_links`]: the shortcut edges (see [`link_end`]) with
+    /// their direct bound `cost + |landing goal|`, the [`LINK_BOUND_EDGES`] least first.
+    link_pick: Vec<(f64, u32)>,
+    /// Scratch for [`ExactSearch::prepare_links`]: per picked edge, `D(landing)` as the
+    /// Dijkstra over the picked edges settles it.
     link_bound: Vec<f64>,
-    /// Scratch for [`ExactSearch::prepare_links`]: directed link edges whose bound is final.
+    /// Scratch for [`ExactSearch::prepare_links`]: picked edges whose bound is final.
     link_settled: Vec<bool>,
-    /// The directed link edges that can lower the heuristic, by increasing bound (so the
-    /// per-node loop stops at the first bound that cannot).
+    /// The picked directed link edges that can lower the heuristic, by increasing bound (so
+    /// the per-node loop stops at the first bound that cannot); at most [`LINK_BOUND_EDGES`].
     link_order: Vec<(f64, u32)>,
+    /// A lower bound on the cost to the goal through any shortcut edge that was not picked:
+    /// the heuristic never exceeds it (infinite when every shortcut was picked).
+    link_cap: f64,
     /// Inside [`ExactSearch::unreachable`]'s search for the nearest reachable point: the query's
     /// own goal, for the partial path of an exhausted budget.
     rerun_goal: Option<Vec2>,

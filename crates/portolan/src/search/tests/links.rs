@@ -3,7 +3,7 @@
 
 use crate::build::{build, BuildOptions};
 use crate::geom::{Aabb, Vec2};
-use crate::mesh::{LinkId, NavMesh, OffMeshLink};
+use crate::mesh::{LinkId, Location, NavMesh, OffMeshLink};
 use crate::scene::Scene;
 use crate::search::{LinkTraversal, Path, PathError, PathFinder, SearchOptions};
 use crate::testkit::check_counted;
@@ -368,4 +368,172 @@ fn linked_paths_are_walkable_runs_joined_by_links() {
         exact_compared.get(),
         paths.get()
     );
+}
+
+/// A wall from the bottom to near the top of a 1000 × 1000 map: the left and right halves
+/// meet only above it.
+fn walled_map() -> NavMesh {
+    let s = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(1000.0, 1000.0))).with_obstacle([
+        (400.0, 0.0),
+        (600.0, 0.0),
+        (600.0, 900.0),
+        (400.0, 900.0),
+    ]);
+    mesh_of(&s)
+}
+
+/// Issue 16, item 8: a chain of N free links, each landing where the next takes off, took
+/// 0.02, 0.13, 0.91 and 7.2 s for N = 250 to 2,000 (cubic: every landing offered every
+/// take-off in its polygon, and every node's heuristic looked at every link). The heuristic
+/// now has a bounded number of terms; the search still finds the exact cost, the chain
+/// whole, and expands a few nodes per link (it is still quadratic in generated nodes: a
+/// landing sees every take-off of its polygon).
+#[test]
+fn regression_a_chain_of_2000_free_links_is_searched_in_linear_expansions() {
+    let n = 2000;
+    let at = |i: usize| {
+        Vec2::new(
+            10.0 + 380.0 * i as f64 / n as f64,
+            10.0 + 880.0 * i as f64 / n as f64,
+        )
+    };
+    let m = walled_map()
+        .with_links((0..n).map(|i| OffMeshLink::new(at(i), at(i + 1), 0.0)))
+        .unwrap();
+    let (s, g) = (Vec2::new(10.0, 10.0), Vec2::new(990.0, 10.0));
+    let p = PathFinder::new()
+        .find_path(&m, s, g, &SearchOptions::exact())
+        .unwrap();
+    // Free to the chain's end, then over the wall's top to the goal.
+    let (c1, c2) = (Vec2::new(400.0, 900.0), Vec2::new(600.0, 900.0));
+    let want = at(n).distance(c1) + c1.distance(c2) + c2.distance(g);
+    assert!(
+        (p.cost(&m) - want).abs() <= 1e-9 * want,
+        "{} vs {want}",
+        p.cost(&m)
+    );
+    assert_eq!(p.links.len(), n, "the whole chain is taken");
+    // About three per link (the unit tests give 2 shortcuts their own heuristic term; the
+    // release build gives 64, and expands as many).
+    assert!(
+        p.expanded <= 4 * n,
+        "{} expansions for {n} links",
+        p.expanded
+    );
+}
+
+/// Issue 16, item 8: 100,000 random links took 31 s per exact query (an all-pairs
+/// preparation per query); the funnel took 0.07 s. Now the preparation is linear in the links.
+/// The exact cost is never above the funnel's, and is at least the cheapest any link allows.
+#[test]
+fn regression_100k_random_links_are_prepared_in_linear_time() {
+    // A fixed linear congruential sequence: the same links on every run.
+    let mut state = 12345u64;
+    let mut unit = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut point = || loop {
+        let p = Vec2::new(1.0 + 998.0 * unit(), 1.0 + 998.0 * unit());
+        if !(p.x > 399.0 && p.x < 601.0 && p.y < 901.0) {
+            return p;
+        }
+    };
+    let links: Vec<OffMeshLink> = (0..100_000)
+        .map(|_| {
+            let (a, b) = (point(), point());
+            OffMeshLink::new(a, b, 0.5 * a.distance(b))
+        })
+        .collect();
+    let m = walled_map().with_links(links).unwrap();
+    let (s, g) = (Vec2::new(10.0, 10.0), Vec2::new(990.0, 10.0));
+    let mut f = PathFinder::new();
+    let exact = f.find_path(&m, s, g, &SearchOptions::exact()).unwrap();
+    let funnel = f.find_path(&m, s, g, &SearchOptions::default()).unwrap();
+    assert!(exact.cost(&m) <= funnel.cost(&m) * (1.0 + 1e-9));
+    assert!(exact.cost(&m) >= 0.5 * s.distance(g) * (1.0 - 1e-9));
+    // Each landing is expanded at most about once: fewer expansions than links (about 1,100
+    // with the release build's 64 terms, 40,000 with the unit tests' 2).
+    assert!(exact.expanded < 100_000, "{} expansions", exact.expanded);
+}
+
+/// The links heuristic with more shortcuts than it gives their own term (the unit tests give
+/// only two a term, so these meshes of up to six links exercise the shared cap) is still
+/// exact: against Dijkstra over the start, the goal and the link ends, joined by the links and
+/// by exact searches on the mesh without links.
+#[test]
+fn exact_with_more_shortcuts_than_terms_matches_an_oracle() {
+    use proptest::prelude::*;
+    let input = (
+        random_scene(),
+        proptest::collection::vec((grid_point(), grid_point(), 0.0..0.9f64), 6),
+        proptest::collection::vec((grid_point(), grid_point()), 4),
+    );
+    let compared = check_counted(file!(), 64, input, |(scene, raw, queries)| {
+        let base = mesh_of(&scene);
+        let on = |p: Vec2| base.locate(p).polygon().is_some();
+        // A link end on a pinch vertex cannot be the oracle's stop between two walks: a walk
+        // may arrive there through one wedge and leave through another, which no path may (the
+        // pinch rule); the exact search is right to refuse it. Such links are left out.
+        let pinch = |p: Vec2| matches!(base.locate(p), Location::OnVertex { vertex, .. } if base.is_pinch(vertex));
+        let links: Vec<OffMeshLink> = raw
+            .iter()
+            .filter(|(a, b, _)| a != b && on(*a) && on(*b) && !pinch(*a) && !pinch(*b))
+            .map(|&(a, b, k)| OffMeshLink::new(a, b, k * a.distance(b)))
+            .collect();
+        let m = base.clone().with_links(links.clone()).unwrap();
+        let mut f = PathFinder::new();
+        let exact = SearchOptions::exact();
+        let mut walk_cache = std::collections::HashMap::new();
+        let mut walk = |f: &mut PathFinder, a: Vec2, b: Vec2| {
+            *walk_cache
+                .entry((a.x.to_bits(), a.y.to_bits(), b.x.to_bits(), b.y.to_bits()))
+                .or_insert_with(|| {
+                    f.find_path(&base, a, b, &exact)
+                        .map(|p| p.length)
+                        .unwrap_or(f64::INFINITY)
+                })
+        };
+        let mut checked = 0;
+        for (a, b) in queries {
+            if !(on(a) && on(b)) {
+                continue;
+            }
+            let mut pts = vec![a, b];
+            for l in &links {
+                pts.extend([l.from, l.to]);
+            }
+            let n = pts.len();
+            let mut best = vec![f64::INFINITY; n];
+            let mut done = vec![false; n];
+            best[0] = 0.0;
+            while let Some(i) = (0..n)
+                .filter(|&i| !done[i] && best[i].is_finite())
+                .min_by(|&x, &y| best[x].total_cmp(&best[y]))
+            {
+                done[i] = true;
+                for j in (0..n).filter(|&j| !done[j]) {
+                    let mut step = walk(&mut f, pts[i], pts[j]);
+                    if i >= 2 && i % 2 == 0 && j == i + 1 {
+                        step = step.min(links[(i - 2) / 2].cost);
+                    }
+                    best[j] = best[j].min(best[i] + step);
+                }
+            }
+            let got = f.find_path(&m, a, b, &exact).map(|p| p.cost(&m));
+            match got {
+                Ok(c) => prop_assert!(
+                    (c - best[1]).abs() <= 1e-9 * (1.0 + best[1]),
+                    "{a} -> {b}: exact {c}, oracle {}",
+                    best[1]
+                ),
+                Err(_) => prop_assert!(best[1].is_infinite(), "{a} -> {b}: oracle {}", best[1]),
+            }
+            checked += 1;
+        }
+        Ok(checked)
+    });
+    assert!(compared > 50, "{compared} queries compared");
 }

@@ -52,6 +52,7 @@ impl App {
             base: req.base_revision.or(meta.if_match),
             budget: true,
             deadline: meta.deadline,
+            cancel: meta.cancel.clone(),
             // Under the edit lock: omitted fields keep the values of the world this edit
             // replaces, not of one another edit is replacing meanwhile.
             make: Box::new(move |current: &World| {
@@ -77,6 +78,7 @@ impl App {
             base: meta.if_match,
             budget: false,
             deadline: meta.deadline,
+            cancel: meta.cancel.clone(),
             make: Box::new(|_| Ok((scene.clone(), *settings))),
         })?;
         Ok(scene_reply(&world, self.limits()))

@@ -7,7 +7,7 @@
 //! | --- | --- | --- |
 //! | [`MAX_HEADER_BYTES`] | 16 KiB | `431`, connection closed (hyper) |
 //! | [`MAX_BODY_BYTES`] | 1 MiB | `413 body-too-large` |
-//! | [`MAX_CONNECTIONS`] | 256 | further connections wait in the listen backlog |
+//! | [`MAX_CONNECTIONS`] | 256 | a new connection closes the oldest one that is not answering a request (idle keep-alive, slow header); when all are busy it waits in the listen backlog |
 //! | [`IDLE_TIMEOUT`] | 10 s | a connection that has not sent a whole request head by then (idle keep-alive, or a slow header) is closed |
 //! | [`BODY_TIMEOUT`] | 10 s | a body not received in full by then is answered `408 body-timeout` and the connection closed (a client sending a byte a second) |
 //! | [`REQUEST_TIMEOUT`] | 30 s | `503 timeout`; an edit that runs over is not applied |
@@ -20,6 +20,11 @@
 //! | [`MAX_SCENE_OBSTACLES`] | 2,000 | `413 over-budget`, before building |
 //! | [`MAX_CROSSINGS`] | 2,000 | `413 over-budget`, before building: edges that cross each other (overlapping or self-intersecting obstacles) multiply the mesh |
 //! | [`MAX_MESH_POLYGONS`] | 50,000 | `422 over-budget`, after building; the scene is kept as it was |
+//! | [`BUILD_TIMEOUT`] | 1 s | `422 over-budget` (limit `build_timeout_ms`): the build is cancelled ([`portolan::build::CancelToken`]) and its thread freed; the scene is kept as it was |
+//!
+//! Every build of a request runs with a cancel token that is also cancelled when the request
+//! is dropped (the client went away, or [`REQUEST_TIMEOUT`] fired): no build outlives its
+//! request.
 //!
 //! The vertex count includes the points that rounding corners by the agent radius adds. The
 //! scene the server starts with is not held to the budget (the operator chose it).
@@ -49,6 +54,9 @@ pub const MAX_SCENE_OBSTACLES: usize = 2_000;
 pub const MAX_CROSSINGS: usize = 2_000;
 /// Polygons of a built mesh.
 pub const MAX_MESH_POLYGONS: usize = 50_000;
+/// Time a build of a client's scene may take before it is cancelled (the scene the server
+/// started with has none).
+pub const BUILD_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// The limits one server runs with (the constants above by default; tests shorten the times).
 #[derive(Serialize, Debug, Clone, Copy, PartialEq)]
@@ -76,6 +84,9 @@ pub struct Limits {
     pub max_crossings: usize,
     /// [`MAX_MESH_POLYGONS`].
     pub max_mesh_polygons: usize,
+    /// [`BUILD_TIMEOUT`].
+    #[serde(rename = "build_timeout_ms", serialize_with = "millis")]
+    pub build_timeout: Duration,
 }
 
 fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -95,6 +106,7 @@ impl Default for Limits {
             max_scene_obstacles: MAX_SCENE_OBSTACLES,
             max_crossings: MAX_CROSSINGS,
             max_mesh_polygons: MAX_MESH_POLYGONS,
+            build_timeout: BUILD_TIMEOUT,
         }
     }
 }

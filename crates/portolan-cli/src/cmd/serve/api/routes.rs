@@ -7,6 +7,7 @@
 use super::errors::ApiError;
 use super::wire::ErrorBody;
 use axum::body::Bytes;
+use portolan::build::CancelToken;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -26,12 +27,14 @@ pub struct Reply {
 }
 
 /// What a handler needs from a request besides its route and body.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RequestMeta {
     /// The revision named by an `If-Match` header.
     pub if_match: Option<u64>,
     /// When the answer is due; an edit finished later is not applied.
     pub deadline: Option<Instant>,
+    /// Cancelled when the request is dropped (timeout, client gone): a build checks it.
+    pub cancel: Option<CancelToken>,
 }
 
 /// The revision of an `If-Match` header: `"3"`, `W/"3"` or `3`; `*` is no condition.

@@ -21,6 +21,7 @@ use super::errors::ApiError;
 use super::limits::Limits;
 use super::wire::Defaults;
 use axum::body::Bytes;
+use portolan::build::CancelToken;
 use portolan::{build, BuildError, BuildOptions, Decomposition, NavMesh, Scene, Vec2};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Instant;
@@ -46,10 +47,11 @@ impl BuildSettings {
     // Field by field, not a struct literal: options structs are to become `#[non_exhaustive]`
     // (issue 14), and this form compiles before and after.
     #[allow(clippy::field_reassign_with_default)]
-    fn options(self) -> BuildOptions {
+    fn options(self, cancel: Option<CancelToken>) -> BuildOptions {
         let mut o = BuildOptions::default();
         o.decomposition = self.decomposition;
         o.agent_radius = self.agent_radius;
+        o.cancel = cancel;
         o
     }
 }
@@ -89,14 +91,16 @@ impl World {
 }
 
 impl World {
-    /// Builds the mesh of `scene`.
+    /// Builds the mesh of `scene`; `cancel` can stop the build half-way
+    /// ([`BuildError::Cancelled`]).
     pub fn build(
         scene: Scene,
         settings: BuildSettings,
         revision: u64,
+        cancel: Option<CancelToken>,
     ) -> Result<World, BuildError> {
         let t = Instant::now();
-        let mesh = build(&scene, &settings.options())?;
+        let mesh = build(&scene, &settings.options(cancel))?;
         let build_ms = t.elapsed().as_secs_f64() * 1e3;
         let defaults = default_query(&scene, &mesh);
         Ok(World {
@@ -181,6 +185,8 @@ pub(super) struct Edit<'a> {
     pub budget: bool,
     /// When the answer is due: a build finished later is thrown away.
     pub deadline: Option<Instant>,
+    /// The request's cancel token (cancelled when the request is dropped).
+    pub cancel: Option<CancelToken>,
     /// The scene and settings to build, from the current world.
     pub make: MakeEdit<'a>,
 }
@@ -192,7 +198,7 @@ pub(super) type MakeEdit<'a> =
 impl App {
     /// A server state starting from `scene` built with `settings`.
     pub fn new(scene: Scene, settings: BuildSettings) -> Result<App, BuildError> {
-        let world = World::build(scene.clone(), settings, 1)?;
+        let world = World::build(scene.clone(), settings, 1, None)?;
         Ok(App {
             initial: Some((scene, settings)),
             world: RwLock::new(Arc::new(world)),
@@ -261,7 +267,38 @@ impl App {
             // An agent radius the builder will refuse is left for it to refuse.
             budget::check_input(&scene, settings, &self.limits)?;
         }
-        let world = World::build(scene, settings, current.revision + 1)?;
+        // A client's build also stops at the build timeout (`422 over-budget`); the request's
+        // token stops any build whose request was dropped.
+        let started = Instant::now();
+        let mut token = edit.cancel.clone().unwrap_or_default();
+        if edit.budget {
+            token = token.with_deadline(started + self.limits.build_timeout);
+        }
+        let world = World::build(scene, settings, current.revision + 1, Some(token)).map_err(
+            |e| match e {
+                BuildError::Cancelled
+                    if edit.budget && started.elapsed() >= self.limits.build_timeout =>
+                {
+                    ApiError::OverBudget {
+                        limit: "build_timeout_ms",
+                        value: started
+                            .elapsed()
+                            .as_millis()
+                            .try_into()
+                            .unwrap_or(usize::MAX),
+                        max: self
+                            .limits
+                            .build_timeout
+                            .as_millis()
+                            .try_into()
+                            .unwrap_or(usize::MAX),
+                        before_build: false,
+                    }
+                }
+                BuildError::Cancelled => ApiError::Timeout,
+                e => ApiError::Build(e),
+            },
+        )?;
         if edit.budget {
             budget::check_output(&world.mesh, &self.limits)?;
         }
