@@ -52,6 +52,9 @@ enum Command {
     DemoText,
     /// Run every query of a scenario file (.scen / .mesh.scen); CSV per query and a timing summary.
     Scen(cmd::scen::Args),
+    /// Run a crowd scenario (circle, crossing, bottleneck, random): arrivals, overlaps, mesh
+    /// exits and step times, measured every step.
+    Crowd(cmd::crowd::Args),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Some(Command::Path(args)) => cmd::path::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Scen(args)) => cmd::scen::run(args),
+        Some(Command::Crowd(args)) => cmd::crowd::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Serve(args)) => cmd::serve::run(args),
         Some(Command::DemoText) => cmd::path::run_default(),
