@@ -34,6 +34,7 @@
 //! Cost per agent: O(k + w) constraints for k neighbours and w walls, each solved in O(k + w)
 //! worst case; about a microsecond for k = 10 (see BENCHMARKS.md).
 
+use super::corridor::norm;
 use crate::geom::Vec2;
 
 /// A directed line: the allowed half-plane is on its left (RVO2's convention).
@@ -111,7 +112,7 @@ pub(crate) fn agent_line(
     } else {
         // Already overlapping: get apart within one time step.
         let w = rel_vel - rel_pos * inv_dt;
-        let w_len = w.length();
+        let w_len = norm(w);
         let unit_w = if w_len > EPS { w / w_len } else { tie };
         direction = Vec2::new(unit_w.y, -unit_w.x);
         u = unit_w * (combined * inv_dt - w_len);
@@ -128,7 +129,7 @@ pub(crate) fn agent_line(
 #[inline]
 pub(crate) fn wall_line(position: Vec2, closest: Vec2, inv_time_horizon: f64) -> Option<Line> {
     let away = position - closest;
-    let d = away.length();
+    let d = norm(away);
     if d <= EPS {
         return None;
     }
@@ -205,7 +206,7 @@ pub(crate) fn linear_program_2(
     if direction_opt {
         *result = opt * radius;
     } else if opt.length_squared() > radius * radius {
-        *result = opt.normalized().unwrap_or(Vec2::ZERO) * radius;
+        *result = opt * (radius / norm(opt));
     } else {
         *result = opt;
     }
@@ -253,9 +254,9 @@ pub(crate) fn linear_program_3(
                             * (det(lines[j].direction, lines[i].point - lines[j].point)
                                 / denominator)
                 };
-                let direction = (lines[j].direction - lines[i].direction)
-                    .normalized()
-                    .unwrap_or(lines[j].direction);
+                let d = lines[j].direction - lines[i].direction;
+                let len = norm(d);
+                let direction = if len > 0.0 { d / len } else { lines[j].direction };
                 scratch.push(Line { point, direction });
             }
             let temp = *result;

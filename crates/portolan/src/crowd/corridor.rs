@@ -64,29 +64,39 @@ impl Corridor {
         (self.cursor..end).find(|&i| self.channel[i] == poly)
     }
 
-    /// The point to steer toward from `pos` (in the channel's polygon at the cursor), and
-    /// whether it is the goal: the first corner of the funnel over the next [`WINDOW`] polygons
-    /// of the channel (Detour's `findCorners`), pushed `offset` out along the outer bisector of
-    /// the turn. Always in sight from `pos` within the channel, however the crowd pushed the
-    /// agent. Past the window, the funnel ends at the midpoint of the window's last portal.
+    /// The point to steer toward from `pos`, and whether it is the goal: the first corner of
+    /// the funnel over the next [`WINDOW`] polygons of the channel from `from` (Detour's
+    /// `findCorners`), after `first` when the agent stands in a polygon beside the channel,
+    /// pushed `offset` out along the outer bisector of the turn. Always in sight from `pos`
+    /// within the channel, however the crowd pushed the agent. Past the window, the funnel ends
+    /// at the midpoint of the window's last portal.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn steer_target(
         &self,
         mesh: &NavMesh,
         pos: Vec2,
         goal: Vec2,
         offset: f64,
+        first: Option<PolyId>,
+        from: usize,
         portals: &mut Vec<Portal>,
     ) -> (Vec2, bool) {
-        let end = (self.cursor + WINDOW).min(self.channel.len());
-        let window = &self.channel[self.cursor.min(end)..end];
+        let end = (from + WINDOW).min(self.channel.len());
+        let window = &self.channel[from.min(end)..end];
         let whole = end == self.channel.len();
         portals.clear();
         portals.push(Portal::point(pos));
-        for w in window.windows(2) {
-            if let Some(i) = mesh.shared_edge(w[0], w[1]) {
-                let (a, b) = mesh.edge(w[0], i);
+        let mut push = |p: PolyId, q: PolyId| {
+            if let Some(i) = mesh.shared_edge(p, q) {
+                let (a, b) = mesh.edge(p, i);
                 portals.push(Portal { left: b, right: a });
             }
+        };
+        if let (Some(f), Some(&w)) = (first, window.first()) {
+            push(f, w);
+        }
+        for w in window.windows(2) {
+            push(w[0], w[1]);
         }
         let last = if whole {
             goal
@@ -109,7 +119,7 @@ impl Corridor {
                 // Close to the corner the direction from the agent to it is ill-conditioned
                 // (an agent pushed a hair past it would see the bisector flip into the wall):
                 // no offset within twice the offset's length.
-                let d = pos.distance(c);
+                let d = norm(pos - c);
                 let pushed = match outer_bisector(pos, c, path[2]) {
                     Some(b) if offset > 0.0 && d > 2.0 * offset => c + b * offset,
                     _ => c,
@@ -118,6 +128,13 @@ impl Corridor {
             }
         }
     }
+}
+
+/// Euclidean length with a plain square root (`f64::hypot`, which `Vec2::length` uses, guards
+/// against overflow that the crowd's coordinates cannot reach, at several times the cost).
+#[inline]
+pub(crate) fn norm(v: Vec2) -> f64 {
+    v.length_squared().sqrt()
 }
 
 /// Scratch for surface moves, one per worker.
@@ -142,7 +159,7 @@ pub(crate) fn move_along_surface(
         return (poly, target);
     }
     let centre = (start + target) * 0.5;
-    let radius = start.distance(target) * 0.5 + 1e-9;
+    let radius = norm(start - target) * 0.5 + 1e-9;
     let radius_sq = radius * radius;
     let visited = &mut scratch.visited;
     visited.clear();

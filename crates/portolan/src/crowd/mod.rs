@@ -76,7 +76,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use self::avoidance::{Line, Me};
-use self::corridor::{Corridor, SurfaceScratch};
+use self::corridor::{norm, Corridor, SurfaceScratch};
 use self::grid::Grid;
 use crate::geom::Vec2;
 use crate::mesh::{NavMesh, PolyId};
@@ -581,6 +581,8 @@ struct StepOut {
     stall: f64,
     best: f64,
     replan: bool,
+    /// The agent stood in polygon p beside the channel, next to `channel[k]`: (k, p).
+    reconnect: Option<(usize, PolyId)>,
     neighbours: [u32; MAX_NEIGHBOURS],
     neighbour_count: usize,
 }
@@ -596,6 +598,7 @@ impl Default for StepOut {
             stall: 0.0,
             best: 0.0,
             replan: false,
+            reconnect: None,
             neighbours: [0; MAX_NEIGHBOURS],
             neighbour_count: 0,
         }
@@ -1013,6 +1016,11 @@ impl Crowd {
             a.poly = o.poly;
             a.heading = o.heading;
             a.corridor.cursor = o.cursor;
+            if let Some((k, p)) = o.reconnect {
+                // The polygon the agent stood in replaces the channel up to k.
+                a.corridor.channel.splice(..k, [p]);
+                a.corridor.cursor = 0;
+            }
             a.stall = o.stall;
             a.best = o.best;
             if o.replan && !a.queued {
@@ -1025,7 +1033,7 @@ impl Crowd {
         }
         let mut arrived = 0;
         for a in &mut self.agents {
-            let near = a.position.distance(a.goal) <= self.options.arrival_distance * a.radius;
+            let near = norm(a.position - a.goal) <= self.options.arrival_distance * a.radius;
             a.state = match a.state {
                 AgentState::Moving | AgentState::Arrived if near => AgentState::Arrived,
                 AgentState::Arrived => AgentState::Moving,
@@ -1214,21 +1222,37 @@ impl Ctx<'_> {
         out.stall = a.stall;
         out.best = a.best;
         out.replan = false;
+        out.reconnect = None;
         // 1. Corridor: where the agent is along it, and the point to steer toward.
         let mut preferred = Vec2::ZERO;
         let c = &a.corridor;
         if c.valid && matches!(a.state, AgentState::Moving | AgentState::Arrived) {
+            let mut first = None;
+            let mut from = c.cursor;
             match c.advance_to(a.poly) {
-                Some(k) => out.cursor = k,
+                Some(k) => {
+                    out.cursor = k;
+                    from = k;
+                }
                 None => {
-                    // On a shared edge the agent may be listed in the neighbour polygon.
                     let end = (c.cursor + corridor::LOOKAHEAD).min(c.channel.len());
-                    match (c.cursor..end).find(|&k| mesh.locate_in(c.channel[k], pos).is_some()) {
-                        Some(k) => {
-                            out.cursor = k;
-                            out.poly = c.channel[k];
-                        }
-                        None => out.replan = true,
+                    // On a shared edge the agent may be listed in the neighbour polygon.
+                    if let Some(k) =
+                        (c.cursor..end).find(|&k| mesh.locate_in(c.channel[k], pos).is_some())
+                    {
+                        out.cursor = k;
+                        out.poly = c.channel[k];
+                        from = k;
+                    } else if let Some(k) = (c.cursor..end)
+                        .find(|&k| mesh.shared_edge(a.poly, c.channel[k]).is_some())
+                    {
+                        // Pushed into a polygon beside the channel: the corridor gets it in
+                        // front of channel[k] (Detour's mergeCorridorStartMoved), no replan.
+                        out.reconnect = Some((k, a.poly));
+                        first = Some(a.poly);
+                        from = k;
+                    } else {
+                        out.replan = true;
                     }
                 }
             }
@@ -1237,10 +1261,12 @@ impl Ctx<'_> {
                 pos,
                 a.goal,
                 self.options.corner_offset * a.radius,
+                first,
+                from,
                 &mut s.portals,
             );
             let to = target - pos;
-            let dist = to.length();
+            let dist = norm(to);
             if last && dist <= self.options.arrival_distance * a.radius * 0.5 {
                 preferred = Vec2::ZERO;
             } else if dist > 1e-12 {
@@ -1326,7 +1352,7 @@ impl Ctx<'_> {
         // it follows at that neighbour's speed plus the gap closed in FOLLOW_TIME (a
         // car-following rule, so a jam at a door does not compress). Never below
         // FOLLOW_FLOOR of its top speed, so queues cannot lock each other for good.
-        let speed = preferred.length();
+        let speed = norm(preferred);
         out.heading = Vec2::ZERO;
         if speed > 0.0 {
             let dir = preferred / speed;
@@ -1337,7 +1363,7 @@ impl Ctx<'_> {
                     continue;
                 }
                 let rel = b.position - pos;
-                let dist = rel.length();
+                let dist = norm(rel);
                 if rel.dot(dir) <= FOLLOW_CONE * dist {
                     continue;
                 }
