@@ -256,7 +256,11 @@ pub(crate) fn linear_program_3(
                 };
                 let d = lines[j].direction - lines[i].direction;
                 let len = norm(d);
-                let direction = if len > 0.0 { d / len } else { lines[j].direction };
+                let direction = if len > 0.0 {
+                    d / len
+                } else {
+                    lines[j].direction
+                };
                 scratch.push(Line { point, direction });
             }
             let temp = *result;

@@ -225,11 +225,8 @@ pub(crate) fn for_each_wall_near(
                 // end point would hold the agent back from a corner it merely walks past.
                 None if (b - a).cross(pos - a) > 0.0 => f(c),
                 None => {}
-                Some(n) => {
-                    if visited.len() < max_polys && !visited.contains(&n) {
-                        visited.push(n);
-                    }
-                }
+                Some(n) if visited.len() < max_polys && !visited.contains(&n) => visited.push(n),
+                Some(_) => {}
             }
         }
     }
