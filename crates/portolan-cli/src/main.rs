@@ -27,6 +27,7 @@ use std::process::ExitCode;
   portolan build --map arena.map --radius 0.5 -o arena.mesh
   portolan render --from 40,60 --to 760,390 -o default.svg
   portolan eval --maps 400 --seed 1 --csv queries.csv
+  portolan crowd --scenario circle --agents 300 --steps 3000 --json
 
 build, path, render and scen take one input, --scene, --map, --poly or --mesh (path and render:
 the built-in default map without one), and --decomposition/--radius to build its mesh.")]

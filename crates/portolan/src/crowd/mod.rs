@@ -809,7 +809,9 @@ impl Crowd {
     /// let outside = Vec2::new(-50.0, 20.0);
     /// let p = AgentParams::new(Vec2::new(20.0, 20.0), outside, 1.0, 3.0);
     /// assert!(matches!(crowd.add_agent(p.clone()), Err(CrowdError::GoalOffMesh { goal, .. }) if goal == outside));
-    /// assert!(matches!(crowd.add_agent(AgentParams { radius: -1.0, ..p }), Err(CrowdError::NegativeRadius { .. })));
+    /// let mut small = p;
+    /// small.radius = -1.0;
+    /// assert!(matches!(crowd.add_agent(small), Err(CrowdError::NegativeRadius { .. })));
     /// ```
     pub fn add_agent(&mut self, params: AgentParams) -> Result<AgentId, CrowdError> {
         self.options.validate()?;
