@@ -27,6 +27,7 @@ use std::process::ExitCode;
   portolan build --map arena.map --radius 0.5 -o arena.mesh
   portolan render --from 40,60 --to 760,390 -o default.svg
   portolan eval --maps 400 --seed 1 --csv queries.csv
+  portolan crowd --scenario circle --agents 300 --steps 3000 --json
 
 build, path, render and scen take one input, --scene, --map, --poly or --mesh (path and render:
 the built-in default map without one), and --decomposition/--radius to build its mesh.")]
@@ -52,6 +53,9 @@ enum Command {
     DemoText,
     /// Run every query of a scenario file (.scen / .mesh.scen); CSV per query and a timing summary.
     Scen(cmd::scen::Args),
+    /// Run a crowd scenario (circle, crossing, bottleneck, random): arrivals, overlaps, mesh
+    /// exits and step times, measured every step.
+    Crowd(cmd::crowd::Args),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +65,7 @@ fn main() -> ExitCode {
         Some(Command::Path(args)) => cmd::path::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Scen(args)) => cmd::scen::run(args),
+        Some(Command::Crowd(args)) => cmd::crowd::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Serve(args)) => cmd::serve::run(args),
         Some(Command::DemoText) => cmd::path::run_default(),

@@ -39,6 +39,7 @@
 #![deny(missing_docs)]
 
 pub mod build;
+pub mod crowd;
 pub mod eval;
 pub mod geom;
 pub mod io;

@@ -1,0 +1,293 @@
+//! Path following over a corridor (Detour's `dtPathCorridor`), and moves clamped to the mesh
+//! (Detour's `moveAlongSurface`).
+//!
+//! An agent keeps the channel of its last path (the polygons from where it was to its goal) and
+//! the path's corners (with corner offset). Each step it
+//!
+//! 1. finds its polygon in the channel, a few polygons ahead of where it was: the corridor's
+//!    start moves forward as the agent advances. Not found means the agent has strayed (pushed
+//!    aside by the crowd): it asks for a replan, and keeps steering meanwhile;
+//! 2. steers toward the first corner of the funnel from where it stands now, over the next
+//!    polygons of its channel (Detour's `findCorners`), the corner pushed out by the corner
+//!    offset: the corner is always in sight, so an agent the crowd pushed past a corner (or
+//!    aside) simply sees the next one, which is the corridor's optimisation;
+//! 3. asks for a replan when it made no progress toward its corner for a while.
+//!
+//! ```text
+//!     channel:  [p0 p1 p2 p3 p4 p5 …]      funnel from the agent over the window:
+//!                     ▲ cursor              agent ── first corner (offset) ── …
+//! ```
+//!
+//! **Moves never leave the mesh.** [`move_along_surface`] walks from the agent's polygon
+//! toward the target over the polygons that the segment's bounding circle touches (a
+//! breadth-first search across portals, never across a pinch vertex), and returns the target
+//! when one of them holds it, or else the nearest point of those polygons to it: the move
+//! slides along the wall it hit. The point returned is located in the polygon returned (it is
+//! pulled inside where rounding put a projection a hair out), so a position is on the mesh
+//! after every step, whatever avoidance asked for.
+
+use crate::geom::Vec2;
+use crate::mesh::{NavMesh, PolyId};
+use crate::search::corner::outer_bisector;
+use crate::search::funnel::{Funnel, Portal};
+
+/// How many polygons ahead of its cursor an agent looks for itself in its channel.
+pub(crate) const LOOKAHEAD: usize = 8;
+/// How many polygons of the channel, from the cursor, the steering funnel looks at.
+pub(crate) const WINDOW: usize = 24;
+/// Most polygons a surface move visits.
+const MAX_VISITED: usize = 32;
+
+/// The path an agent follows: its channel and where it is along it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Corridor {
+    /// The polygons from the agent's polygon at planning time to the goal's.
+    pub channel: Vec<PolyId>,
+    /// The channel index of the agent's polygon.
+    pub cursor: usize,
+    /// Whether the corridor holds a path (false until the first plan arrives).
+    pub valid: bool,
+}
+
+impl Corridor {
+    /// A corridor for a fresh path.
+    pub(crate) fn set(&mut self, channel: Vec<PolyId>) {
+        self.channel = channel;
+        self.cursor = 0;
+        self.valid = true;
+    }
+
+    /// The channel index of `poly` among the next [`LOOKAHEAD`] polygons from the cursor;
+    /// `None` when it is not there (the agent has strayed).
+    pub(crate) fn advance_to(&self, poly: PolyId) -> Option<usize> {
+        let end = (self.cursor + LOOKAHEAD).min(self.channel.len());
+        (self.cursor..end).find(|&i| self.channel[i] == poly)
+    }
+
+    /// The point to steer toward from `pos`, and whether it is the goal: the first corner of
+    /// the funnel over the next [`WINDOW`] polygons of the channel from `from` (Detour's
+    /// `findCorners`), after `first` when the agent stands in a polygon beside the channel,
+    /// pushed `offset` out along the outer bisector of the turn. Always in sight from `pos`
+    /// within the channel, however the crowd pushed the agent. Past the window, the funnel ends
+    /// at the midpoint of the window's last portal.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn steer_target(
+        &self,
+        mesh: &NavMesh,
+        pos: Vec2,
+        goal: Vec2,
+        offset: f64,
+        first: Option<PolyId>,
+        from: usize,
+        portals: &mut Vec<Portal>,
+    ) -> (Vec2, bool) {
+        let end = (from + WINDOW).min(self.channel.len());
+        let window = &self.channel[from.min(end)..end];
+        let whole = end == self.channel.len();
+        portals.clear();
+        portals.push(Portal::point(pos));
+        let mut push = |p: PolyId, q: PolyId| {
+            if let Some(i) = mesh.shared_edge(p, q) {
+                let (a, b) = mesh.edge(p, i);
+                portals.push(Portal { left: b, right: a });
+            }
+        };
+        if let (Some(f), Some(&w)) = (first, window.first()) {
+            push(f, w);
+        }
+        for w in window.windows(2) {
+            push(w[0], w[1]);
+        }
+        let last = if whole {
+            goal
+        } else {
+            // Drop the window's last portal and aim at its midpoint.
+            portals.pop().map_or(goal, |p| p.midpoint())
+        };
+        portals.push(Portal::point(last));
+        let mut funnel = Funnel::new(portals);
+        while funnel.path().len() < 3 && funnel.step().is_some() {}
+        let path = funnel.path();
+        match path.len() {
+            0 | 1 => (last, whole),
+            2 => (path[1], whole && path[1] == last),
+            _ => {
+                let c = path[1];
+                if c == last {
+                    return (c, whole);
+                }
+                // Close to the corner the direction from the agent to it is ill-conditioned
+                // (an agent pushed a hair past it would see the bisector flip into the wall):
+                // no offset within twice the offset's length.
+                let d = norm(pos - c);
+                let pushed = match outer_bisector(pos, c, path[2]) {
+                    Some(b) if offset > 0.0 && d > 2.0 * offset => c + b * offset,
+                    _ => c,
+                };
+                (pushed, false)
+            }
+        }
+    }
+}
+
+/// Euclidean length with a plain square root (`f64::hypot`, which `Vec2::length` uses, guards
+/// against overflow that the crowd's coordinates cannot reach, at several times the cost).
+#[inline]
+pub(crate) fn norm(v: Vec2) -> f64 {
+    v.length_squared().sqrt()
+}
+
+/// Scratch for surface moves, one per worker.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SurfaceScratch {
+    visited: Vec<PolyId>,
+}
+
+/// Moves from `start` (in polygon `poly`) toward `target` over the mesh; see the module docs.
+/// Returns the polygon and the point reached.
+pub(crate) fn move_along_surface(
+    mesh: &NavMesh,
+    poly: PolyId,
+    start: Vec2,
+    target: Vec2,
+    scratch: &mut SurfaceScratch,
+) -> (PolyId, Vec2) {
+    if !target.is_finite() {
+        return (poly, start);
+    }
+    if mesh.locate_in(poly, target).is_some() {
+        return (poly, target);
+    }
+    let centre = (start + target) * 0.5;
+    let radius = norm(start - target) * 0.5 + 1e-9;
+    let radius_sq = radius * radius;
+    let visited = &mut scratch.visited;
+    visited.clear();
+    visited.push(poly);
+    let mut best: (f64, PolyId, Vec2) = (f64::INFINITY, poly, start);
+    let mut head = 0;
+    while head < visited.len() {
+        let p = visited[head];
+        head += 1;
+        let (d, q) = mesh.nearest_in(p, target);
+        if d < best.0 {
+            best = (d, p, q);
+            if d == 0.0 {
+                // `nearest_in` says 0 for a point inside, but also for one a rounding error
+                // outside an edge: `pull_inside` keeps a point inside and nudges the other in.
+                return (p, mesh.pull_inside(p, q));
+            }
+        }
+        for (i, n) in mesh.neighbours(p).iter().enumerate() {
+            let Some(n) = *n else { continue };
+            if visited.len() >= MAX_VISITED || visited.contains(&n) {
+                continue;
+            }
+            let (a, b) = mesh.edge(p, i);
+            let c = crate::geom::closest_point_on_segment(centre, a, b);
+            if (c - centre).length_squared() <= radius_sq {
+                visited.push(n);
+            }
+        }
+    }
+    let (_, p, q) = best;
+    (p, mesh.pull_inside(p, q))
+}
+
+/// Calls `f(closest point)` for every wall edge within `range` of `pos`, over the polygons
+/// reachable from `poly` across portals within `range` (at most `max_polys` of them).
+pub(crate) fn for_each_wall_near(
+    mesh: &NavMesh,
+    poly: PolyId,
+    pos: Vec2,
+    range: f64,
+    max_polys: usize,
+    scratch: &mut SurfaceScratch,
+    mut f: impl FnMut(Vec2),
+) {
+    let range_sq = range * range;
+    let visited = &mut scratch.visited;
+    visited.clear();
+    visited.push(poly);
+    let mut head = 0;
+    while head < visited.len() {
+        let p = visited[head];
+        head += 1;
+        for (i, n) in mesh.neighbours(p).iter().enumerate() {
+            let (a, b) = mesh.edge(p, i);
+            let c = crate::geom::closest_point_on_segment(pos, a, b);
+            if (c - pos).length_squared() > range_sq {
+                continue;
+            }
+            match *n {
+                // Only walls the agent is in front of (on the polygon's side of the wall's
+                // line): a wall seen from behind is reached only through another wall, and its
+                // end point would hold the agent back from a corner it merely walks past.
+                None if (b - a).cross(pos - a) > 0.0 => f(c),
+                None => {}
+                Some(n) if visited.len() < max_polys && !visited.contains(&n) => visited.push(n),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{build, BuildOptions};
+    use crate::geom::Aabb;
+    use crate::scene::Scene;
+
+    fn v(x: f64, y: f64) -> Vec2 {
+        Vec2::new(x, y)
+    }
+
+    fn room() -> NavMesh {
+        let scene = Scene::new(Aabb::new(v(0.0, 0.0), v(10.0, 10.0))).with_obstacle([
+            [4.0, 2.0],
+            [6.0, 2.0],
+            [6.0, 8.0],
+            [4.0, 8.0],
+        ]);
+        build(&scene, &BuildOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn a_free_move_reaches_its_target() {
+        let mesh = room();
+        let s = v(1.0, 1.0);
+        let poly = mesh.locate(s).polygon().unwrap();
+        let (p, q) = move_along_surface(&mesh, poly, s, v(9.0, 1.5), &mut Default::default());
+        assert_eq!(q, v(9.0, 1.5));
+        assert!(mesh.locate_in(p, q).is_some());
+    }
+
+    #[test]
+    fn a_move_into_a_wall_slides_and_stays_on_the_mesh() {
+        let mesh = room();
+        let s = v(3.5, 5.0);
+        let poly = mesh.locate(s).polygon().unwrap();
+        let (p, q) = move_along_surface(&mesh, poly, s, v(4.5, 5.5), &mut Default::default());
+        assert!(mesh.locate_in(p, q).is_some());
+        assert!(q.x <= 4.0 && (q.y - 5.5).abs() < 1e-9, "{q}");
+        // Out of the map entirely.
+        let s = v(0.2, 9.8);
+        let poly = mesh.locate(s).polygon().unwrap();
+        let (p, q) = move_along_surface(&mesh, poly, s, v(-1.0, 11.0), &mut Default::default());
+        assert!(mesh.locate_in(p, q).is_some());
+        assert_eq!(q, v(0.0, 10.0));
+    }
+
+    #[test]
+    fn walls_near_a_point_are_found() {
+        let mesh = room();
+        let s = v(3.5, 5.0);
+        let poly = mesh.locate(s).polygon().unwrap();
+        let mut walls = Vec::new();
+        for_each_wall_near(&mesh, poly, s, 1.0, 16, &mut Default::default(), |c| {
+            walls.push(c)
+        });
+        assert!(walls.contains(&v(4.0, 5.0)), "{walls:?}");
+    }
+}

@@ -1,0 +1,1413 @@
+//! Crowds: many agents that follow their paths on the mesh and avoid each other.
+//!
+//! The navmesh finds the global route; local avoidance keeps agents apart (the chapter's
+//! applications section; Recast's DetourCrowd, Unity and Unreal split the work the same way).
+//! A [`Crowd`] sits on top of the path search, one way: `mesh → search → path → agents`.
+//!
+//! Each [`Crowd::step`] runs, for every agent:
+//!
+//! ```text
+//!  replan queue ──► corridor ──► preferred ──► ORCA ──► move along ──► separation
+//!  (≤ K oldest)     (next        velocity     (neighbours  surface      (push overlaps
+//!                    corner)     + bias       + walls)     (clamped)    apart, clamped)
+//! ```
+//!
+//! - **Corridor** (`corridor.rs`, Detour's `dtPathCorridor`): the agent keeps its channel and
+//!   corners, steers to the next corner, moves the corridor's start as it advances, skips a
+//!   corner once the one after is in sight, and asks for a replan when its goal changes, when
+//!   it strays off its channel, when it stalls, or when the mesh changes
+//!   ([`Crowd::set_mesh`], the hook for dynamic obstacles).
+//! - **Budgeted replanning**: at most [`CrowdOptions::max_replans_per_step`] path queries per
+//!   step, oldest request first, so a mass goal change spreads over frames.
+//! - **ORCA** (`avoidance.rs`): van den Berg, Guy, Lin and Manocha, *Reciprocal n-body
+//!   Collision Avoidance* (2011): each agent takes half the responsibility for avoiding each
+//!   of its nearest neighbours (found with a uniform grid, `grid.rs`), the nearby wall edges of
+//!   the mesh are hard constraints, and a small 2D linear program picks the new velocity
+//!   closest to the preferred one.
+//! - **Moves are clamped to the mesh** (Detour's `moveAlongSurface`): an agent slides along the
+//!   wall it would cross, so no agent ever leaves the walkable area, whatever avoidance asks.
+//! - **Separation**: where ORCA could not satisfy every constraint (dense crowds), overlapping
+//!   pairs are pushed apart by half their overlap each (Detour's collision pass), again clamped.
+//! - **Symmetry breaking**: plain ORCA can deadlock when a scenario is exactly symmetric (two
+//!   agents head-on, a circle of agents) because each sees the mirror image of the other's
+//!   choice. Every preferred velocity is rotated by a small fixed angle to the agent's right
+//!   ([`CrowdOptions::right_bias`]), varied by a few percent per agent from its id: a
+//!   right-hand rule, so head-on pairs pass left side to left side and a circle turns into a
+//!   roundabout. The bias is a pure function of the id, so steps stay deterministic.
+//!
+//! **Radii.** An agent's centre moves on a mesh built for its radius (obstacles inflated by
+//! it), so a centre on the mesh means a body clear of obstacles. [`Crowd::new`] takes one mesh
+//! for every agent; [`Crowd::with_radius_classes`] takes one per radius class
+//! ([`build_per_radius`](crate::build::build_per_radius)) and gives each agent the smallest
+//! class that fits it.
+//!
+//! **Determinism.** A step computes every agent's new state from the previous positions into a
+//! buffer indexed by agent (in parallel with rayon when [`CrowdOptions::parallel`] is set and
+//! the `parallel` feature is on), then applies it in order. Neighbours are visited in a fixed
+//! order, replans are computed independently and applied in queue order. The same inputs give
+//! bit-identical positions, sequential or parallel, on any number of threads.
+//!
+//! **Cost.** Per agent and step: a grid query for its neighbours, a funnel over the next
+//! polygons of its channel, a breadth-first search for walls and for the move, and a 2D linear
+//! program of O(neighbours + walls) constraints. Measured step times for 1,000 and 10,000
+//! agents on a Dragon Age map and on AcrosstheCape are in the repository's `BENCHMARKS.md`,
+//! section "Crowds" (`cargo bench -p portolan --bench crowd`).
+//!
+//! **Limits.** Overlaps under crowd pressure grow with the time step: the scenarios keep them
+//! under 5% of the radii sum at steps where an agent moves at most 0.15 of its radius
+//! ([`scenarios::DT`]); at twice that the bottleneck reached 10%.
+//!
+//! ```
+//! use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+//! use portolan::{build, BuildOptions, Scene, Vec2};
+//! use std::sync::Arc;
+//!
+//! // One mesh built for agents of radius 5.
+//! let mesh = build(&Scene::default_map(), &BuildOptions::default().with_agent_radius(5.0)).unwrap();
+//! let mut crowd = Crowd::new(Arc::new(mesh), CrowdOptions::default());
+//! let a = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(780.0, 430.0), 5.0, 60.0)).unwrap();
+//! let b = crowd.add_agent(AgentParams::new(Vec2::new(780.0, 430.0), Vec2::new(20.0, 20.0), 5.0, 60.0)).unwrap();
+//! for _ in 0..2000 {
+//!     crowd.step(0.05).unwrap();
+//! }
+//! assert!(crowd.agent(a).unwrap().is_arrived() && crowd.agent(b).unwrap().is_arrived());
+//! ```
+
+mod avoidance;
+mod corridor;
+mod grid;
+pub mod scenarios;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use self::avoidance::{Line, Me};
+use self::corridor::{norm, Corridor, SurfaceScratch};
+use self::grid::Grid;
+use crate::geom::Vec2;
+use crate::mesh::{NavMesh, PolyId};
+use crate::search::{PathError, PathFinder, SearchOptions};
+
+/// The most neighbours an agent avoids ([`CrowdOptions::max_neighbours`] is at most this).
+pub const MAX_NEIGHBOURS: usize = 16;
+/// Queueing: a neighbour is ahead within this cosine of the heading, going the same way
+/// within this cosine.
+const FOLLOW_CONE: f64 = 0.8;
+/// Queueing: the time to close the gap to the agent ahead, seconds.
+const FOLLOW_TIME: f64 = 0.3;
+/// Queueing: the preferred speed never drops below this fraction of the top speed.
+const FOLLOW_FLOOR: f64 = 0.1;
+/// Most polygons searched for walls around an agent.
+const WALL_POLYS: usize = 16;
+
+/// An agent's handle: stable for the agent's life, never reused by the same crowd.
+///
+/// ```
+/// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+/// # use portolan::{build, BuildOptions, Scene, Vec2};
+/// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+/// let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+/// let p = AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 20.0), 1.0, 10.0);
+/// let a = crowd.add_agent(p.clone()).unwrap();
+/// let b = crowd.add_agent(p).unwrap();
+/// assert!(a < b);
+/// assert_eq!(a.to_string(), "agent 0");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AgentId(pub u64);
+
+impl std::fmt::Display for AgentId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "agent {}", self.0)
+    }
+}
+
+/// What a new agent is: where it stands, where it goes, its size and its top speed.
+///
+/// ```
+/// use portolan::crowd::AgentParams;
+/// use portolan::Vec2;
+/// let p = AgentParams::new(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), 0.5, 1.5);
+/// assert_eq!(p.radius, 0.5);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct AgentParams {
+    /// Start position (on the agent's mesh, or snapped there with [`CrowdOptions::snap`]).
+    pub position: Vec2,
+    /// Goal (same rule).
+    pub goal: Vec2,
+    /// Body radius, ≥ 0.
+    pub radius: f64,
+    /// Top speed in units per second, ≥ 0.
+    pub max_speed: f64,
+}
+
+impl AgentParams {
+    /// An agent at `position` going to `goal`.
+    ///
+    /// ```
+    /// # use portolan::crowd::AgentParams;
+    /// # use portolan::Vec2;
+    /// let p = AgentParams::new(Vec2::ZERO, Vec2::new(1.0, 1.0), 0.25, 2.0);
+    /// assert_eq!(p.max_speed, 2.0);
+    /// ```
+    pub fn new(position: Vec2, goal: Vec2, radius: f64, max_speed: f64) -> AgentParams {
+        AgentParams {
+            position,
+            goal,
+            radius,
+            max_speed,
+        }
+    }
+}
+
+/// Tuning of a crowd; the defaults suit agents that cross their own diameter in a fraction of
+/// a second.
+///
+/// ```
+/// use portolan::crowd::CrowdOptions;
+/// let o = CrowdOptions::default().with_max_replans_per_step(8).with_parallel(false);
+/// assert_eq!(o.max_replans_per_step, 8);
+/// assert!(!o.parallel);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct CrowdOptions {
+    /// ORCA's time horizon against other agents, seconds (default 1.5): larger anticipates
+    /// earlier and moves more cautiously.
+    pub time_horizon: f64,
+    /// ORCA's time horizon against walls, seconds (default 0.1). Walls hold anyway (moves are
+    /// clamped to the mesh); a long horizon makes agents crawl past door jambs.
+    pub obstacle_time_horizon: f64,
+    /// How many nearest neighbours each agent avoids, 1..=[`MAX_NEIGHBOURS`] (default 10).
+    pub max_neighbours: usize,
+    /// Path queries per step at most, oldest request first (default 64).
+    pub max_replans_per_step: usize,
+    /// Corner offset of planned paths, as a fraction of the agent's radius (default 0.25): a
+    /// margin at the turns on top of the mesh's inflation.
+    pub corner_offset: f64,
+    /// An agent has arrived when its centre is within this fraction of its radius of its goal
+    /// (default 0.5). A corner counts as passed within one radius.
+    pub arrival_distance: f64,
+    /// Seconds without progress toward the next corner before an agent replans (default 2).
+    pub stall_time: f64,
+    /// The right-hand bias of preferred velocities, radians (default 0.2); see the
+    /// [module docs](self). 0 turns it off.
+    pub right_bias: f64,
+    /// Passes of the separation step (default 4); 0 turns it off.
+    pub separation_iterations: usize,
+    /// Snap positions and goals off the mesh to the nearest mesh point within this distance;
+    /// `None` (the default) rejects them with [`CrowdError::PositionOffMesh`] /
+    /// [`CrowdError::GoalOffMesh`].
+    pub snap: Option<f64>,
+    /// Compute steps on rayon's thread pool (default true; needs the `parallel` feature,
+    /// ignored without it). The result is the same either way.
+    pub parallel: bool,
+}
+
+impl Default for CrowdOptions {
+    fn default() -> CrowdOptions {
+        CrowdOptions {
+            time_horizon: 1.5,
+            obstacle_time_horizon: 0.1,
+            max_neighbours: 10,
+            max_replans_per_step: 64,
+            corner_offset: 0.25,
+            arrival_distance: 0.5,
+            stall_time: 2.0,
+            right_bias: 0.2,
+            separation_iterations: 4,
+            snap: None,
+            parallel: true,
+        }
+    }
+}
+
+impl CrowdOptions {
+    /// Sets [`CrowdOptions::max_replans_per_step`].
+    ///
+    /// ```
+    /// # use portolan::crowd::CrowdOptions;
+    /// assert_eq!(CrowdOptions::default().with_max_replans_per_step(1).max_replans_per_step, 1);
+    /// ```
+    pub fn with_max_replans_per_step(mut self, k: usize) -> CrowdOptions {
+        self.max_replans_per_step = k;
+        self
+    }
+
+    /// Sets [`CrowdOptions::parallel`].
+    ///
+    /// ```
+    /// # use portolan::crowd::CrowdOptions;
+    /// assert!(!CrowdOptions::default().with_parallel(false).parallel);
+    /// ```
+    pub fn with_parallel(mut self, parallel: bool) -> CrowdOptions {
+        self.parallel = parallel;
+        self
+    }
+
+    /// Sets [`CrowdOptions::snap`].
+    ///
+    /// ```
+    /// # use portolan::crowd::CrowdOptions;
+    /// assert_eq!(CrowdOptions::default().with_snap(Some(2.0)).snap, Some(2.0));
+    /// ```
+    pub fn with_snap(mut self, snap: Option<f64>) -> CrowdOptions {
+        self.snap = snap;
+        self
+    }
+
+    /// Sets [`CrowdOptions::right_bias`].
+    ///
+    /// ```
+    /// # use portolan::crowd::CrowdOptions;
+    /// assert_eq!(CrowdOptions::default().with_right_bias(0.0).right_bias, 0.0);
+    /// ```
+    pub fn with_right_bias(mut self, right_bias: f64) -> CrowdOptions {
+        self.right_bias = right_bias;
+        self
+    }
+
+    fn validate(&self) -> Result<(), CrowdError> {
+        let bad = |option: &'static str, value: f64, reason: &'static str| {
+            Err(CrowdError::InvalidOption {
+                option,
+                value,
+                reason,
+            })
+        };
+        let positive = |x: f64| x.is_finite() && x > 0.0;
+        let non_negative = |x: f64| x.is_finite() && x >= 0.0;
+        if !positive(self.time_horizon) {
+            return bad("time_horizon", self.time_horizon, "must be finite and > 0");
+        }
+        if !positive(self.obstacle_time_horizon) {
+            return bad(
+                "obstacle_time_horizon",
+                self.obstacle_time_horizon,
+                "must be finite and > 0",
+            );
+        }
+        if self.max_neighbours == 0 || self.max_neighbours > MAX_NEIGHBOURS {
+            return bad(
+                "max_neighbours",
+                self.max_neighbours as f64,
+                "must be 1..=MAX_NEIGHBOURS",
+            );
+        }
+        if self.max_replans_per_step == 0 {
+            return bad("max_replans_per_step", 0.0, "must be ≥ 1");
+        }
+        if !non_negative(self.corner_offset) {
+            return bad(
+                "corner_offset",
+                self.corner_offset,
+                "must be finite and ≥ 0",
+            );
+        }
+        if !non_negative(self.arrival_distance) {
+            return bad(
+                "arrival_distance",
+                self.arrival_distance,
+                "must be finite and ≥ 0",
+            );
+        }
+        if !positive(self.stall_time) {
+            return bad("stall_time", self.stall_time, "must be finite and > 0");
+        }
+        if !(self.right_bias.is_finite() && self.right_bias.abs() < 1.0) {
+            return bad(
+                "right_bias",
+                self.right_bias,
+                "must be finite, |bias| < 1 rad",
+            );
+        }
+        if let Some(s) = self.snap {
+            if s.is_nan() || s < 0.0 {
+                return bad("snap", s, "must be ≥ 0 (or None)");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which input was not a finite number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AgentField {
+    /// [`AgentParams::position`].
+    Position,
+    /// [`AgentParams::goal`] or a new goal.
+    Goal,
+    /// [`AgentParams::radius`].
+    Radius,
+    /// [`AgentParams::max_speed`].
+    MaxSpeed,
+}
+
+/// Why a crowd operation was refused; each names its culprit.
+///
+/// ```
+/// use portolan::crowd::{AgentField, AgentParams, Crowd, CrowdError, CrowdOptions};
+/// use portolan::{build, BuildOptions, Scene, Vec2};
+/// let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+/// let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+/// let p = AgentParams::new(Vec2::new(f64::NAN, 1.0), Vec2::new(20.0, 20.0), 1.0, 1.0);
+/// assert!(matches!(
+///     crowd.add_agent(p),
+///     Err(CrowdError::NonFinite { field: AgentField::Position, .. })
+/// ));
+/// ```
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CrowdError {
+    /// A position, goal, radius or speed was NaN or infinite.
+    #[error("{field:?} of {} is not finite", agent.map_or("a new agent".to_string(), |a| a.to_string()))]
+    NonFinite {
+        /// The agent, when it exists already.
+        agent: Option<AgentId>,
+        /// Which input.
+        field: AgentField,
+    },
+    /// A negative radius.
+    #[error("radius {radius} is negative")]
+    NegativeRadius {
+        /// The radius given.
+        radius: f64,
+    },
+    /// A negative top speed.
+    #[error("max speed {max_speed} is negative")]
+    NegativeSpeed {
+        /// The speed given.
+        max_speed: f64,
+    },
+    /// No radius class is large enough for the agent.
+    #[error("radius {radius} is larger than the largest radius class, {largest}")]
+    RadiusTooLarge {
+        /// The radius given.
+        radius: f64,
+        /// The largest class.
+        largest: f64,
+    },
+    /// A start position off the agent's mesh, with no snapping (or none within reach).
+    #[error("position {position} is off the mesh")]
+    PositionOffMesh {
+        /// The position given.
+        position: Vec2,
+    },
+    /// A goal off the agent's mesh, with no snapping (or none within reach).
+    #[error("goal {goal} of {} is off the mesh", agent.map_or("a new agent".to_string(), |a| a.to_string()))]
+    GoalOffMesh {
+        /// The agent, when it exists already.
+        agent: Option<AgentId>,
+        /// The goal given.
+        goal: Vec2,
+    },
+    /// No agent has this id (never added, or removed).
+    #[error("{0} is not in the crowd")]
+    UnknownAgent(AgentId),
+    /// A time step that is not finite and > 0.
+    #[error("time step {dt} must be finite and > 0")]
+    InvalidTimeStep {
+        /// The step given.
+        dt: f64,
+    },
+    /// An option out of its range.
+    #[error("option {option} = {value}: {reason}")]
+    InvalidOption {
+        /// The option's field name.
+        option: &'static str,
+        /// Its value.
+        value: f64,
+        /// The rule it breaks.
+        reason: &'static str,
+    },
+}
+
+/// Where an agent is in its life.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AgentState {
+    /// Waiting for a path (new agent, new goal): it stands still but still avoids others.
+    Planning,
+    /// Following its corridor.
+    Moving,
+    /// Within [`CrowdOptions::arrival_distance`] of its goal (it walks back if pushed away).
+    Arrived,
+    /// Its goal cannot be reached from where it is: it stands.
+    NoPath,
+}
+
+/// One agent of a [`Crowd`], read-only.
+///
+/// ```
+/// # use portolan::crowd::{AgentParams, AgentState, Crowd, CrowdOptions};
+/// # use portolan::{build, BuildOptions, Scene, Vec2};
+/// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+/// let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+/// let id = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 20.0), 1.0, 10.0)).unwrap();
+/// let agent = crowd.agent(id).unwrap();
+/// assert_eq!((agent.id(), agent.position(), agent.radius()), (id, Vec2::new(20.0, 20.0), 1.0));
+/// assert_eq!(agent.state(), AgentState::Planning);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Agent {
+    id: AgentId,
+    position: Vec2,
+    velocity: Vec2,
+    radius: f64,
+    max_speed: f64,
+    goal: Vec2,
+    class: usize,
+    poly: PolyId,
+    state: AgentState,
+    corridor: Corridor,
+    queued: bool,
+    /// Seconds without getting closer to the point steered toward.
+    stall: f64,
+    /// The closest the agent came to that point.
+    best: f64,
+    /// cos and sin of the right-hand bias angle.
+    bias: (f64, f64),
+    /// The unit direction it wanted to go last step (zero when standing).
+    heading: Vec2,
+}
+
+impl Agent {
+    /// The agent's id.
+    ///
+    /// See [`Agent`] for an example.
+    pub fn id(&self) -> AgentId {
+        self.id
+    }
+    /// Its position (always on its mesh).
+    ///
+    /// See [`Agent`] for an example.
+    pub fn position(&self) -> Vec2 {
+        self.position
+    }
+    /// Its velocity over the last step.
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// let id = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 20.0), 1.0, 10.0)).unwrap();
+    /// crowd.step(0.1).unwrap(); // plans
+    /// crowd.step(0.1).unwrap(); // moves
+    /// assert!(crowd.agent(id).unwrap().velocity().x > 9.0);
+    /// ```
+    pub fn velocity(&self) -> Vec2 {
+        self.velocity
+    }
+    /// Its radius.
+    ///
+    /// See [`Agent`] for an example.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+    /// Its top speed.
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// # let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// let id = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 20.0), 1.0, 3.0)).unwrap();
+    /// assert_eq!(crowd.agent(id).unwrap().max_speed(), 3.0);
+    /// ```
+    pub fn max_speed(&self) -> f64 {
+        self.max_speed
+    }
+    /// Its goal (snapped, if snapping moved it).
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// # let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// let id = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 20.0), 1.0, 3.0)).unwrap();
+    /// assert_eq!(crowd.agent(id).unwrap().goal(), Vec2::new(60.0, 20.0));
+    /// ```
+    pub fn goal(&self) -> Vec2 {
+        self.goal
+    }
+    /// Its state.
+    ///
+    /// See [`Agent`] for an example.
+    pub fn state(&self) -> AgentState {
+        self.state
+    }
+    /// Whether it is at its goal now.
+    ///
+    /// See the [module docs](self) for an example.
+    pub fn is_arrived(&self) -> bool {
+        self.state == AgentState::Arrived
+    }
+}
+
+/// What one [`Crowd::step`] did.
+///
+/// ```
+/// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+/// # use portolan::{build, BuildOptions, Scene, Vec2};
+/// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+/// let mut crowd = Crowd::new(mesh, CrowdOptions::default().with_max_replans_per_step(1));
+/// for x in [20.0, 30.0] {
+///     crowd.add_agent(AgentParams::new(Vec2::new(x, 20.0), Vec2::new(60.0, 60.0), 1.0, 3.0)).unwrap();
+/// }
+/// let s = crowd.step(0.1).unwrap();
+/// assert_eq!((s.replans, s.pending_replans), (1, 1));
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StepStats {
+    /// Path queries run this step.
+    pub replans: usize,
+    /// Requests still waiting.
+    pub pending_replans: usize,
+    /// Agents at their goal after the step.
+    pub arrived: usize,
+}
+
+#[derive(Clone, Debug)]
+struct Class {
+    radius: f64,
+    mesh: Arc<NavMesh>,
+}
+
+/// An agent's new state, computed from the previous step's snapshot.
+#[derive(Copy, Clone, Debug)]
+struct StepOut {
+    position: Vec2,
+    velocity: Vec2,
+    poly: PolyId,
+    heading: Vec2,
+    cursor: usize,
+    stall: f64,
+    best: f64,
+    replan: bool,
+    /// The agent stood in polygon p beside the channel, next to `channel[k]`: (k, p).
+    reconnect: Option<(usize, PolyId)>,
+    neighbours: [u32; MAX_NEIGHBOURS],
+    neighbour_count: usize,
+}
+
+impl Default for StepOut {
+    fn default() -> StepOut {
+        StepOut {
+            position: Vec2::ZERO,
+            velocity: Vec2::ZERO,
+            poly: PolyId(0),
+            heading: Vec2::ZERO,
+            cursor: 0,
+            stall: 0.0,
+            best: 0.0,
+            replan: false,
+            reconnect: None,
+            neighbours: [0; MAX_NEIGHBOURS],
+            neighbour_count: 0,
+        }
+    }
+}
+
+/// Per-worker scratch.
+#[derive(Default)]
+struct Scratch {
+    lines: Vec<Line>,
+    lp: Vec<Line>,
+    surface: SurfaceScratch,
+    portals: Vec<crate::search::funnel::Portal>,
+}
+
+/// Many agents on navigation meshes: path following, ORCA avoidance, moves clamped to the
+/// mesh. See the [module docs](self) for the algorithm.
+///
+/// See the [module docs](self) for an example.
+#[derive(Debug)]
+pub struct Crowd {
+    classes: Vec<Class>,
+    options: CrowdOptions,
+    agents: Vec<Agent>,
+    next_id: u64,
+    queue: VecDeque<AgentId>,
+    steps: u64,
+    grid: Grid,
+    positions: Vec<Vec2>,
+    out: Vec<StepOut>,
+    finder: PathFinder,
+}
+
+impl Crowd {
+    /// A crowd whose agents all move on `mesh` (build it for the largest agent radius).
+    /// Invalid options are reported by the first [`Crowd::step`] or [`Crowd::add_agent`].
+    ///
+    /// See the [module docs](self) for an example.
+    pub fn new(mesh: Arc<NavMesh>, options: CrowdOptions) -> Crowd {
+        Crowd::from_classes(
+            vec![Class {
+                radius: f64::INFINITY,
+                mesh,
+            }],
+            options,
+        )
+    }
+
+    /// A crowd with one mesh per radius class: `(radius, mesh built for that radius)`, as
+    /// [`build_per_radius`](crate::build::build_per_radius) makes them. An agent moves on the
+    /// mesh of the smallest class at least as large as its radius.
+    ///
+    /// ```
+    /// use portolan::build::{build_per_radius, BuildOptions};
+    /// use portolan::crowd::{AgentParams, Crowd, CrowdError, CrowdOptions};
+    /// use portolan::{Scene, Vec2};
+    /// use std::sync::Arc;
+    /// let radii = [2.0, 8.0];
+    /// let meshes = build_per_radius(&Scene::default_map(), &BuildOptions::default(), &radii).unwrap();
+    /// let classes = radii.iter().copied().zip(meshes.into_iter().map(Arc::new)).collect();
+    /// let mut crowd = Crowd::with_radius_classes(classes, CrowdOptions::default()).unwrap();
+    /// let p = |r| AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(700.0, 400.0), r, 50.0);
+    /// assert!(crowd.add_agent(p(1.0)).is_ok());
+    /// assert!(crowd.add_agent(p(8.0)).is_ok());
+    /// assert!(matches!(crowd.add_agent(p(9.0)), Err(CrowdError::RadiusTooLarge { .. })));
+    /// ```
+    pub fn with_radius_classes(
+        mut classes: Vec<(f64, Arc<NavMesh>)>,
+        options: CrowdOptions,
+    ) -> Result<Crowd, CrowdError> {
+        for &(r, _) in &classes {
+            if r.is_nan() || r < 0.0 {
+                return Err(CrowdError::NegativeRadius { radius: r });
+            }
+        }
+        if classes.is_empty() {
+            return Err(CrowdError::InvalidOption {
+                option: "classes",
+                value: 0.0,
+                reason: "at least one radius class",
+            });
+        }
+        classes.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let classes = classes
+            .into_iter()
+            .map(|(radius, mesh)| Class { radius, mesh })
+            .collect();
+        Ok(Crowd::from_classes(classes, options))
+    }
+
+    fn from_classes(classes: Vec<Class>, options: CrowdOptions) -> Crowd {
+        Crowd {
+            classes,
+            options,
+            agents: Vec::new(),
+            next_id: 0,
+            queue: VecDeque::new(),
+            steps: 0,
+            grid: Grid::default(),
+            positions: Vec::new(),
+            out: Vec::new(),
+            finder: PathFinder::new(),
+        }
+    }
+
+    /// The options.
+    ///
+    /// ```
+    /// # use portolan::crowd::{Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// assert_eq!(crowd.options(), &CrowdOptions::default());
+    /// ```
+    pub fn options(&self) -> &CrowdOptions {
+        &self.options
+    }
+
+    /// The mesh an agent moves on.
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let mut crowd = Crowd::new(mesh.clone(), CrowdOptions::default());
+    /// let id = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 20.0), 1.0, 3.0)).unwrap();
+    /// assert!(std::ptr::eq(crowd.mesh_of(id).unwrap(), &*mesh));
+    /// ```
+    pub fn mesh_of(&self, id: AgentId) -> Result<&NavMesh, CrowdError> {
+        let a = self.agent(id)?;
+        Ok(&self.classes[a.class].mesh)
+    }
+
+    /// The agents, in the order they were added.
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 20.0), 1.0, 3.0)).unwrap();
+    /// assert_eq!(crowd.agents().len(), 1);
+    /// ```
+    pub fn agents(&self) -> &[Agent] {
+        &self.agents
+    }
+
+    /// How many steps have run.
+    ///
+    /// ```
+    /// # use portolan::crowd::{Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// crowd.step(0.1).unwrap();
+    /// assert_eq!(crowd.steps(), 1);
+    /// ```
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    fn index_of(&self, id: AgentId) -> Result<usize, CrowdError> {
+        // Ids grow with insertion and removal keeps the order, so the list is sorted by id.
+        self.agents
+            .binary_search_by_key(&id, |a| a.id)
+            .map_err(|_| CrowdError::UnknownAgent(id))
+    }
+
+    /// One agent.
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentId, Crowd, CrowdError, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// assert_eq!(crowd.agent(AgentId(7)).unwrap_err(), CrowdError::UnknownAgent(AgentId(7)));
+    /// ```
+    pub fn agent(&self, id: AgentId) -> Result<&Agent, CrowdError> {
+        Ok(&self.agents[self.index_of(id)?])
+    }
+
+    /// Puts `p` on `mesh`: as is when on it, snapped within [`CrowdOptions::snap`], else `None`.
+    fn place(&self, mesh: &NavMesh, p: Vec2) -> Option<(PolyId, Vec2)> {
+        if let Some(poly) = mesh.locate(p).polygon() {
+            return Some((poly, p));
+        }
+        mesh.nearest_point(p, self.options.snap?)
+    }
+
+    /// Adds an agent; it plans its path within the next steps (budgeted).
+    ///
+    /// Errors: [`CrowdError::NonFinite`], [`CrowdError::NegativeRadius`],
+    /// [`CrowdError::NegativeSpeed`], [`CrowdError::RadiusTooLarge`],
+    /// [`CrowdError::PositionOffMesh`], [`CrowdError::GoalOffMesh`],
+    /// [`CrowdError::InvalidOption`].
+    ///
+    /// ```
+    /// use portolan::crowd::{AgentParams, Crowd, CrowdError, CrowdOptions};
+    /// use portolan::{build, BuildOptions, Scene, Vec2};
+    /// let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// let outside = Vec2::new(-50.0, 20.0);
+    /// let p = AgentParams::new(Vec2::new(20.0, 20.0), outside, 1.0, 3.0);
+    /// assert!(matches!(crowd.add_agent(p.clone()), Err(CrowdError::GoalOffMesh { goal, .. }) if goal == outside));
+    /// let mut small = p;
+    /// small.radius = -1.0;
+    /// assert!(matches!(crowd.add_agent(small), Err(CrowdError::NegativeRadius { .. })));
+    /// ```
+    pub fn add_agent(&mut self, params: AgentParams) -> Result<AgentId, CrowdError> {
+        self.options.validate()?;
+        let nonfinite = |field| CrowdError::NonFinite { agent: None, field };
+        if !params.position.is_finite() {
+            return Err(nonfinite(AgentField::Position));
+        }
+        if !params.goal.is_finite() {
+            return Err(nonfinite(AgentField::Goal));
+        }
+        if !params.radius.is_finite() {
+            return Err(nonfinite(AgentField::Radius));
+        }
+        if !params.max_speed.is_finite() {
+            return Err(nonfinite(AgentField::MaxSpeed));
+        }
+        if params.radius < 0.0 {
+            return Err(CrowdError::NegativeRadius {
+                radius: params.radius,
+            });
+        }
+        if params.max_speed < 0.0 {
+            return Err(CrowdError::NegativeSpeed {
+                max_speed: params.max_speed,
+            });
+        }
+        let class = self
+            .classes
+            .iter()
+            .position(|c| c.radius >= params.radius)
+            .ok_or(CrowdError::RadiusTooLarge {
+                radius: params.radius,
+                largest: self.classes.last().map_or(0.0, |c| c.radius),
+            })?;
+        let mesh = self.classes[class].mesh.clone();
+        let (poly, position) =
+            self.place(&mesh, params.position)
+                .ok_or(CrowdError::PositionOffMesh {
+                    position: params.position,
+                })?;
+        let (_, goal) = self
+            .place(&mesh, params.goal)
+            .ok_or(CrowdError::GoalOffMesh {
+                agent: None,
+                goal: params.goal,
+            })?;
+        let id = AgentId(self.next_id);
+        self.next_id += 1;
+        let angle = -self.options.right_bias * (0.95 + 0.1 * unit_hash(id.0));
+        let (s, c) = crate::random::sin_cos(angle);
+        self.agents.push(Agent {
+            id,
+            position,
+            velocity: Vec2::ZERO,
+            radius: params.radius,
+            max_speed: params.max_speed,
+            goal,
+            class,
+            poly,
+            state: AgentState::Planning,
+            corridor: Corridor::default(),
+            queued: true,
+            stall: 0.0,
+            best: f64::INFINITY,
+            bias: (c, s),
+            heading: Vec2::ZERO,
+        });
+        self.queue.push_back(id);
+        Ok(id)
+    }
+
+    /// Removes an agent.
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentParams, Crowd, CrowdError, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// let id = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 20.0), 1.0, 3.0)).unwrap();
+    /// crowd.remove_agent(id).unwrap();
+    /// assert_eq!(crowd.remove_agent(id), Err(CrowdError::UnknownAgent(id)));
+    /// ```
+    pub fn remove_agent(&mut self, id: AgentId) -> Result<(), CrowdError> {
+        let i = self.index_of(id)?;
+        self.agents.remove(i);
+        // Its queue entry, if any, is skipped when popped.
+        Ok(())
+    }
+
+    /// Sends an agent to a new goal; it replans within the next steps (budgeted) and stands
+    /// until then.
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentParams, AgentState, Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// let id = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 20.0), 1.0, 3.0)).unwrap();
+    /// crowd.set_goal(id, Vec2::new(20.0, 60.0)).unwrap();
+    /// assert_eq!(crowd.agent(id).unwrap().goal(), Vec2::new(20.0, 60.0));
+    /// assert_eq!(crowd.agent(id).unwrap().state(), AgentState::Planning);
+    /// ```
+    pub fn set_goal(&mut self, id: AgentId, goal: Vec2) -> Result<(), CrowdError> {
+        let i = self.index_of(id)?;
+        if !goal.is_finite() {
+            return Err(CrowdError::NonFinite {
+                agent: Some(id),
+                field: AgentField::Goal,
+            });
+        }
+        let mesh = self.classes[self.agents[i].class].mesh.clone();
+        let (_, goal) = self.place(&mesh, goal).ok_or(CrowdError::GoalOffMesh {
+            agent: Some(id),
+            goal,
+        })?;
+        let a = &mut self.agents[i];
+        a.goal = goal;
+        a.corridor.valid = false;
+        a.state = AgentState::Planning;
+        if !a.queued {
+            a.queued = true;
+            self.queue.push_back(id);
+        }
+        Ok(())
+    }
+
+    /// Replaces the mesh of radius class `class` (0 for [`Crowd::new`]; classes are in order of
+    /// radius): the hook for dynamic obstacles. Every agent of the class is put back on the new
+    /// mesh (moved to its nearest point if the change left it off) with its goal, and replans,
+    /// budgeted as any replan.
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// # use std::sync::Arc;
+    /// let mesh = Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let mut crowd = Crowd::new(mesh.clone(), CrowdOptions::default());
+    /// crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 20.0), 1.0, 3.0)).unwrap();
+    /// let smaller = Arc::new(build(&Scene::default_map(), &BuildOptions::default().with_agent_radius(5.0)).unwrap());
+    /// crowd.set_mesh(0, smaller).unwrap();
+    /// assert!(crowd.step(0.1).unwrap().replans >= 1);
+    /// ```
+    pub fn set_mesh(&mut self, class: usize, mesh: Arc<NavMesh>) -> Result<(), CrowdError> {
+        if class >= self.classes.len() {
+            return Err(CrowdError::InvalidOption {
+                option: "class",
+                value: class as f64,
+                reason: "no such radius class",
+            });
+        }
+        self.classes[class].mesh = mesh.clone();
+        for a in self.agents.iter_mut().filter(|a| a.class == class) {
+            // A non-empty mesh always has a nearest point; an empty one leaves the agent where it
+            // was, with no polygon to stand on: it cannot plan (NoPath) until a mesh comes back.
+            if let Some((poly, p)) = mesh.nearest_point(a.position, f64::INFINITY) {
+                a.poly = poly;
+                a.position = p;
+            }
+            if let Some((_, g)) = mesh.nearest_point(a.goal, f64::INFINITY) {
+                a.goal = g;
+            }
+            a.corridor.valid = false;
+            a.state = AgentState::Planning;
+            if !a.queued {
+                a.queued = true;
+                self.queue.push_back(a.id);
+            }
+        }
+        Ok(())
+    }
+
+    /// Advances the crowd by `dt` seconds; see the [module docs](self) for what a step does.
+    ///
+    /// See the [module docs](self) for an example.
+    pub fn step(&mut self, dt: f64) -> Result<StepStats, CrowdError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(CrowdError::InvalidTimeStep { dt });
+        }
+        self.options.validate()?;
+        let replans = self.replan();
+        let n = self.agents.len();
+        // The neighbour grid, from the positions before the step.
+        self.positions.clear();
+        self.positions
+            .extend(self.agents.iter().map(|a| a.position));
+        let max_radius = self.agents.iter().map(|a| a.radius).fold(0.0, f64::max);
+        let max_speed = self.agents.iter().map(|a| a.max_speed).fold(0.0, f64::max);
+        let range = 2.0 * max_radius + 2.0 * max_speed * self.options.time_horizon.max(dt);
+        self.grid.rebuild(&self.positions, range);
+        self.out.clear();
+        self.out.resize(n, StepOut::default());
+        {
+            let ctx = Ctx {
+                agents: &self.agents,
+                classes: &self.classes,
+                options: &self.options,
+                grid: &self.grid,
+                positions: &self.positions,
+                dt,
+                range,
+                max_radius,
+            };
+            for_each_out(self.options.parallel, &mut self.out, |i, out, s| {
+                ctx.compute(i, out, s)
+            });
+        }
+        for (a, o) in self.agents.iter_mut().zip(&self.out) {
+            a.position = o.position;
+            a.velocity = o.velocity;
+            a.poly = o.poly;
+            a.heading = o.heading;
+            a.corridor.cursor = o.cursor;
+            if let Some((k, p)) = o.reconnect {
+                // The polygon the agent stood in replaces the channel up to k.
+                a.corridor.channel.splice(..k, [p]);
+                a.corridor.cursor = 0;
+            }
+            a.stall = o.stall;
+            a.best = o.best;
+            if o.replan && !a.queued {
+                a.queued = true;
+                self.queue.push_back(a.id);
+            }
+        }
+        for _ in 0..self.options.separation_iterations {
+            self.separate();
+        }
+        let mut arrived = 0;
+        for a in &mut self.agents {
+            let near = norm(a.position - a.goal) <= self.options.arrival_distance * a.radius;
+            a.state = match a.state {
+                AgentState::Moving | AgentState::Arrived if near => AgentState::Arrived,
+                AgentState::Arrived => AgentState::Moving,
+                s => s,
+            };
+            arrived += usize::from(a.state == AgentState::Arrived);
+        }
+        self.steps += 1;
+        Ok(StepStats {
+            replans,
+            pending_replans: self.queue.len(),
+            arrived,
+        })
+    }
+
+    /// Runs up to K queued path queries, oldest first; returns how many ran.
+    fn replan(&mut self) -> usize {
+        let mut jobs: Vec<(usize, Vec2, Vec2)> = Vec::new();
+        while jobs.len() < self.options.max_replans_per_step {
+            let Some(id) = self.queue.pop_front() else {
+                break;
+            };
+            let Ok(i) = self.index_of(id) else { continue };
+            self.agents[i].queued = false;
+            jobs.push((i, self.agents[i].position, self.agents[i].goal));
+        }
+        let plan = |finder: &mut PathFinder, &(i, from, to): &(usize, Vec2, Vec2)| {
+            // Only the channel is kept (corners are found each step), so no corner offset here.
+            let a = &self.agents[i];
+            finder.find_path(
+                &self.classes[a.class].mesh,
+                from,
+                to,
+                &SearchOptions::funnel(),
+            )
+        };
+        #[cfg(feature = "parallel")]
+        let results: Vec<Result<crate::search::Path, PathError>> =
+            if self.options.parallel && jobs.len() > 1 {
+                use rayon::prelude::*;
+                jobs.par_iter().map_init(PathFinder::new, plan).collect()
+            } else {
+                jobs.iter().map(|j| plan(&mut self.finder, j)).collect()
+            };
+        #[cfg(not(feature = "parallel"))]
+        let results: Vec<Result<crate::search::Path, PathError>> =
+            jobs.iter().map(|j| plan(&mut self.finder, j)).collect();
+        for (&(i, _, _), result) in jobs.iter().zip(results) {
+            let a = &mut self.agents[i];
+            match result {
+                Ok(path) => {
+                    let mesh = &self.classes[a.class].mesh;
+                    if let Some(&first) = path.channel.first() {
+                        if mesh.locate_in(first, a.position).is_some() {
+                            a.poly = first;
+                        }
+                    }
+                    a.corridor.set(path.channel);
+                    a.state = AgentState::Moving;
+                    a.stall = 0.0;
+                    a.best = f64::INFINITY;
+                }
+                Err(_) => {
+                    // Every endpoint was checked on the way in and the agent stands on its
+                    // mesh, so this is "no path" (another component) or a mesh with no room.
+                    a.corridor.valid = false;
+                    a.state = AgentState::NoPath;
+                }
+            }
+        }
+        jobs.len()
+    }
+
+    /// One separation pass: every overlapping pair is pushed apart by half its overlap each,
+    /// each push clamped to the mesh.
+    fn separate(&mut self) {
+        self.positions.clear();
+        self.positions
+            .extend(self.agents.iter().map(|a| a.position));
+        let agents = &self.agents;
+        let classes = &self.classes;
+        let positions = &self.positions;
+        for_each_out(self.options.parallel, &mut self.out, |i, o, s| {
+            let a = &agents[i];
+            let mut push = Vec2::ZERO;
+            for &j in &o.neighbours[..o.neighbour_count] {
+                let j = j as usize;
+                let b = &agents[j];
+                let d = positions[j] - positions[i];
+                let combined = a.radius + b.radius;
+                let dist_sq = d.length_squared();
+                if dist_sq >= combined * combined {
+                    continue;
+                }
+                let dist = dist_sq.sqrt();
+                let away = if dist > 1e-12 {
+                    -d / dist
+                } else {
+                    tie_direction(a.id, b.id)
+                };
+                push += away * ((combined - dist) * 0.5);
+            }
+            o.position = positions[i];
+            o.poly = a.poly;
+            if push != Vec2::ZERO {
+                let mesh = &classes[a.class].mesh;
+                let (poly, p) = corridor::move_along_surface(
+                    mesh,
+                    a.poly,
+                    positions[i],
+                    positions[i] + push,
+                    &mut s.surface,
+                );
+                o.position = p;
+                o.poly = poly;
+            }
+        });
+        for (a, o) in self.agents.iter_mut().zip(&self.out) {
+            a.position = o.position;
+            a.poly = o.poly;
+        }
+    }
+}
+
+/// Runs `f(i, &mut out[i], scratch)` for every index, on rayon's pool when `parallel`.
+fn for_each_out(
+    parallel: bool,
+    out: &mut [StepOut],
+    f: impl Fn(usize, &mut StepOut, &mut Scratch) + Sync + Send,
+) {
+    #[cfg(feature = "parallel")]
+    if parallel && out.len() > 64 {
+        use rayon::prelude::*;
+        out.par_iter_mut()
+            .enumerate()
+            .with_min_len(64)
+            .for_each_init(Scratch::default, |s, (i, o)| f(i, o, s));
+        return;
+    }
+    let _ = parallel;
+    let mut s = Scratch::default();
+    for (i, o) in out.iter_mut().enumerate() {
+        f(i, o, &mut s);
+    }
+}
+
+/// A number in [0, 1) from an id (SplitMix64's mix), for the per-agent bias.
+fn unit_hash(x: u64) -> f64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// Which way `a` leaves `b` when both stand on the same point: opposite for the two.
+fn tie_direction(a: AgentId, b: AgentId) -> Vec2 {
+    if a < b {
+        Vec2::new(-1.0, 0.0)
+    } else {
+        Vec2::new(1.0, 0.0)
+    }
+}
+
+/// The read-only snapshot one step computes from.
+struct Ctx<'a> {
+    agents: &'a [Agent],
+    classes: &'a [Class],
+    options: &'a CrowdOptions,
+    grid: &'a Grid,
+    positions: &'a [Vec2],
+    dt: f64,
+    range: f64,
+    max_radius: f64,
+}
+
+impl Ctx<'_> {
+    fn compute(&self, i: usize, out: &mut StepOut, s: &mut Scratch) {
+        let a = &self.agents[i];
+        let mesh = &*self.classes[a.class].mesh;
+        let pos = a.position;
+        let dt = self.dt;
+        out.position = pos;
+        out.poly = a.poly;
+        out.cursor = a.corridor.cursor;
+        out.stall = a.stall;
+        out.best = a.best;
+        out.replan = false;
+        out.reconnect = None;
+        // 1. Corridor: where the agent is along it, and the point to steer toward.
+        let mut preferred = Vec2::ZERO;
+        let c = &a.corridor;
+        if c.valid && matches!(a.state, AgentState::Moving | AgentState::Arrived) {
+            let mut first = None;
+            let mut from = c.cursor;
+            match c.advance_to(a.poly) {
+                Some(k) => {
+                    out.cursor = k;
+                    from = k;
+                }
+                None => {
+                    let end = (c.cursor + corridor::LOOKAHEAD).min(c.channel.len());
+                    // On a shared edge the agent may be listed in the neighbour polygon.
+                    if let Some(k) =
+                        (c.cursor..end).find(|&k| mesh.locate_in(c.channel[k], pos).is_some())
+                    {
+                        out.cursor = k;
+                        out.poly = c.channel[k];
+                        from = k;
+                    } else if let Some(k) =
+                        (c.cursor..end).find(|&k| mesh.shared_edge(a.poly, c.channel[k]).is_some())
+                    {
+                        // Pushed into a polygon beside the channel: the corridor gets it in
+                        // front of channel[k] (Detour's mergeCorridorStartMoved), no replan.
+                        out.reconnect = Some((k, a.poly));
+                        first = Some(a.poly);
+                        from = k;
+                    } else {
+                        out.replan = true;
+                    }
+                }
+            }
+            let (target, last) = c.steer_target(
+                mesh,
+                pos,
+                a.goal,
+                self.options.corner_offset * a.radius,
+                first,
+                from,
+                &mut s.portals,
+            );
+            let to = target - pos;
+            let dist = norm(to);
+            if last && dist <= self.options.arrival_distance * a.radius * 0.5 {
+                preferred = Vec2::ZERO;
+            } else if dist > 1e-12 {
+                let speed = if last {
+                    a.max_speed.min(dist / dt)
+                } else {
+                    a.max_speed
+                };
+                let d = to / dist * speed;
+                let (cos, sin) = a.bias;
+                preferred = Vec2::new(d.x * cos - d.y * sin, d.x * sin + d.y * cos);
+            }
+            // Stall: no progress toward the target for a while means replan.
+            if a.state == AgentState::Moving {
+                // Progress is measured toward the goal along the corridor: the cursor moving on
+                // or the distance to the steering point shrinking.
+                if out.cursor > c.cursor {
+                    out.best = f64::INFINITY;
+                }
+                if dist < out.best - 0.01 * a.radius.max(1e-9) {
+                    out.best = dist;
+                    out.stall = 0.0;
+                } else {
+                    out.stall += dt;
+                    if out.stall > self.options.stall_time {
+                        out.replan = true;
+                        out.stall = 0.0;
+                        out.best = f64::INFINITY;
+                    }
+                }
+            }
+        }
+        // 2. ORCA: walls first (hard), then the nearest neighbours.
+        let lines = &mut s.lines;
+        lines.clear();
+        let inv_obstacle = 1.0 / self.options.obstacle_time_horizon;
+        let wall_range = a.max_speed * self.options.obstacle_time_horizon + a.radius;
+        corridor::for_each_wall_near(
+            mesh,
+            out.poly,
+            pos,
+            wall_range,
+            WALL_POLYS,
+            &mut s.surface,
+            |closest| {
+                if let Some(l) = avoidance::wall_line(pos, closest, inv_obstacle) {
+                    lines.push(l);
+                }
+            },
+        );
+        let num_hard = lines.len();
+        let my_range = a.radius + self.max_radius + a.max_speed * self.options.time_horizon;
+        let mut range_sq = (my_range.min(self.range)).powi(2);
+        let k = self.options.max_neighbours;
+        let mut near: [(f64, u32); MAX_NEIGHBOURS] = [(0.0, 0); MAX_NEIGHBOURS];
+        let mut count = 0;
+        self.grid.for_each_near(pos, |j| {
+            if j == i {
+                return;
+            }
+            let d = (self.positions[j] - pos).length_squared();
+            if d >= range_sq {
+                return;
+            }
+            // Insertion into the k nearest, kept sorted by distance (ties: visiting order).
+            let mut slot = count.min(k - 1);
+            if count < k {
+                count += 1;
+            } else if d >= near[k - 1].0 {
+                return;
+            }
+            while slot > 0 && near[slot - 1].0 > d {
+                near[slot] = near[slot - 1];
+                slot -= 1;
+            }
+            near[slot] = (d, j as u32);
+            if count == k {
+                range_sq = near[k - 1].0;
+            }
+        });
+        out.neighbour_count = count;
+        // Queueing: an agent does not push into the back of a neighbour ahead going its way;
+        // it follows at that neighbour's speed plus the gap closed in FOLLOW_TIME (a
+        // car-following rule, so a jam at a door does not compress). Never below
+        // FOLLOW_FLOOR of its top speed, so queues cannot lock each other for good.
+        let speed = norm(preferred);
+        out.heading = Vec2::ZERO;
+        if speed > 0.0 {
+            let dir = preferred / speed;
+            let mut cap = speed;
+            for &(_, j) in &near[..count] {
+                let b = &self.agents[j as usize];
+                if b.state == AgentState::Arrived || b.heading.dot(dir) <= FOLLOW_CONE {
+                    continue;
+                }
+                let rel = b.position - pos;
+                let dist = norm(rel);
+                if rel.dot(dir) <= FOLLOW_CONE * dist {
+                    continue;
+                }
+                let gap = (dist - a.radius - b.radius).max(0.0);
+                cap = cap.min(gap / FOLLOW_TIME + b.velocity.dot(dir).max(0.0));
+            }
+            let cap = cap.max(FOLLOW_FLOOR * a.max_speed).min(speed);
+            preferred = dir * cap;
+            out.heading = dir;
+        }
+        let me = Me {
+            position: pos,
+            velocity: a.velocity,
+            radius: a.radius,
+        };
+        let inv_horizon = 1.0 / self.options.time_horizon;
+        for (slot, &(_, j)) in near[..count].iter().enumerate() {
+            out.neighbours[slot] = j;
+            let b = &self.agents[j as usize];
+            lines.push(avoidance::agent_line(
+                &me,
+                b.position,
+                b.velocity,
+                b.radius,
+                inv_horizon,
+                1.0 / dt,
+                0.5,
+                tie_direction(a.id, b.id),
+            ));
+        }
+        let velocity = avoidance::solve(lines, num_hard, a.max_speed, preferred, &mut s.lp);
+        // 3. Move, clamped to the mesh.
+        let (poly, p) =
+            corridor::move_along_surface(mesh, out.poly, pos, pos + velocity * dt, &mut s.surface);
+        out.position = p;
+        out.poly = poly;
+        out.velocity = (p - pos) / dt;
+    }
+}

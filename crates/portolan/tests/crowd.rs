@@ -1,0 +1,331 @@
+//! Crowd scenarios checked from the positions at every step (not from the crowd's own
+//! counters): everyone arrives, nobody leaves the mesh, no pair overlaps by more than 5% of
+//! their radii sum. Steps are deterministic: sequential against parallel, run against rerun.
+//! Bad input gets typed errors. Every seed here is fixed.
+
+use portolan::crowd::scenarios::{Scenario, ScenarioKind};
+use portolan::crowd::{AgentField, AgentId, AgentParams, Crowd, CrowdError, CrowdOptions};
+use portolan::{build, BuildOptions, Scene, Vec2};
+use std::sync::Arc;
+
+struct Outcome {
+    steps_to_all_arrived: Option<usize>,
+    left_mesh: usize,
+    max_overlap_ratio: f64,
+    positions: Vec<Vec<Vec2>>,
+}
+
+/// The largest overlap of any pair, as a fraction of their radii sum (0 when none touch).
+fn max_overlap(points: &[Vec2], radii: &[f64]) -> f64 {
+    let mut worst: f64 = 0.0;
+    for i in 0..points.len() {
+        for j in i + 1..points.len() {
+            let sum = radii[i] + radii[j];
+            let d = points[i].distance(points[j]);
+            if d < sum {
+                worst = worst.max((sum - d) / sum);
+            }
+        }
+    }
+    worst
+}
+
+fn run(s: &Scenario, options: CrowdOptions, max_steps: usize, keep: bool) -> Outcome {
+    let mut crowd = s.crowd(options).unwrap();
+    let radii: Vec<f64> = s.agents.iter().map(|a| a.radius).collect();
+    let mut out = Outcome {
+        steps_to_all_arrived: None,
+        left_mesh: 0,
+        max_overlap_ratio: 0.0,
+        positions: Vec::new(),
+    };
+    for step in 1..=max_steps {
+        crowd.step(s.dt).unwrap();
+        let points: Vec<Vec2> = crowd.agents().iter().map(|a| a.position()).collect();
+        out.left_mesh += points
+            .iter()
+            .filter(|&&p| s.mesh.locate(p).polygon().is_none())
+            .count();
+        out.max_overlap_ratio = out.max_overlap_ratio.max(max_overlap(&points, &radii));
+        // Arrived: within half a radius of the goal, from the positions.
+        let all = points
+            .iter()
+            .zip(&s.agents)
+            .all(|(p, a)| p.distance(a.goal) <= 0.5 * a.radius);
+        if keep {
+            out.positions.push(points);
+        }
+        if all {
+            out.steps_to_all_arrived = Some(step);
+            break;
+        }
+    }
+    out
+}
+
+fn check(kind: ScenarioKind, n: usize, seed: u64, max_steps: usize) {
+    let s = Scenario::new(kind, n, seed).unwrap();
+    let o = run(&s, CrowdOptions::default(), max_steps, false);
+    eprintln!(
+        "{kind} n={n}: all arrived at step {:?}, left mesh {}, max overlap {:.4}",
+        o.steps_to_all_arrived, o.left_mesh, o.max_overlap_ratio
+    );
+    assert_eq!(o.left_mesh, 0, "{kind}: positions off the mesh");
+    assert!(
+        o.max_overlap_ratio <= 0.05,
+        "{kind}: overlap {:.4} of the radii sum",
+        o.max_overlap_ratio
+    );
+    assert!(
+        o.steps_to_all_arrived.is_some(),
+        "{kind}: not all arrived in {max_steps} steps"
+    );
+}
+
+#[test]
+fn circle_all_arrive_on_mesh_without_overlap() {
+    check(ScenarioKind::Circle, 300, 1, 4000);
+}
+
+#[test]
+fn crossing_all_arrive_on_mesh_without_overlap() {
+    check(ScenarioKind::Crossing, 300, 2, 4000);
+}
+
+#[test]
+fn bottleneck_all_arrive_on_mesh_without_overlap() {
+    check(ScenarioKind::Bottleneck, 200, 3, 9000);
+}
+
+#[test]
+fn random_all_arrive_on_mesh_without_overlap() {
+    check(ScenarioKind::Random, 300, 4, 3000);
+}
+
+#[cfg(feature = "parallel")]
+#[test]
+fn sequential_parallel_and_rerun_give_identical_positions() {
+    for kind in [
+        ScenarioKind::Circle,
+        ScenarioKind::Bottleneck,
+        ScenarioKind::Random,
+    ] {
+        let s = Scenario::new(kind, 150, 11).unwrap();
+        let seq = run(&s, CrowdOptions::default().with_parallel(false), 300, true);
+        let par = run(&s, CrowdOptions::default().with_parallel(true), 300, true);
+        let again = run(&s, CrowdOptions::default().with_parallel(true), 300, true);
+        // On other thread counts too: a pool of 1 and of 3 threads.
+        let pool = |n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+                .install(|| run(&s, CrowdOptions::default(), 300, true))
+        };
+        let one = pool(1);
+        let three = pool(3);
+        assert_eq!(seq.positions.len(), 300);
+        for (name, other) in [
+            ("parallel", &par),
+            ("rerun", &again),
+            ("1 thread", &one),
+            ("3 threads", &three),
+        ] {
+            assert!(
+                seq.positions == other.positions,
+                "{kind}: {name} differs from sequential"
+            );
+        }
+        // Bit-for-bit, not merely equal as floats.
+        let bits = |o: &Outcome| -> Vec<u64> {
+            o.positions
+                .iter()
+                .flatten()
+                .flat_map(|p| [p.x.to_bits(), p.y.to_bits()])
+                .collect()
+        };
+        assert_eq!(bits(&seq), bits(&par));
+    }
+}
+
+fn small_crowd(options: CrowdOptions) -> Crowd {
+    let mesh = build(
+        &Scene::default_map(),
+        &BuildOptions::default().with_agent_radius(2.0),
+    )
+    .unwrap();
+    Crowd::new(Arc::new(mesh), options)
+}
+
+#[test]
+fn bad_input_gets_typed_errors_naming_the_culprit() {
+    let mut crowd = small_crowd(CrowdOptions::default());
+    let (a, b) = (Vec2::new(20.0, 20.0), Vec2::new(700.0, 400.0));
+    let ok = AgentParams::new(a, b, 1.0, 5.0);
+    let with = |f: &dyn Fn(&mut AgentParams)| {
+        let mut p = ok.clone();
+        f(&mut p);
+        p
+    };
+    let nan = f64::NAN;
+    for (p, field) in [
+        (with(&|p| p.position.x = nan), AgentField::Position),
+        (with(&|p| p.goal.y = f64::INFINITY), AgentField::Goal),
+        (with(&|p| p.radius = nan), AgentField::Radius),
+        (with(&|p| p.max_speed = nan), AgentField::MaxSpeed),
+    ] {
+        assert_eq!(
+            crowd.add_agent(p),
+            Err(CrowdError::NonFinite { agent: None, field })
+        );
+    }
+    assert_eq!(
+        crowd.add_agent(with(&|p| p.radius = -0.5)),
+        Err(CrowdError::NegativeRadius { radius: -0.5 })
+    );
+    assert_eq!(
+        crowd.add_agent(with(&|p| p.max_speed = -1.0)),
+        Err(CrowdError::NegativeSpeed { max_speed: -1.0 })
+    );
+    // Off the mesh: outside the map, and inside an obstacle.
+    let off = Vec2::new(-30.0, 40.0);
+    assert_eq!(
+        crowd.add_agent(with(&|p| p.goal = off)),
+        Err(CrowdError::GoalOffMesh {
+            agent: None,
+            goal: off
+        })
+    );
+    assert_eq!(
+        crowd.add_agent(with(&|p| p.position = off)),
+        Err(CrowdError::PositionOffMesh { position: off })
+    );
+    let id = crowd.add_agent(ok.clone()).unwrap();
+    assert_eq!(
+        crowd.set_goal(id, off),
+        Err(CrowdError::GoalOffMesh {
+            agent: Some(id),
+            goal: off
+        })
+    );
+    assert_eq!(
+        crowd.set_goal(id, Vec2::new(nan, 1.0)),
+        Err(CrowdError::NonFinite {
+            agent: Some(id),
+            field: AgentField::Goal
+        })
+    );
+    let ghost = AgentId(99);
+    assert_eq!(
+        crowd.set_goal(ghost, b),
+        Err(CrowdError::UnknownAgent(ghost))
+    );
+    assert_eq!(
+        crowd.remove_agent(ghost),
+        Err(CrowdError::UnknownAgent(ghost))
+    );
+    assert!(matches!(crowd.agent(ghost), Err(CrowdError::UnknownAgent(g)) if g == ghost));
+    crowd.remove_agent(id).unwrap();
+    assert_eq!(crowd.set_goal(id, b), Err(CrowdError::UnknownAgent(id)));
+    for dt in [0.0, -1.0, nan, f64::INFINITY] {
+        assert!(matches!(
+            crowd.step(dt),
+            Err(CrowdError::InvalidTimeStep { .. })
+        ));
+    }
+    // With snapping, the same goal is moved onto the mesh instead.
+    let mut snapping = small_crowd(CrowdOptions::default().with_snap(Some(100.0)));
+    let id = snapping.add_agent(with(&|p| p.goal = off)).unwrap();
+    let goal = snapping.agent(id).unwrap().goal();
+    assert!(snapping
+        .mesh_of(id)
+        .unwrap()
+        .locate(goal)
+        .polygon()
+        .is_some());
+    // A bad option is named.
+    let mut o = CrowdOptions::default();
+    o.time_horizon = -1.0;
+    assert!(matches!(
+        small_crowd(o).step(0.1),
+        Err(CrowdError::InvalidOption {
+            option: "time_horizon",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn replanning_is_budgeted_oldest_first() {
+    let mut crowd = small_crowd(CrowdOptions::default().with_max_replans_per_step(3));
+    let ids: Vec<AgentId> = (0..7)
+        .map(|k| {
+            let p = Vec2::new(20.0 + 6.0 * k as f64, 20.0);
+            crowd
+                .add_agent(AgentParams::new(p, Vec2::new(700.0, 400.0), 1.0, 20.0))
+                .unwrap()
+        })
+        .collect();
+    let s = crowd.step(0.05).unwrap();
+    assert_eq!((s.replans, s.pending_replans), (3, 4));
+    use portolan::crowd::AgentState::{Moving, Planning};
+    let states: Vec<_> = ids
+        .iter()
+        .map(|&i| crowd.agent(i).unwrap().state())
+        .collect();
+    assert_eq!(
+        states,
+        [Moving, Moving, Moving, Planning, Planning, Planning, Planning]
+    );
+    // A mass goal change spreads over steps too.
+    for &i in &ids {
+        crowd.set_goal(i, Vec2::new(780.0, 20.0)).unwrap();
+    }
+    let planned: Vec<usize> = (0..3).map(|_| crowd.step(0.05).unwrap().replans).collect();
+    assert_eq!(planned, [3, 3, 1]);
+}
+
+#[test]
+fn agents_of_two_radius_classes_move_on_their_own_meshes() {
+    let scene = Scene::default_map();
+    let radii = [1.0, 6.0];
+    let meshes =
+        portolan::build::build_per_radius(&scene, &BuildOptions::default(), &radii).unwrap();
+    let classes = radii
+        .iter()
+        .copied()
+        .zip(meshes.into_iter().map(Arc::new))
+        .collect();
+    let mut crowd = Crowd::with_radius_classes(classes, CrowdOptions::default()).unwrap();
+    let small = crowd
+        .add_agent(AgentParams::new(
+            Vec2::new(20.0, 20.0),
+            Vec2::new(760.0, 420.0),
+            1.0,
+            40.0,
+        ))
+        .unwrap();
+    let big = crowd
+        .add_agent(AgentParams::new(
+            Vec2::new(760.0, 420.0),
+            Vec2::new(20.0, 20.0),
+            6.0,
+            40.0,
+        ))
+        .unwrap();
+    for _ in 0..2000 {
+        crowd.step(0.05).unwrap();
+        for id in [small, big] {
+            let a = crowd.agent(id).unwrap();
+            assert!(crowd
+                .mesh_of(id)
+                .unwrap()
+                .locate(a.position())
+                .polygon()
+                .is_some());
+        }
+    }
+    assert!(crowd.agent(small).unwrap().is_arrived());
+    assert!(crowd.agent(big).unwrap().is_arrived());
+    assert!(crowd.mesh_of(big).unwrap().area() < crowd.mesh_of(small).unwrap().area());
+}
