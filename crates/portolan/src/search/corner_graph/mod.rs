@@ -325,12 +325,14 @@ impl CornerGraph {
     }
 
     /// How many nodes a corner query first gives the plain search (see
-    /// [`SearchMethod::Corner`](crate::search::SearchMethod::Corner)): about what the query's
-    /// two sweeps cost, so that a query costs at most about twice the better of the two
-    /// searches (the rent-or-buy argument), and never fewer than 16.
+    /// [`SearchMethod::Corner`](crate::search::SearchMethod::Corner)): half what one corner's
+    /// sweep costs on this map, and at least 16. Short queries end within it; past it, the
+    /// graph pays. (Measured on scene_mp_2p_01, the Dragon Age maps and AcrosstheCape for
+    /// 0, 1/4, 1/2, 1 and 2 sweeps: 1/2 is within noise of the best on the maps where the graph
+    /// helps, and larger budgets only help AcrosstheCape, where it does not; BENCHMARKS.md.)
     #[inline]
     pub(crate) fn plain_budget(&self) -> usize {
-        (2 * self.sweep_cost).max(16)
+        (self.sweep_cost / 2).max(16)
     }
 
     #[inline]

@@ -194,8 +194,9 @@ impl ExactSearch {
         }
         let mut expanded = 0usize;
         if let Some(g) = graph {
-            // Cheap queries first: the plain search, for about as many nodes as the two sweeps
-            // would cost. Most short queries end within that; past it, the graph pays.
+            // Cheap queries first: the plain search, for half what one corner's sweep costs
+            // (`CornerGraph::plain_budget`). Short queries end within that; past it, the graph
+            // pays.
             self.push_start_nodes(mesh, &q, sloc);
             match self.run(mesh, &q, &mut expanded, Some(g.plain_budget())) {
                 Outcome::Found(node) => return Ok(self.bounded_path(mesh, node, &q, expanded)),
