@@ -33,11 +33,13 @@
 //! BENCHMARKS.md. The exact search gives the same lengths on a tiled mesh as on an untiled one
 //! of the same scene: both cover the same free space.
 
-use super::{cdt, free_space, merge, BuildError, BuildOptions};
+use super::local::{self, Layout, Solid};
+use super::{BuildError, BuildOptions};
 use crate::geom::{Aabb, Vec2};
 use crate::mesh::NavMesh;
 use crate::scene::Scene;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The largest number of tiles a build may have (a tile size far below the map's size is a
 /// mistake, not a mesh).
@@ -105,7 +107,7 @@ impl TileGrid {
     }
 
     /// The x of border `i` (0 = the map's left side), on the map.
-    fn x(&self, i: usize) -> f64 {
+    pub(crate) fn x(&self, i: usize) -> f64 {
         if i >= self.columns {
             self.bounds.max.x
         } else {
@@ -113,7 +115,7 @@ impl TileGrid {
         }
     }
 
-    fn y(&self, j: usize) -> f64 {
+    pub(crate) fn y(&self, j: usize) -> f64 {
         if j >= self.rows {
             self.bounds.max.y
         } else {
@@ -160,58 +162,125 @@ pub fn build_tiled(
     options: &BuildOptions,
     tile_size: f64,
 ) -> Result<NavMesh, BuildError> {
-    options.validate()?;
-    scene.validate()?;
-    super::check_coordinates(scene)?;
-    let grid = TileGrid::new(scene.bounds, tile_size)?;
-    let max_angle = super::inflate::chord_angle(options.arc_error);
-    let free = free_space::free_space(scene, options.agent_radius, max_angle)?;
-    // Every tile's overlay runs on the grid of the map's bounds, which hold all of the free
-    // space, so that a border is cut at the same points from both sides.
-    let frame = scene.bounds;
-    let shape_boxes: Vec<Aabb> = free
-        .iter()
-        .filter_map(|s| Aabb::from_points(s.iter().flatten().copied()))
-        .collect();
-    let mut stitch = Stitch::default();
-    for j in 0..grid.rows() {
-        for i in 0..grid.columns() {
-            let tile = grid.tile_bounds(i, j);
-            let rings: Vec<Vec<Vec2>> = free
+    let tiled = TiledScene::new(scene, options, tile_size)?;
+    let mut tiles = Vec::with_capacity(tiled.tile_count());
+    for t in 0..tiled.tile_count() {
+        tiles.push(tiled.tile_polygons(t, &[])?);
+    }
+    stitch(&tiled.layout.grid, tiles.iter().map(Vec::as_slice))
+}
+
+/// A scene placed on its tiles (see [`local`](super::local)): per tile, its part of the walkable
+/// region and the solids of the scene's obstacles placed on it. A tile's polygons are a function
+/// of these alone, so an edited tile rebuilt later equals the tile of a build from scratch.
+#[derive(Clone, Debug)]
+pub(crate) struct TiledScene {
+    pub layout: Layout,
+    /// Per tile, the walkable region's pieces; `None`: no boundary polygon, every tile is whole.
+    pub region: Option<Vec<Vec<Arc<Solid>>>>,
+    /// Per tile, the solids of the scene placed on it.
+    pub solids: Vec<Vec<Arc<Solid>>>,
+    pub radius: f64,
+    pub max_angle: f64,
+}
+
+impl TiledScene {
+    /// Validates `scene` and `options` as [`build`](super::build) does, and places the scene.
+    pub fn new(
+        scene: &Scene,
+        options: &BuildOptions,
+        tile_size: f64,
+    ) -> Result<TiledScene, BuildError> {
+        options.validate()?;
+        scene.validate()?;
+        super::check_coordinates(scene)?;
+        let grid = TileGrid::new(scene.bounds, tile_size)?;
+        let radius = options.agent_radius;
+        let max_angle = super::inflate::chord_angle(options.arc_error);
+        let layout = Layout::new(grid, scene.bounds, radius);
+        let tiles = grid.columns() * grid.rows();
+        let (region_unit, outside) = local::region_units(scene, radius, max_angle)?;
+        let region = match region_unit {
+            None => None,
+            Some(unit) => {
+                let mut per_tile = vec![Vec::new(); tiles];
+                for (t, part) in layout.place(unit, true)? {
+                    per_tile[t].push(part);
+                }
+                Some(per_tile)
+            }
+        };
+        let mut solids: Vec<Vec<Arc<Solid>>> = vec![Vec::new(); tiles];
+        let mut holes_of: Vec<Vec<&[Vec2]>> = vec![Vec::new(); scene.obstacles.len()];
+        for h in &scene.holes {
+            if let Some(list) = holes_of.get_mut(h.obstacle) {
+                list.push(&h.ring);
+            }
+        }
+        let units = outside.into_iter().map(Ok).chain(
+            scene
+                .obstacles
                 .iter()
-                .zip(&shape_boxes)
-                .filter(|(_, b)| overlaps(**b, tile))
-                .flat_map(|(s, _)| s.iter().cloned())
-                .collect();
-            if rings.is_empty() {
-                continue;
+                .zip(&holes_of)
+                .map(|(ring, holes)| local::obstacle_units(ring, holes, radius, max_angle))
+                .flat_map(|r| match r {
+                    Ok(units) => units.into_iter().map(Ok).collect::<Vec<_>>(),
+                    Err(e) => vec![Err(e)],
+                }),
+        );
+        for unit in units {
+            for (t, part) in layout.place(unit?, false)? {
+                solids[t].push(part);
             }
-            let clipped = free_space::intersect_with_rect(frame, &rings, tile)?;
-            if clipped.is_empty() {
-                continue;
-            }
-            let triangles = cdt::triangulate(&clipped)?;
-            let merged = merge::merge_with_adjacency(&triangles);
-            for p in 0..merged.len() {
-                stitch.add(
-                    merged
-                        .polygon(p)
-                        .iter()
-                        .map(|v| triangles.vertices[v.index()]),
-                );
-            }
+        }
+        Ok(TiledScene {
+            layout,
+            region,
+            solids,
+            radius,
+            max_angle,
+        })
+    }
+
+    /// How many tiles.
+    pub fn tile_count(&self) -> usize {
+        self.solids.len()
+    }
+
+    /// The convex polygons of tile `tile`, with `extra` solids placed on it besides the scene's.
+    pub fn tile_polygons(
+        &self,
+        tile: usize,
+        extra: &[&Solid],
+    ) -> Result<Vec<Vec<Vec2>>, BuildError> {
+        let region: Option<Vec<&Solid>> = self
+            .region
+            .as_ref()
+            .map(|r| r[tile].iter().map(|s| &**s).collect());
+        let mut solids: Vec<&Solid> = self.solids[tile].iter().map(|s| &**s).collect();
+        solids.extend_from_slice(extra);
+        let free = self.layout.free_space(tile, region.as_deref(), &solids)?;
+        local::mesh_free_space(&free)
+    }
+}
+
+/// Stitches the polygons of every tile (in tile order; each polygon counter-clockwise points)
+/// into one mesh: polygon ids follow the order given.
+pub(crate) fn stitch<'a>(
+    grid: &TileGrid,
+    tiles: impl Iterator<Item = &'a [Vec<Vec2>]>,
+) -> Result<NavMesh, BuildError> {
+    let mut stitch = Stitch::default();
+    for tile in tiles {
+        for polygon in tile {
+            stitch.add(polygon.iter().copied());
         }
     }
     if stitch.polygons.is_empty() {
         return Err(BuildError::NoWalkableSpace);
     }
-    stitch.split_borders(&grid);
+    stitch.split_borders(grid);
     NavMesh::from_polygons(stitch.vertices, stitch.polygons).map_err(BuildError::from)
-}
-
-/// Closed boxes that share at least a point.
-fn overlaps(a: Aabb, b: Aabb) -> bool {
-    a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y
 }
 
 /// The polygons of all tiles over shared vertices (equal coordinates are one vertex).
