@@ -39,6 +39,7 @@
 #![deny(missing_docs)]
 
 pub mod build;
+pub mod dynamic;
 pub mod eval;
 pub mod geom;
 pub mod io;
