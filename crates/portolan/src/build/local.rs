@@ -95,7 +95,10 @@ impl Layout {
     /// The rectangle of the tiles of `r`.
     pub fn range_rect(&self, r: TileRange) -> Aabb {
         let g = &self.grid;
-        Aabb::new(Vec2::new(g.x(r.i0), g.y(r.j0)), Vec2::new(g.x(r.i1), g.y(r.j1)))
+        Aabb::new(
+            Vec2::new(g.x(r.i0), g.y(r.j0)),
+            Vec2::new(g.x(r.i1), g.y(r.j1)),
+        )
     }
 
     /// Every tile of `r`, by index.
@@ -110,11 +113,7 @@ impl Layout {
 
     /// Places `unit` (see the module docs): its part on each tile it touches. `split` forces the
     /// per-tile split (the walkable region, which must lie in its tile).
-    pub fn place(
-        &self,
-        unit: Solid,
-        split: bool,
-    ) -> Result<Vec<(usize, Arc<Solid>)>, BuildError> {
+    pub fn place(&self, unit: Solid, split: bool) -> Result<Vec<(usize, Arc<Solid>)>, BuildError> {
         let mut unit: Solid = unit.into_iter().filter(|r| r.len() >= 3).collect();
         let Some(mut bbox) = Aabb::from_points(unit.iter().flatten().copied()) else {
             return Ok(Vec::new());
@@ -357,8 +356,12 @@ pub(crate) fn region_units(
 
 /// `unit ∩ rect` on the grid of `grid`, as oriented rings.
 fn clip(grid: Aabb, unit: &Solid, rect: Aabb) -> Result<Solid, BuildError> {
-    let shapes =
-        free_space::run_overlay(grid, unit, &[rect.corners().to_vec()], OverlayRule::Intersect)?;
+    let shapes = free_space::run_overlay(
+        grid,
+        unit,
+        &[rect.corners().to_vec()],
+        OverlayRule::Intersect,
+    )?;
     Ok(free_space::oriented(shapes).collect())
 }
 

@@ -454,11 +454,7 @@ impl DynamicNavMesh {
             self.tile_obstacles[*t].insert(id.slot);
             self.dirty.insert(*t);
         }
-        self.slots[id.slot as usize] = Some(Obstacle {
-            ring,
-            placed,
-            ..o
-        });
+        self.slots[id.slot as usize] = Some(Obstacle { ring, placed, ..o });
         Ok(())
     }
 

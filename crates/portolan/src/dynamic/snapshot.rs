@@ -290,7 +290,10 @@ impl Snapshot {
 /// Whether the closed segment `ab` shares a point with the closed rectangle `r` (slab clipping).
 fn segment_meets_rect(a: Vec2, b: Vec2, r: Aabb) -> bool {
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    for (p, d, lo, hi) in [(a.x, b.x - a.x, r.min.x, r.max.x), (a.y, b.y - a.y, r.min.y, r.max.y)] {
+    for (p, d, lo, hi) in [
+        (a.x, b.x - a.x, r.min.x, r.max.x),
+        (a.y, b.y - a.y, r.min.y, r.max.y),
+    ] {
         if d == 0.0 {
             if p < lo || p > hi {
                 return false;
