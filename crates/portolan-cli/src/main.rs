@@ -52,6 +52,9 @@ enum Command {
     DemoText,
     /// Run every query of a scenario file (.scen / .mesh.scen); CSV per query and a timing summary.
     Scen(cmd::scen::Args),
+    /// Random obstacle edits on a tiled dynamic mesh: update times, checked against builds from
+    /// scratch.
+    Edits(cmd::edits::Args),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Some(Command::Path(args)) => cmd::path::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Scen(args)) => cmd::scen::run(args),
+        Some(Command::Edits(args)) => cmd::edits::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Serve(args)) => cmd::serve::run(args),
         Some(Command::DemoText) => cmd::path::run_default(),

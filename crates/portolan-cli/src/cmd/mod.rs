@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod build;
+pub mod edits;
 pub mod eval;
 pub mod path;
 pub mod render;
