@@ -3,22 +3,31 @@
 //! edit touches).
 //!
 //! # Method
-//! 1. The free space of the whole scene, with the agent radius applied *before* any cutting
-//!    ([`free_space`](super::free_space())): obstacles grow and the map border shrinks
-//!    by the radius, so the clearance is right across tile borders.
+//! 1. Every solid thing of the scene is grown by the agent radius *before* any cutting
+//!    (obstacles grow, the map border shrinks: the same repair and inflation as
+//!    [`free_space`](super::free_space())), so the clearance is right across tile borders.
 //! 2. Tile `(i, j)` is the square `[x0 + i·s, x0 + (i+1)·s] × [y0 + j·s, y0 + (j+1)·s]` (clipped to
-//!    the map), `(x0, y0)` the map's lower corner and `s` the tile size. Its free space is the
-//!    intersection of step 1's with the square, computed by the same overlay on the same grid for
-//!    every tile, so a wall crossing a tile border is cut at the same point on both sides.
+//!    the map), `(x0, y0)` the map's lower corner and `s` the tile size. Each grown obstacle is
+//!    *placed* on the tiles its box touches (`local.rs`): pre-cut where its edges cross a tile
+//!    border (the point computed once, from the edge alone, so both sides get the same one),
+//!    then handed whole to those tiles, or, when large, split per tile by recursive halving.
+//!    A tile's free space is one overlay, its rectangle (or its part of the boundary polygon)
+//!    minus what was placed on it, on one grid for every tile: its cost depends on what is
+//!    in or near the tile, not on the map (before, each tile read every ring of the connected
+//!    free space overlapping it: 3–60× the untiled build; BENCHMARKS.md, "Tiled builds").
 //! 3. Each tile is triangulated (constrained Delaunay) and merged into convex polygons as an
 //!    untiled build is: no polygon crosses a tile border.
 //! 4. Stitching: every polygon edge lying on a tile border is split at every mesh vertex lying
 //!    inside it, from either side, so the two sides have the same vertices and the mesh has no
-//!    T-junctions; polygons stay convex (the new vertices are collinear). The overlay of step 2
+//!    T-junctions; polygons stay convex (the new vertices are collinear). The pre-cut of step 2
 //!    already cuts both sides at the same points (a vertex touching the border from one side is
 //!    put on the other side's edge too); the split makes that a guarantee of the stitch rather
 //!    than of the overlay. Polygons are then joined by their shared edges
 //!    ([`NavMesh::from_polygons`]).
+//!
+//! A tile's polygons are a function of what is placed on it alone, which is what lets
+//! [`DynamicNavMesh`](crate::dynamic::DynamicNavMesh) rebuild only the tiles an edit touches
+//! and still equal a build from scratch.
 //!
 //! ```text
 //!   ┌──────┬──────┐     the border x = s is split at a, b and c on both sides:
@@ -31,14 +40,16 @@
 //! # Cost
 //! Tiling adds polygons (cut at the borders) and costs queries a little; how much is measured in
 //! BENCHMARKS.md. The exact search gives the same lengths on a tiled mesh as on an untiled one
-//! of the same scene: both cover the same free space.
+//! of the same scene: both cover the same free space (exactly on grid maps; where obstacles
+//! cross, up to the overlay's rounding of their intersection points, 2⁻²⁹ of the map's extent).
 
 use super::local::{self, Layout, Solid};
 use super::{BuildError, BuildOptions};
 use crate::geom::{Aabb, Vec2};
-use crate::mesh::NavMesh;
+use crate::mesh::{NavMesh, PolyId, VertexId};
 use crate::scene::Scene;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 /// The largest number of tiles a build may have (a tile size far below the map's size is a
@@ -266,6 +277,11 @@ impl TiledScene {
 
 /// Stitches the polygons of every tile (in tile order; each polygon counter-clockwise points)
 /// into one mesh: polygon ids follow the order given.
+///
+/// The polygons come from the CDT merge (convex, counter-clockwise) with only collinear vertices
+/// added on tile borders, so the adjacency is matched here (one pass over the directed edges,
+/// with a cheap hasher) and handed to the mesh as known; anything the matching cannot explain (an
+/// edge seen twice in one direction) goes through [`NavMesh::from_polygons`] for its error.
 pub(crate) fn stitch<'a>(
     grid: &TileGrid,
     tiles: impl Iterator<Item = &'a [Vec<Vec2>]>,
@@ -280,14 +296,83 @@ pub(crate) fn stitch<'a>(
         return Err(BuildError::NoWalkableSpace);
     }
     stitch.split_borders(grid);
-    NavMesh::from_polygons(stitch.vertices, stitch.polygons).map_err(BuildError::from)
+    let corners: usize = stitch.polygons.iter().map(Vec::len).sum();
+    let mut offsets = Vec::with_capacity(stitch.polygons.len() + 1);
+    let mut ring = Vec::with_capacity(corners);
+    let mut neighbours: Vec<Option<PolyId>> = vec![None; corners];
+    let mut edges: FastMap<(u32, u32), usize> =
+        FastMap::with_capacity_and_hasher(corners, Default::default());
+    let mut of_slot = Vec::with_capacity(corners);
+    let mut consistent = true;
+    for (pi, poly) in stitch.polygons.iter().enumerate() {
+        offsets.push(ring.len() as u32);
+        for i in 0..poly.len() {
+            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+            let slot = ring.len();
+            ring.push(VertexId(a));
+            of_slot.push(pi as u32);
+            match edges.remove(&(b, a)) {
+                Some(other) => {
+                    neighbours[slot] = Some(PolyId(of_slot[other]));
+                    neighbours[other] = Some(PolyId(pi as u32));
+                }
+                None => {
+                    if edges.insert((a, b), slot).is_some() {
+                        consistent = false;
+                    }
+                }
+            }
+        }
+    }
+    offsets.push(ring.len() as u32);
+    if !consistent {
+        return NavMesh::from_polygons(stitch.vertices, stitch.polygons).map_err(BuildError::from);
+    }
+    NavMesh::from_known_adjacency(stitch.vertices, offsets, ring, neighbours)
+        .map_err(BuildError::Mesh)
 }
+
+/// FxHash's multiply-rotate over the words written, finished with MurmurHash3's mixer (the
+/// words are float bits and vertex ids, whose low bits alone would collide): the stitch hashes
+/// every vertex and edge of the map at each update, and SipHash was a fifth of its time.
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.add(u64::from(x));
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.add(x);
+    }
+}
+
+impl FastHasher {
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 /// The polygons of all tiles over shared vertices (equal coordinates are one vertex).
 #[derive(Default)]
 struct Stitch {
     vertices: Vec<Vec2>,
-    index: HashMap<(u64, u64), u32>,
+    index: FastMap<(u64, u64), u32>,
     polygons: Vec<Vec<u32>>,
 }
 

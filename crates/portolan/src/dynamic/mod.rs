@@ -347,6 +347,49 @@ impl DynamicNavMesh {
         Ok(&self.obstacle(id)?.ring)
     }
 
+    /// Bytes held for editing, estimated from array sizes: every tile's polygons (as points)
+    /// and the solids placed on the tiles (a unit shared by several tiles counted once), not the
+    /// published snapshot's mesh.
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, Scene};
+    /// let nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 100.0).unwrap();
+    /// assert!(nav.memory_bytes() > 0);
+    /// ```
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let vec = size_of::<Vec<Vec2>>();
+        let polygons: usize = self
+            .tile_polygons
+            .iter()
+            .map(|t| {
+                vec + t
+                    .iter()
+                    .map(|p| vec + p.len() * size_of::<Vec2>())
+                    .sum::<usize>()
+            })
+            .sum();
+        let mut seen = std::collections::HashSet::new();
+        let mut solids = 0;
+        let placed = self.tiled.solids.iter().flatten().chain(
+            self.slots
+                .iter()
+                .flatten()
+                .flat_map(|o| o.placed.iter().map(|(_, s)| s)),
+        );
+        for s in placed {
+            solids += size_of::<Arc<Solid>>();
+            if seen.insert(Arc::as_ptr(s)) {
+                solids += s
+                    .iter()
+                    .map(|r| vec + r.len() * size_of::<Vec2>())
+                    .sum::<usize>();
+            }
+        }
+        polygons + solids + self.salts.len() * size_of::<u64>()
+    }
+
     /// Whether the tiles wait for an [`update`](Self::update).
     ///
     /// ```
