@@ -15,7 +15,7 @@
 //!   on it: its part of the walkable region, the base scene's solids there, and the enabled
 //!   dynamic obstacles' solids there. Nothing else of the map is read, so the cost of an update's
 //!   geometry depends on the obstacle and the tile size, not on the map.
-//! - **Publishing is O(map)** in copying: the new [`NavMesh`] is stitched from every tile's
+//! - **Publishing is O(map)** in copying: the new [`NavMesh`](crate::NavMesh) is stitched from every tile's
 //!   polygons (kept ones copied, rebuilt ones new), its adjacency and point-location grid derived
 //!   again. [`UpdateReport`] gives the two times apart; BENCHMARKS.md ("Dynamic obstacles") has
 //!   the figures on maps of two sizes.
