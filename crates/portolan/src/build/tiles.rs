@@ -519,6 +519,63 @@ mod tests {
         assert_eq!(mesh.connected_components(), [0, 0, 0]);
     }
 
+    /// A concave boundary polygon (placed per tile as the overlay's subject), an obstacle with a
+    /// hole and one crossing the border, with and without a radius: the tiled mesh covers the
+    /// untiled free space and gives its exact lengths.
+    #[test]
+    fn boundary_polygons_holes_and_radius_tile_like_the_untiled_build() {
+        let scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(40.0, 30.0)))
+            .with_boundary([
+                (0.0, 0.0),
+                (44.0, 0.0),
+                (44.0, 30.0),
+                (20.0, 14.0),
+                (0.0, 30.0),
+            ])
+            .with_obstacle([(4.0, 2.0), (14.0, 2.0), (14.0, 12.0), (4.0, 12.0)])
+            .with_hole(0, [(6.0, 4.0), (12.0, 4.0), (12.0, 10.0), (6.0, 10.0)])
+            .with_obstacle([(30.0, -3.0), (34.0, -3.0), (33.0, 9.0)]);
+        let mut finder = PathFinder::new();
+        let mut rng = crate::random::Rng::new(3);
+        for radius in [0.0, 0.75] {
+            let tolerance = if radius > 0.0 { 1e-7 } else { 1e-9 };
+            let options = BuildOptions::cdt().with_agent_radius(radius);
+            let whole = build(&scene, &options).unwrap();
+            for size in [5.0, 8.0, 13.0] {
+                let tiled = build_tiled(&scene, &options, size).unwrap();
+                tiled.check_invariants().unwrap();
+                assert!(
+                    (tiled.area() - whole.area()).abs() <= tolerance * whole.area(),
+                    "r {radius} tile {size}: area {} vs {}",
+                    tiled.area(),
+                    whole.area()
+                );
+                let mut compared = 0;
+                for _ in 0..150 {
+                    let mut point =
+                        || Vec2::new(rng.range_f64(0.0, 40.0), rng.range_f64(0.0, 30.0));
+                    let (s, g) = (point(), point());
+                    if whole.locate(s) == crate::mesh::Location::Outside
+                        || whole.locate(g) == crate::mesh::Location::Outside
+                    {
+                        continue;
+                    }
+                    let a = finder.find_path(&whole, s, g, &exact()).map(|p| p.length);
+                    let b = finder.find_path(&tiled, s, g, &exact()).map(|p| p.length);
+                    match (a, b) {
+                        (Ok(a), Ok(b)) => assert!(
+                            (a - b).abs() <= tolerance * a.max(1.0),
+                            "r {radius} tile {size}: {s} -> {g}: {a} vs {b}"
+                        ),
+                        (a, b) => assert_eq!(a.is_ok(), b.is_ok(), "{s} -> {g}"),
+                    }
+                    compared += 1;
+                }
+                assert!(compared >= 25, "only {compared} compared");
+            }
+        }
+    }
+
     /// The default map cut into tiles of several sizes, with and without an agent radius: a valid
     /// mesh of the same area, and the exact search gives the untiled lengths.
     #[test]
