@@ -56,6 +56,9 @@ enum Command {
     /// Run a crowd scenario (circle, crossing, bottleneck, random): arrivals, overlaps, mesh
     /// exits and step times, measured every step.
     Crowd(cmd::crowd::Args),
+    /// Random obstacle edits on a tiled dynamic mesh: update times, checked against builds from
+    /// scratch.
+    Edits(cmd::edits::Args),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Scen(args)) => cmd::scen::run(args),
         Some(Command::Crowd(args)) => cmd::crowd::run(args),
+        Some(Command::Edits(args)) => cmd::edits::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Serve(args)) => cmd::serve::run(args),
         Some(Command::DemoText) => cmd::path::run_default(),

@@ -40,6 +40,7 @@
 
 pub mod build;
 pub mod crowd;
+pub mod dynamic;
 pub mod eval;
 pub mod geom;
 pub mod io;

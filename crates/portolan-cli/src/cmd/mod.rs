@@ -2,6 +2,7 @@
 
 pub mod build;
 pub mod crowd;
+pub mod edits;
 pub mod eval;
 pub mod path;
 pub mod render;

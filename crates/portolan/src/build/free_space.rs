@@ -314,7 +314,7 @@ fn disjoint_fast_path(
 }
 
 /// Flattens overlay output into rings with the solid on their left.
-fn oriented(shapes: Shapes) -> impl Iterator<Item = Vec<Vec2>> {
+pub(crate) fn oriented(shapes: Shapes) -> impl Iterator<Item = Vec<Vec2>> {
     shapes.into_iter().flat_map(|shape| {
         shape.into_iter().enumerate().map(|(k, mut ring)| {
             let area = signed_area(&ring);
@@ -392,30 +392,13 @@ fn pow2_at_least(x: f64) -> f64 {
 }
 
 /// Runs one overlay (non-zero fill) on the exact grid of `bbox`, which must hold every point.
-fn run_overlay(
+pub(crate) fn run_overlay(
     bbox: Aabb,
     subject: &[Vec<Vec2>],
     clip: &[Vec<Vec2>],
     rule: OverlayRule,
 ) -> Result<Shapes, BuildError> {
     run_overlay_with(bbox, subject, clip, rule, FillRule::NonZero)
-}
-
-/// The part of the region `rings` (non-zero fill: outer rings counter-clockwise, holes
-/// clockwise, as [`free_space`] returns them) inside the rectangle `rect`, on the exact grid of
-/// `frame`, which must hold every point. Tiles of one map use the same `frame`, so a ring edge
-/// crossing a border between two tiles is cut at the same point for both.
-pub(crate) fn intersect_with_rect(
-    frame: Aabb,
-    rings: &[Vec<Vec2>],
-    rect: Aabb,
-) -> Result<Shapes, BuildError> {
-    run_overlay(
-        frame,
-        rings,
-        &[rect.corners().to_vec()],
-        OverlayRule::Intersect,
-    )
 }
 
 /// The complement, within the rectangle `bbox`, of the even-odd fill of `rings` (the symmetric

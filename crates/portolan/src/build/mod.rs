@@ -33,6 +33,7 @@ mod cancel;
 pub(crate) mod cdt;
 pub(crate) mod free_space;
 pub(crate) mod inflate;
+pub(crate) mod local;
 pub(crate) mod merge;
 pub mod tiles;
 pub(crate) mod trapezoid;

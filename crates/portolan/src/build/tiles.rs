@@ -3,22 +3,31 @@
 //! edit touches).
 //!
 //! # Method
-//! 1. The free space of the whole scene, with the agent radius applied *before* any cutting
-//!    ([`free_space`](super::free_space())): obstacles grow and the map border shrinks
-//!    by the radius, so the clearance is right across tile borders.
+//! 1. Every solid thing of the scene is grown by the agent radius *before* any cutting
+//!    (obstacles grow, the map border shrinks: the same repair and inflation as
+//!    [`free_space`](super::free_space())), so the clearance is right across tile borders.
 //! 2. Tile `(i, j)` is the square `[x0 + i·s, x0 + (i+1)·s] × [y0 + j·s, y0 + (j+1)·s]` (clipped to
-//!    the map), `(x0, y0)` the map's lower corner and `s` the tile size. Its free space is the
-//!    intersection of step 1's with the square, computed by the same overlay on the same grid for
-//!    every tile, so a wall crossing a tile border is cut at the same point on both sides.
+//!    the map), `(x0, y0)` the map's lower corner and `s` the tile size. Each grown obstacle is
+//!    *placed* on the tiles its box touches (`local.rs`): pre-cut where its edges cross a tile
+//!    border (the point computed once, from the edge alone, so both sides get the same one),
+//!    then handed whole to those tiles, or, when large, split per tile by recursive halving.
+//!    A tile's free space is one overlay, its rectangle (or its part of the boundary polygon)
+//!    minus what was placed on it, on one grid for every tile: its cost depends on what is
+//!    in or near the tile, not on the map (before, each tile read every ring of the connected
+//!    free space overlapping it: 3–60× the untiled build; BENCHMARKS.md, "Tiled builds").
 //! 3. Each tile is triangulated (constrained Delaunay) and merged into convex polygons as an
 //!    untiled build is: no polygon crosses a tile border.
 //! 4. Stitching: every polygon edge lying on a tile border is split at every mesh vertex lying
 //!    inside it, from either side, so the two sides have the same vertices and the mesh has no
-//!    T-junctions; polygons stay convex (the new vertices are collinear). The overlay of step 2
+//!    T-junctions; polygons stay convex (the new vertices are collinear). The pre-cut of step 2
 //!    already cuts both sides at the same points (a vertex touching the border from one side is
 //!    put on the other side's edge too); the split makes that a guarantee of the stitch rather
 //!    than of the overlay. Polygons are then joined by their shared edges
 //!    ([`NavMesh::from_polygons`]).
+//!
+//! A tile's polygons are a function of what is placed on it alone, which is what lets
+//! [`DynamicNavMesh`](crate::dynamic::DynamicNavMesh) rebuild only the tiles an edit touches
+//! and still equal a build from scratch.
 //!
 //! ```text
 //!   ┌──────┬──────┐     the border x = s is split at a, b and c on both sides:
@@ -31,13 +40,17 @@
 //! # Cost
 //! Tiling adds polygons (cut at the borders) and costs queries a little; how much is measured in
 //! BENCHMARKS.md. The exact search gives the same lengths on a tiled mesh as on an untiled one
-//! of the same scene: both cover the same free space.
+//! of the same scene: both cover the same free space (exactly on grid maps; where obstacles
+//! cross, up to the overlay's rounding of their intersection points, 2⁻²⁹ of the map's extent).
 
-use super::{cdt, free_space, merge, BuildError, BuildOptions};
+use super::local::{self, Layout, Solid};
+use super::{BuildError, BuildOptions};
 use crate::geom::{Aabb, Vec2};
-use crate::mesh::NavMesh;
+use crate::mesh::{NavMesh, PolyId, VertexId};
 use crate::scene::Scene;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 /// The largest number of tiles a build may have (a tile size far below the map's size is a
 /// mistake, not a mesh).
@@ -105,7 +118,7 @@ impl TileGrid {
     }
 
     /// The x of border `i` (0 = the map's left side), on the map.
-    fn x(&self, i: usize) -> f64 {
+    pub(crate) fn x(&self, i: usize) -> f64 {
         if i >= self.columns {
             self.bounds.max.x
         } else {
@@ -113,7 +126,7 @@ impl TileGrid {
         }
     }
 
-    fn y(&self, j: usize) -> f64 {
+    pub(crate) fn y(&self, j: usize) -> f64 {
         if j >= self.rows {
             self.bounds.max.y
         } else {
@@ -160,67 +173,210 @@ pub fn build_tiled(
     options: &BuildOptions,
     tile_size: f64,
 ) -> Result<NavMesh, BuildError> {
-    options.validate()?;
-    scene.validate()?;
-    super::check_coordinates(scene)?;
-    let grid = TileGrid::new(scene.bounds, tile_size)?;
-    let max_angle = super::inflate::chord_angle(options.arc_error);
-    let cancel = options.cancel_token();
-    let free = free_space::free_space(scene, options.agent_radius, max_angle, &cancel)?;
-    // Every tile's overlay runs on the grid of the map's bounds, which hold all of the free
-    // space, so that a border is cut at the same points from both sides.
-    let frame = scene.bounds;
-    let shape_boxes: Vec<Aabb> = free
-        .iter()
-        .filter_map(|s| Aabb::from_points(s.iter().flatten().copied()))
-        .collect();
-    let mut stitch = Stitch::default();
-    for j in 0..grid.rows() {
-        for i in 0..grid.columns() {
-            let tile = grid.tile_bounds(i, j);
-            let rings: Vec<Vec<Vec2>> = free
+    let tiled = TiledScene::new(scene, options, tile_size)?;
+    let mut tiles = Vec::with_capacity(tiled.tile_count());
+    for t in 0..tiled.tile_count() {
+        tiles.push(tiled.tile_polygons(t, &[])?);
+    }
+    stitch(&tiled.layout.grid, tiles.iter().map(Vec::as_slice))
+}
+
+/// A scene placed on its tiles (see [`local`](super::local)): per tile, its part of the walkable
+/// region and the solids of the scene's obstacles placed on it. A tile's polygons are a function
+/// of these alone, so an edited tile rebuilt later equals the tile of a build from scratch.
+#[derive(Clone, Debug)]
+pub(crate) struct TiledScene {
+    pub layout: Layout,
+    /// Per tile, the walkable region's pieces; `None`: no boundary polygon, every tile is whole.
+    pub region: Option<Vec<Vec<Arc<Solid>>>>,
+    /// Per tile, the solids of the scene placed on it.
+    pub solids: Vec<Vec<Arc<Solid>>>,
+    pub radius: f64,
+    pub max_angle: f64,
+    /// The build's cancellation ([`BuildOptions::cancel`]), checked per tile.
+    pub cancel: super::CancelToken,
+}
+
+impl TiledScene {
+    /// Validates `scene` and `options` as [`build`](super::build) does, and places the scene.
+    pub fn new(
+        scene: &Scene,
+        options: &BuildOptions,
+        tile_size: f64,
+    ) -> Result<TiledScene, BuildError> {
+        options.validate()?;
+        scene.validate()?;
+        super::check_coordinates(scene)?;
+        let grid = TileGrid::new(scene.bounds, tile_size)?;
+        let radius = options.agent_radius;
+        let max_angle = super::inflate::chord_angle(options.arc_error);
+        let layout = Layout::new(grid, scene.bounds, radius);
+        let tiles = grid.columns() * grid.rows();
+        let (region_unit, outside) = local::region_units(scene, radius, max_angle)?;
+        let region = match region_unit {
+            None => None,
+            Some(unit) => {
+                let mut per_tile = vec![Vec::new(); tiles];
+                for (t, part) in layout.place(unit, true)? {
+                    per_tile[t].push(part);
+                }
+                Some(per_tile)
+            }
+        };
+        let mut solids: Vec<Vec<Arc<Solid>>> = vec![Vec::new(); tiles];
+        let mut holes_of: Vec<Vec<&[Vec2]>> = vec![Vec::new(); scene.obstacles.len()];
+        for h in &scene.holes {
+            if let Some(list) = holes_of.get_mut(h.obstacle) {
+                list.push(&h.ring);
+            }
+        }
+        let units = outside.into_iter().map(Ok).chain(
+            scene
+                .obstacles
                 .iter()
-                .zip(&shape_boxes)
-                .filter(|(_, b)| overlaps(**b, tile))
-                .flat_map(|(s, _)| s.iter().cloned())
-                .collect();
-            if rings.is_empty() {
-                continue;
+                .zip(&holes_of)
+                .map(|(ring, holes)| local::obstacle_units(ring, holes, radius, max_angle))
+                .flat_map(|r| match r {
+                    Ok(units) => units.into_iter().map(Ok).collect::<Vec<_>>(),
+                    Err(e) => vec![Err(e)],
+                }),
+        );
+        for unit in units {
+            for (t, part) in layout.place(unit?, false)? {
+                solids[t].push(part);
             }
-            let clipped = free_space::intersect_with_rect(frame, &rings, tile)?;
-            if clipped.is_empty() {
-                continue;
-            }
-            cancel.check()?;
-            let triangles = cdt::triangulate(&clipped, &cancel)?;
-            let merged = merge::merge_with_adjacency(&triangles, &cancel)?;
-            for p in 0..merged.len() {
-                stitch.add(
-                    merged
-                        .polygon(p)
-                        .iter()
-                        .map(|v| triangles.vertices[v.index()]),
-                );
-            }
+        }
+        Ok(TiledScene {
+            layout,
+            region,
+            solids,
+            radius,
+            max_angle,
+            cancel: options.cancel_token(),
+        })
+    }
+
+    /// How many tiles.
+    pub fn tile_count(&self) -> usize {
+        self.solids.len()
+    }
+
+    /// The convex polygons of tile `tile`, with `extra` solids placed on it besides the scene's.
+    pub fn tile_polygons(
+        &self,
+        tile: usize,
+        extra: &[&Solid],
+    ) -> Result<Vec<Vec<Vec2>>, BuildError> {
+        let region: Option<Vec<&Solid>> = self
+            .region
+            .as_ref()
+            .map(|r| r[tile].iter().map(|s| &**s).collect());
+        let mut solids: Vec<&Solid> = self.solids[tile].iter().map(|s| &**s).collect();
+        solids.extend_from_slice(extra);
+        self.cancel.check()?;
+        let free = self.layout.free_space(tile, region.as_deref(), &solids)?;
+        local::mesh_free_space(&free, &self.cancel)
+    }
+}
+
+/// Stitches the polygons of every tile (in tile order; each polygon counter-clockwise points)
+/// into one mesh: polygon ids follow the order given.
+///
+/// The polygons come from the CDT merge (convex, counter-clockwise) with only collinear vertices
+/// added on tile borders, so the adjacency is matched here (one pass over the directed edges,
+/// with a cheap hasher) and handed to the mesh as known; anything the matching cannot explain (an
+/// edge seen twice in one direction) goes through [`NavMesh::from_polygons`] for its error.
+pub(crate) fn stitch<'a>(
+    grid: &TileGrid,
+    tiles: impl Iterator<Item = &'a [Vec<Vec2>]>,
+) -> Result<NavMesh, BuildError> {
+    let mut stitch = Stitch::default();
+    for tile in tiles {
+        for polygon in tile {
+            stitch.add(polygon.iter().copied());
         }
     }
     if stitch.polygons.is_empty() {
         return Err(BuildError::NoWalkableSpace);
     }
-    stitch.split_borders(&grid);
-    NavMesh::from_polygons(stitch.vertices, stitch.polygons).map_err(BuildError::from)
+    stitch.split_borders(grid);
+    let corners: usize = stitch.polygons.iter().map(Vec::len).sum();
+    let mut offsets = Vec::with_capacity(stitch.polygons.len() + 1);
+    let mut ring = Vec::with_capacity(corners);
+    let mut neighbours: Vec<Option<PolyId>> = vec![None; corners];
+    let mut edges: FastMap<(u32, u32), usize> =
+        FastMap::with_capacity_and_hasher(corners, Default::default());
+    let mut of_slot = Vec::with_capacity(corners);
+    let mut consistent = true;
+    for (pi, poly) in stitch.polygons.iter().enumerate() {
+        offsets.push(ring.len() as u32);
+        for i in 0..poly.len() {
+            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+            let slot = ring.len();
+            ring.push(VertexId(a));
+            of_slot.push(pi as u32);
+            match edges.remove(&(b, a)) {
+                Some(other) => {
+                    neighbours[slot] = Some(PolyId(of_slot[other]));
+                    neighbours[other] = Some(PolyId(pi as u32));
+                }
+                None => {
+                    if edges.insert((a, b), slot).is_some() {
+                        consistent = false;
+                    }
+                }
+            }
+        }
+    }
+    offsets.push(ring.len() as u32);
+    if !consistent {
+        return NavMesh::from_polygons(stitch.vertices, stitch.polygons).map_err(BuildError::from);
+    }
+    NavMesh::from_known_adjacency(stitch.vertices, offsets, ring, neighbours)
+        .map_err(BuildError::Mesh)
 }
 
-/// Closed boxes that share at least a point.
-fn overlaps(a: Aabb, b: Aabb) -> bool {
-    a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y
+/// FxHash's multiply-rotate over the words written, finished with MurmurHash3's mixer (the
+/// words are float bits and vertex ids, whose low bits alone would collide): the stitch hashes
+/// every vertex and edge of the map at each update, and SipHash was a fifth of its time.
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.add(u64::from(x));
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.add(x);
+    }
 }
+
+impl FastHasher {
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 /// The polygons of all tiles over shared vertices (equal coordinates are one vertex).
 #[derive(Default)]
 struct Stitch {
     vertices: Vec<Vec2>,
-    index: HashMap<(u64, u64), u32>,
+    index: FastMap<(u64, u64), u32>,
     polygons: Vec<Vec<u32>>,
 }
 
@@ -365,6 +521,63 @@ mod tests {
         let mesh = NavMesh::from_polygons(stitch.vertices, stitch.polygons).unwrap();
         mesh.check_invariants().unwrap();
         assert_eq!(mesh.connected_components(), [0, 0, 0]);
+    }
+
+    /// A concave boundary polygon (placed per tile as the overlay's subject), an obstacle with a
+    /// hole and one crossing the border, with and without a radius: the tiled mesh covers the
+    /// untiled free space and gives its exact lengths.
+    #[test]
+    fn boundary_polygons_holes_and_radius_tile_like_the_untiled_build() {
+        let scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(40.0, 30.0)))
+            .with_boundary([
+                (0.0, 0.0),
+                (44.0, 0.0),
+                (44.0, 30.0),
+                (20.0, 14.0),
+                (0.0, 30.0),
+            ])
+            .with_obstacle([(4.0, 2.0), (14.0, 2.0), (14.0, 12.0), (4.0, 12.0)])
+            .with_hole(0, [(6.0, 4.0), (12.0, 4.0), (12.0, 10.0), (6.0, 10.0)])
+            .with_obstacle([(30.0, -3.0), (34.0, -3.0), (33.0, 9.0)]);
+        let mut finder = PathFinder::new();
+        let mut rng = crate::random::Rng::new(3);
+        for radius in [0.0, 0.75] {
+            let tolerance = if radius > 0.0 { 1e-7 } else { 1e-9 };
+            let options = BuildOptions::cdt().with_agent_radius(radius);
+            let whole = build(&scene, &options).unwrap();
+            for size in [5.0, 8.0, 13.0] {
+                let tiled = build_tiled(&scene, &options, size).unwrap();
+                tiled.check_invariants().unwrap();
+                assert!(
+                    (tiled.area() - whole.area()).abs() <= tolerance * whole.area(),
+                    "r {radius} tile {size}: area {} vs {}",
+                    tiled.area(),
+                    whole.area()
+                );
+                let mut compared = 0;
+                for _ in 0..150 {
+                    let mut point =
+                        || Vec2::new(rng.range_f64(0.0, 40.0), rng.range_f64(0.0, 30.0));
+                    let (s, g) = (point(), point());
+                    if whole.locate(s) == crate::mesh::Location::Outside
+                        || whole.locate(g) == crate::mesh::Location::Outside
+                    {
+                        continue;
+                    }
+                    let a = finder.find_path(&whole, s, g, &exact()).map(|p| p.length);
+                    let b = finder.find_path(&tiled, s, g, &exact()).map(|p| p.length);
+                    match (a, b) {
+                        (Ok(a), Ok(b)) => assert!(
+                            (a - b).abs() <= tolerance * a.max(1.0),
+                            "r {radius} tile {size}: {s} -> {g}: {a} vs {b}"
+                        ),
+                        (a, b) => assert_eq!(a.is_ok(), b.is_ok(), "{s} -> {g}"),
+                    }
+                    compared += 1;
+                }
+                assert!(compared >= 25, "only {compared} compared");
+            }
+        }
     }
 
     /// The default map cut into tiles of several sizes, with and without an agent radius: a valid

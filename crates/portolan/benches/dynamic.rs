@@ -1,0 +1,116 @@
+//! Dynamic obstacles: one small obstacle moved and `update()`d against a full (untiled) rebuild,
+//! on AcrosstheCape (768 × 768) and on a map of 4× its area (AcrosstheCape tiled 2 × 2), for tiles
+//! of 32, 64 and 128 cells. `update` is the whole update (geometry + stitching and publishing the
+//! snapshot); `update_geometry` only the rebuilt tiles' geometry (`UpdateReport::rebuild_time`).
+//! Memory per polygon (estimated from array sizes) is printed on stderr.
+//!
+//! `cargo bench -p portolan --bench dynamic` (about 1 minute).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use portolan::dynamic::DynamicNavMesh;
+use portolan::geom::{Aabb, Vec2};
+use portolan::io::movingai::read_map;
+use portolan::scene::Hole;
+use portolan::{build, BuildOptions, NavMesh, Scene};
+use std::hint::black_box;
+use std::time::Duration;
+
+fn across_the_cape() -> Scene {
+    let path = portolan::testkit::data_dir().join("gppc/AcrosstheCape.map");
+    let f = std::fs::File::open(&path).expect("AcrosstheCape.map in ../shared/data");
+    read_map(std::io::BufReader::new(f)).unwrap().to_scene()
+}
+
+/// `scene` repeated `k × k` times (obstacles and holes translated; bounds grown).
+fn tiled(scene: &Scene, k: usize) -> Scene {
+    let size = scene.bounds.size();
+    let mut out = Scene::new(Aabb::new(
+        scene.bounds.min,
+        scene.bounds.min + Vec2::new(size.x * k as f64, size.y * k as f64),
+    ));
+    for j in 0..k {
+        for i in 0..k {
+            let d = Vec2::new(size.x * i as f64, size.y * j as f64);
+            let base = out.obstacles.len();
+            out.obstacles.extend(
+                scene
+                    .obstacles
+                    .iter()
+                    .map(|r| r.iter().map(|&p| p + d).collect()),
+            );
+            out.holes.extend(scene.holes.iter().map(|h| Hole {
+                obstacle: h.obstacle + base,
+                ring: h.ring.iter().map(|&p| p + d).collect(),
+            }));
+        }
+    }
+    out
+}
+
+/// Bytes of a mesh's arrays, estimated from its counts (vertices, per-polygon offsets, bounds and
+/// centroids, per-corner vertex ids, neighbours and vertex-to-polygon rows; the point-location
+/// grid is left out).
+fn mesh_bytes(mesh: &NavMesh) -> usize {
+    let corners: usize = mesh
+        .polygons()
+        .map(|p| mesh.polygon_vertices(p).len())
+        .sum();
+    mesh.vertex_count() * (16 + 4 + 1)
+        + mesh.polygon_count() * (4 + 32 + 16)
+        + corners * (4 + 8 + 4)
+}
+
+fn updates(c: &mut Criterion) {
+    let one = across_the_cape();
+    let four = tiled(&one, 2);
+    let mut g = c.benchmark_group("dynamic");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for (name, scene) in [("AcrosstheCape", &one), ("AcrosstheCape_2x2", &four)] {
+        g.bench_function(BenchmarkId::new("full_rebuild", name), |b| {
+            b.iter(|| build(black_box(scene), &BuildOptions::cdt()).unwrap())
+        });
+        for tile in [32.0, 64.0, 128.0] {
+            let mut nav = DynamicNavMesh::new(scene.clone(), &BuildOptions::cdt(), tile).unwrap();
+            // A 4 × 4 box at the same place of both maps (the first copy's centre).
+            let (x, y) = (380.5, 380.5);
+            let id = nav
+                .add_obstacle([(x, y), (x + 4.0, y), (x + 4.0, y + 4.0), (x, y + 4.0)])
+                .unwrap();
+            nav.update().unwrap();
+            let snap = nav.snapshot();
+            let polygons = snap.mesh().polygon_count();
+            eprintln!(
+                "{name} tile {tile}: {polygons} polygons; mesh {:.0} B/polygon, editable state {:.0} B/polygon",
+                mesh_bytes(snap.mesh()) as f64 / polygons as f64,
+                nav.memory_bytes() as f64 / polygons as f64,
+            );
+            let id = std::cell::Cell::new(id);
+            let mut step = 1.0;
+            let label = format!("{name}/{tile}");
+            g.bench_function(BenchmarkId::new("update", &label), |b| {
+                b.iter(|| {
+                    step = -step;
+                    nav.move_obstacle(id.get(), Vec2::new(step, 0.0)).unwrap();
+                    black_box(nav.update().unwrap())
+                })
+            });
+            g.bench_function(BenchmarkId::new("update_geometry", &label), |b| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        step = -step;
+                        nav.move_obstacle(id.get(), Vec2::new(step, 0.0)).unwrap();
+                        total += nav.update().unwrap().rebuild_time;
+                    }
+                    total
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, updates);
+criterion_main!(benches);

@@ -1,0 +1,349 @@
+//! Immutable snapshots of a [`DynamicNavMesh`](super::DynamicNavMesh), stable polygon references
+//! and the shared handle readers keep.
+
+use crate::build::tiles::{self, TileGrid};
+use crate::build::BuildError;
+use crate::geom::{Aabb, Vec2};
+use crate::mesh::{NavMesh, PolyId};
+use std::sync::{Arc, RwLock};
+
+/// A polygon named by its tile, its index among the tile's polygons and the tile's salt (the
+/// version at which the tile was last rebuilt): valid in every snapshot where the tile has not
+/// been rebuilt since.
+///
+/// ```
+/// use portolan::dynamic::DynamicNavMesh;
+/// use portolan::{BuildOptions, PolyId, Scene};
+/// let nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 100.0).unwrap();
+/// let snap = nav.snapshot();
+/// let r = snap.poly_ref(PolyId(3)).unwrap();
+/// assert_eq!(snap.resolve(r), Ok(PolyId(3)));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PolyRef {
+    /// The tile (row-major index from the map's lower left).
+    pub tile: u32,
+    /// The polygon's index among its tile's polygons.
+    pub index: u32,
+    /// The tile's salt when the reference was taken.
+    pub salt: u64,
+}
+
+/// Why a [`PolyRef`] does not name a polygon of a snapshot.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PolyRefError {
+    /// The tile was rebuilt since the reference was taken: its polygons are not the same.
+    #[error("stale polygon reference: tile {tile} has salt {current}, the reference {salt}")]
+    Stale {
+        /// The tile.
+        tile: u32,
+        /// The reference's salt.
+        salt: u64,
+        /// The tile's salt now.
+        current: u64,
+    },
+    /// No such tile, or no such polygon in the tile (a reference not made by this mesh).
+    #[error("no polygon {index} in tile {tile}")]
+    NotFound {
+        /// The tile.
+        tile: u32,
+        /// The index.
+        index: u32,
+    },
+}
+
+/// One published version of a dynamic mesh: the stitched [`NavMesh`] and, per tile, its salt and
+/// where its polygons are. Immutable; share it through the `Arc` it comes in.
+#[derive(Debug)]
+pub struct Snapshot {
+    mesh: Arc<NavMesh>,
+    version: u64,
+    grid: TileGrid,
+    /// Polygon id of each tile's first polygon, and the total at the end.
+    first: Vec<u32>,
+    salts: Vec<u64>,
+}
+
+impl Snapshot {
+    /// Stitches the tiles' polygons (in tile order) into a snapshot.
+    pub(crate) fn stitch(
+        grid: &TileGrid,
+        tile_polygons: &[Vec<Vec<Vec2>>],
+        salts: &[u64],
+        version: u64,
+    ) -> Result<Snapshot, BuildError> {
+        let mut first = Vec::with_capacity(tile_polygons.len() + 1);
+        let mut count = 0u32;
+        for t in tile_polygons {
+            first.push(count);
+            count += t.len() as u32;
+        }
+        first.push(count);
+        let mesh = tiles::stitch(grid, tile_polygons.iter().map(Vec::as_slice))?;
+        Ok(Snapshot {
+            mesh: Arc::new(mesh),
+            version,
+            grid: *grid,
+            first,
+            salts: salts.to_vec(),
+        })
+    }
+
+    /// The mesh: search it with a [`PathFinder`](crate::PathFinder) as any other.
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, PathFinder, Scene, SearchOptions};
+    /// let nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 100.0).unwrap();
+    /// let snap = nav.snapshot();
+    /// let path = PathFinder::new()
+    ///     .find_path(snap.mesh(), Scene::DEFAULT_START, Scene::DEFAULT_GOAL, &SearchOptions::exact())
+    ///     .unwrap();
+    /// assert!(path.length > 0.0);
+    /// ```
+    pub fn mesh(&self) -> &Arc<NavMesh> {
+        &self.mesh
+    }
+
+    /// The version: 1 for the first snapshot, one more for each update that rebuilt something.
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, Scene};
+    /// let mut nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 100.0).unwrap();
+    /// nav.add_obstacle([(10.0, 10.0), (20.0, 10.0), (15.0, 20.0)]).unwrap();
+    /// nav.update().unwrap();
+    /// assert_eq!(nav.snapshot().version(), 2);
+    /// ```
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The tiles.
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, Scene};
+    /// let nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 400.0).unwrap();
+    /// assert_eq!(nav.snapshot().grid().columns(), 2);
+    /// ```
+    pub fn grid(&self) -> &TileGrid {
+        &self.grid
+    }
+
+    /// The salt of tile `tile` (the version at which it was last rebuilt), `None` past the last.
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, Scene};
+    /// let nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 400.0).unwrap();
+    /// assert_eq!(nav.snapshot().tile_salt(0), Some(1));
+    /// assert_eq!(nav.snapshot().tile_salt(4), None); // 2 × 2 tiles
+    /// ```
+    pub fn tile_salt(&self, tile: usize) -> Option<u64> {
+        self.salts.get(tile).copied()
+    }
+
+    /// The tile holding polygon `p`, `None` if `p` is not a polygon of this mesh.
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, PolyId, Scene};
+    /// let nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 400.0).unwrap();
+    /// assert_eq!(nav.snapshot().tile_of(PolyId(0)), Some(0));
+    /// ```
+    pub fn tile_of(&self, p: PolyId) -> Option<usize> {
+        if p.index() >= self.mesh.polygon_count() {
+            return None;
+        }
+        // The last tile whose first polygon is at or before p.
+        Some(self.first.partition_point(|&f| f as usize <= p.index()) - 1)
+    }
+
+    /// The stable reference of polygon `p` of this snapshot.
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, PolyId, Scene};
+    /// let nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 400.0).unwrap();
+    /// assert_eq!(nav.snapshot().poly_ref(PolyId(0)).unwrap().index, 0);
+    /// ```
+    pub fn poly_ref(&self, p: PolyId) -> Option<PolyRef> {
+        let tile = self.tile_of(p)?;
+        Some(PolyRef {
+            tile: tile as u32,
+            index: p.0 - self.first[tile],
+            salt: self.salts[tile],
+        })
+    }
+
+    /// The polygon `r` names in this snapshot: [`PolyRefError::Stale`] if its tile was rebuilt
+    /// since `r` was taken.
+    ///
+    /// ```
+    /// use portolan::dynamic::{DynamicNavMesh, PolyRefError};
+    /// use portolan::{BuildOptions, PolyId, Scene};
+    /// let mut nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 400.0).unwrap();
+    /// let r = nav.snapshot().poly_ref(PolyId(0)).unwrap();
+    /// nav.add_obstacle([(10.0, 10.0), (20.0, 10.0), (15.0, 20.0)]).unwrap();
+    /// nav.update().unwrap();
+    /// assert!(matches!(nav.snapshot().resolve(r), Err(PolyRefError::Stale { .. })));
+    /// ```
+    pub fn resolve(&self, r: PolyRef) -> Result<PolyId, PolyRefError> {
+        let not_found = PolyRefError::NotFound {
+            tile: r.tile,
+            index: r.index,
+        };
+        let t = r.tile as usize;
+        let current = *self.salts.get(t).ok_or(not_found)?;
+        if current != r.salt {
+            return Err(PolyRefError::Stale {
+                tile: r.tile,
+                salt: r.salt,
+                current,
+            });
+        }
+        let (first, end) = (self.first[t], self.first[t + 1]);
+        if r.index >= end - first {
+            return Err(not_found);
+        }
+        Ok(PolyId(first + r.index))
+    }
+
+    /// The tiles whose salts differ between `older` and this snapshot (rebuilt in between).
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, Scene};
+    /// let mut nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 400.0).unwrap();
+    /// let old = nav.snapshot();
+    /// nav.add_obstacle([(10.0, 10.0), (20.0, 10.0), (15.0, 20.0)]).unwrap();
+    /// nav.update().unwrap();
+    /// assert_eq!(nav.snapshot().changed_tiles_since(&old), vec![0]);
+    /// ```
+    pub fn changed_tiles_since(&self, older: &Snapshot) -> Vec<usize> {
+        (0..self.salts.len())
+            .filter(|&t| older.salts.get(t) != Some(&self.salts[t]))
+            .collect()
+    }
+
+    /// Whether a corridor (polygon references taken from an older snapshot, a path's channel)
+    /// crosses a tile rebuilt since: then it must be planned again.
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, PathFinder, Scene, SearchOptions};
+    /// let mut nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 200.0).unwrap();
+    /// let old = nav.snapshot();
+    /// let path = PathFinder::new()
+    ///     .find_path(old.mesh(), Scene::DEFAULT_START, Scene::DEFAULT_GOAL, &SearchOptions::default())
+    ///     .unwrap();
+    /// let corridor: Vec<_> = path.channel.iter().filter_map(|&p| old.poly_ref(p)).collect();
+    /// nav.add_obstacle([(790.0, 10.0), (795.0, 10.0), (795.0, 15.0)]).unwrap();
+    /// nav.update().unwrap();
+    /// // The path runs from the left side to the right; the corner tile changed.
+    /// let _ = nav.snapshot().needs_replan(&corridor);
+    /// assert!(!nav.snapshot().needs_replan(&[]));
+    /// ```
+    pub fn needs_replan(&self, corridor: &[PolyRef]) -> bool {
+        corridor.iter().any(|&r| self.resolve(r).is_err())
+    }
+
+    /// Whether the polyline `points` (a path found on `older`) passes through a tile rebuilt
+    /// since `older`: the segments are tested against the changed tiles' rectangles (closed, so
+    /// a path along a tile border counts).
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, Scene, Vec2};
+    /// let mut nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 400.0).unwrap();
+    /// let old = nav.snapshot();
+    /// nav.add_obstacle([(10.0, 10.0), (20.0, 10.0), (15.0, 20.0)]).unwrap();
+    /// nav.update().unwrap();
+    /// let left = [Vec2::new(10.0, 300.0), Vec2::new(100.0, 300.0)];
+    /// let right = [Vec2::new(500.0, 300.0), Vec2::new(700.0, 300.0)];
+    /// assert!(nav.snapshot().path_crosses_changed(&old, &left));
+    /// assert!(!nav.snapshot().path_crosses_changed(&old, &right));
+    /// ```
+    pub fn path_crosses_changed(&self, older: &Snapshot, points: &[Vec2]) -> bool {
+        let changed = self.changed_tiles_since(older);
+        if changed.is_empty() {
+            return false;
+        }
+        let c = self.grid.columns();
+        let rects: Vec<Aabb> = changed
+            .iter()
+            .map(|&t| self.grid.tile_bounds(t % c, t / c))
+            .collect();
+        let segments: Vec<(Vec2, Vec2)> = match points {
+            [] => return false,
+            [p] => vec![(*p, *p)],
+            _ => points.windows(2).map(|w| (w[0], w[1])).collect(),
+        };
+        segments
+            .iter()
+            .any(|&(a, b)| rects.iter().any(|r| segment_meets_rect(a, b, *r)))
+    }
+}
+
+/// Whether the closed segment `ab` shares a point with the closed rectangle `r` (slab clipping).
+fn segment_meets_rect(a: Vec2, b: Vec2, r: Aabb) -> bool {
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, d, lo, hi) in [
+        (a.x, b.x - a.x, r.min.x, r.max.x),
+        (a.y, b.y - a.y, r.min.y, r.max.y),
+    ] {
+        if d == 0.0 {
+            if p < lo || p > hi {
+                return false;
+            }
+        } else {
+            let (mut u, mut v) = ((lo - p) / d, (hi - p) / d);
+            if u > v {
+                std::mem::swap(&mut u, &mut v);
+            }
+            t0 = t0.max(u);
+            t1 = t1.min(v);
+            if t0 > t1 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// A handle on the latest snapshot of a [`DynamicNavMesh`](super::DynamicNavMesh), for other
+/// threads: cheap to clone, `Send + Sync`.
+///
+/// ```
+/// use portolan::dynamic::DynamicNavMesh;
+/// use portolan::{BuildOptions, Scene};
+/// let mut nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 100.0).unwrap();
+/// let reader = nav.reader();
+/// nav.add_obstacle([(10.0, 10.0), (20.0, 10.0), (15.0, 20.0)]).unwrap();
+/// nav.update().unwrap();
+/// assert_eq!(reader.current().version(), 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SnapshotReader {
+    shared: Arc<RwLock<Arc<Snapshot>>>,
+}
+
+impl SnapshotReader {
+    pub(crate) fn new(shared: Arc<RwLock<Arc<Snapshot>>>) -> SnapshotReader {
+        SnapshotReader { shared }
+    }
+
+    /// The latest published snapshot (an `Arc` clone; the lock is held for that alone).
+    ///
+    /// ```
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::{BuildOptions, Scene};
+    /// let nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 100.0).unwrap();
+    /// assert_eq!(nav.reader().current().version(), 1);
+    /// ```
+    pub fn current(&self) -> Arc<Snapshot> {
+        Arc::clone(&self.shared.read().unwrap_or_else(|e| e.into_inner()))
+    }
+}

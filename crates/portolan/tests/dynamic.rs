@@ -1,0 +1,422 @@
+//! `DynamicNavMesh`: random edit sequences give, after every update, a valid mesh whose exact
+//! path lengths equal those of a tiled build from scratch of the same obstacles; old snapshots keep
+//! answering while another thread updates.
+//!
+//! The property tests run on proptest's deterministic generator (a fixed seed, no regression
+//! file): the same cases every run, so they cannot fail on a rare seed, and the number of cases
+//! and of compared queries is asserted.
+
+use portolan::dynamic::{DynamicNavMesh, EditError, ObstacleId, PolyRefError};
+use portolan::io::movingai::read_map;
+use portolan::random::Rng;
+use portolan::{BuildOptions, Location, NavMesh, PathFinder, Scene, SearchOptions, Vec2};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use std::cell::Cell;
+
+/// One edit: `kind` picks add (0–3), move, remove or toggle; the numbers pick which obstacle,
+/// where and how big (quarter units, so vertices often land on tile borders).
+#[derive(Clone, Debug)]
+struct Edit {
+    kind: u8,
+    pick: usize,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    shape: u8,
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    (
+        0u8..7,
+        0usize..16,
+        0.0..1.0f64,
+        0.0..1.0f64,
+        1u8..=24,
+        1u8..=24,
+        0u8..3,
+    )
+        .prop_map(|(kind, pick, x, y, w, h, shape)| Edit {
+            kind,
+            pick,
+            x,
+            y,
+            w: w as f64 / 4.0,
+            h: h as f64 / 4.0,
+            shape,
+        })
+}
+
+/// A triangle, a rectangle or an L (concave) of size `w × h` at `(x, y)`, on quarter units.
+fn shape(e: &Edit, scale: f64) -> Vec<Vec2> {
+    let q = |v: f64| (v * 4.0).round() / 4.0;
+    let (w, h) = (e.w * scale, e.h * scale);
+    let (x, y) = (q(e.x), q(e.y));
+    let (w, h) = (q(w).max(0.25), q(h).max(0.25));
+    let p = |a: f64, b: f64| Vec2::new(x + a, y + b);
+    match e.shape {
+        0 => vec![p(0.0, 0.0), p(w, 0.0), p(w * 0.5, h)]
+            .into_iter()
+            .map(|v| Vec2::new(q(v.x), q(v.y)))
+            .collect(),
+        1 => vec![p(0.0, 0.0), p(w, 0.0), p(w, h), p(0.0, h)],
+        _ => {
+            let (a, b) = (q(w * 0.5).max(0.25), q(h * 0.5).max(0.25));
+            vec![p(0.0, 0.0), p(w, 0.0), p(w, b), p(a, b), p(a, h), p(0.0, h)]
+        }
+    }
+}
+
+/// Applies `edits` to `nav` with an update after each, checking every snapshot against a build
+/// from scratch with `queries` random query pairs. Returns the number of compared queries.
+fn run_edits(
+    nav: &mut DynamicNavMesh,
+    edits: &[Edit],
+    queries: usize,
+    seed: u64,
+) -> Result<usize, TestCaseError> {
+    let bounds = nav.snapshot().mesh().bounds();
+    let size = bounds.size();
+    let scale = (size.x.min(size.y) / 24.0).max(1.0);
+    let mut ids: Vec<ObstacleId> = Vec::new();
+    let mut removed: Vec<ObstacleId> = Vec::new();
+    let mut rng = Rng::new(seed);
+    let mut finder = PathFinder::new();
+    let exact = SearchOptions::exact();
+    let mut compared = 0;
+    for e in edits {
+        let before = nav.snapshot();
+        let pick = |ids: &[ObstacleId]| ids[e.pick % ids.len()];
+        match e.kind {
+            0..=3 => {
+                let mut e2 = e.clone();
+                e2.x = bounds.min.x + e.x * size.x;
+                e2.y = bounds.min.y + e.y * size.y;
+                match nav.add_obstacle(shape(&e2, scale)) {
+                    Ok(id) => ids.push(id),
+                    Err(EditError::OutsideWorld { .. }) => {}
+                    Err(other) => return Err(TestCaseError::fail(format!("add: {other}"))),
+                }
+            }
+            4 if !ids.is_empty() => {
+                let by = Vec2::new((e.x - 0.5) * 8.0 * scale, (e.y - 0.5) * 8.0 * scale);
+                let by = Vec2::new((by.x * 4.0).round() / 4.0, (by.y * 4.0).round() / 4.0);
+                match nav.move_obstacle(pick(&ids), by) {
+                    Ok(()) | Err(EditError::OutsideWorld { .. }) => {}
+                    Err(other) => return Err(TestCaseError::fail(format!("move: {other}"))),
+                }
+            }
+            5 if !ids.is_empty() => {
+                let id = ids.remove(e.pick % ids.len());
+                nav.remove_obstacle(id)
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                removed.push(id);
+            }
+            6 if !ids.is_empty() => {
+                let id = pick(&ids);
+                let on = e.pick % 2 == 0;
+                nav.set_obstacle_enabled(id, on)
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            }
+            _ => {}
+        }
+        // Removed ids stay unknown.
+        for &id in &removed {
+            prop_assert_eq!(
+                nav.set_obstacle_enabled(id, true),
+                Err(EditError::UnknownObstacle(id))
+            );
+        }
+        let report = nav
+            .update()
+            .map_err(|e| TestCaseError::fail(format!("update: {e}")))?;
+        let snap = nav.snapshot();
+        let mesh = snap.mesh();
+        mesh.check_invariants()
+            .map_err(|e| TestCaseError::fail(format!("invariants: {e}")))?;
+        // Every polygon of a rebuilt tile is stale in the new snapshot, every other one resolves
+        // to the same points.
+        for r in &report.removed {
+            let stale = matches!(snap.resolve(*r), Err(PolyRefError::Stale { .. }));
+            prop_assert!(stale, "{:?} resolves after its tile was rebuilt", r);
+        }
+        for p in before.mesh().polygons() {
+            let r = before.poly_ref(p).unwrap();
+            if let Ok(q) = snap.resolve(r) {
+                prop_assert!(before.mesh().polygon_points(p).eq(mesh.polygon_points(q)));
+            } else {
+                prop_assert!(report.tiles.contains(&(r.tile as usize)));
+            }
+        }
+        let scratch = nav
+            .build_from_scratch()
+            .map_err(|e| TestCaseError::fail(format!("scratch: {e}")))?;
+        scratch
+            .check_invariants()
+            .map_err(|e| TestCaseError::fail(format!("scratch invariants: {e}")))?;
+        prop_assert_eq!(scratch.polygon_count(), mesh.polygon_count());
+        prop_assert_eq!(scratch.area(), mesh.area());
+        compared += compare_queries(&scratch, mesh, &mut rng, &mut finder, &exact, queries, 1e-9)?;
+        // And the tiled free space is the untiled one: the same lengths up to the overlay's
+        // rounding of intersection points (2⁻²⁹ of the map's extent).
+        let untiled = portolan::build(&nav.scene(), nav.options())
+            .map_err(|e| TestCaseError::fail(format!("untiled: {e}")))?;
+        compare_queries(
+            &untiled,
+            mesh,
+            &mut rng,
+            &mut finder,
+            &exact,
+            queries / 2,
+            1e-6,
+        )?;
+    }
+    Ok(compared)
+}
+
+/// Exact lengths on `a` and `b` for `n` random pairs of points on `a`: equal to `tolerance`
+/// relative.
+fn compare_queries(
+    a: &NavMesh,
+    b: &NavMesh,
+    rng: &mut Rng,
+    finder: &mut PathFinder,
+    exact: &SearchOptions,
+    n: usize,
+    tolerance: f64,
+) -> Result<usize, TestCaseError> {
+    let bounds = a.bounds();
+    let point = |rng: &mut Rng| {
+        (0..50)
+            .map(|_| {
+                Vec2::new(
+                    rng.range_f64(bounds.min.x, bounds.max.x),
+                    rng.range_f64(bounds.min.y, bounds.max.y),
+                )
+            })
+            .find(|&p| a.locate(p) != Location::Outside)
+    };
+    let mut compared = 0;
+    for _ in 0..n {
+        let (Some(s), Some(g)) = (point(rng), point(rng)) else {
+            continue;
+        };
+        let x = finder.find_path(a, s, g, exact).map(|p| p.length);
+        let y = finder.find_path(b, s, g, exact).map(|p| p.length);
+        match (&x, &y) {
+            (Ok(x), Ok(y)) => prop_assert!(
+                (x - y).abs() <= tolerance * x.max(1.0),
+                "{} -> {}: reference {} vs dynamic {}",
+                s,
+                g,
+                x,
+                y
+            ),
+            _ => prop_assert_eq!(x.is_ok(), y.is_ok(), "{} -> {}: {:?} vs {:?}", s, g, x, y),
+        }
+        compared += 1;
+    }
+    Ok(compared)
+}
+
+/// Runs `property` on `cases` values of `strategy` from a fixed seed; returns (cases, sum).
+fn run_fixed<S: Strategy>(
+    cases: u32,
+    strategy: S,
+    property: impl Fn(S::Value) -> Result<usize, TestCaseError>,
+) -> (usize, usize) {
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let (ran, checked) = (Cell::new(0usize), Cell::new(0usize));
+    let result = runner.run(&strategy, |value| {
+        let n = property(value)?;
+        ran.set(ran.get() + 1);
+        checked.set(checked.get() + n);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    (ran.get(), checked.get())
+}
+
+/// Random 24 × 24 scenes of convex obstacles, tiles of 4, 6 or 8, point agents and agents of
+/// radius 0.5, 6 random edits each.
+#[test]
+fn random_edits_on_random_scenes_match_a_build_from_scratch() {
+    let input = (
+        portolan::testkit::scenes::random_scene(),
+        0usize..3,
+        any::<bool>(),
+        prop::collection::vec(edit(), 6),
+        any::<u64>(),
+    );
+    let (cases, compared) = run_fixed(64, input, |(scene, size, radius, edits, seed)| {
+        let tile = [4.0, 6.0, 8.0][size];
+        let options = BuildOptions::cdt().with_agent_radius(if radius { 0.5 } else { 0.0 });
+        let Ok(mut nav) = DynamicNavMesh::new(scene, &options, tile) else {
+            // A scene with no walkable space for the radius: nothing to edit.
+            return Ok(0);
+        };
+        run_edits(&mut nav, &edits, 12, seed)
+    });
+    assert_eq!(cases, 64);
+    assert!(compared >= 64 * 6 * 8, "only {compared} queries compared");
+}
+
+/// Grid maps: arena (49 × 49) in tiles of 16, 24 cases, and den011d (247 × 167) in tiles of
+/// 32, 6 cases; 8 random edits per case.
+#[test]
+fn random_edits_on_grid_maps_match_a_build_from_scratch() {
+    for (map, tile, cases) in [("arena", 16.0, 24u32), ("den011d", 32.0, 6)] {
+        let path = portolan::testkit::data_dir().join(format!("movingai/dao/{map}.map"));
+        let f = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let scene = read_map(std::io::BufReader::new(f)).unwrap().to_scene();
+        let input = (
+            prop::collection::vec(edit(), 8),
+            any::<bool>(),
+            any::<u64>(),
+        );
+        let (ran, compared) = run_fixed(cases, input, |(edits, radius, seed)| {
+            let options = BuildOptions::cdt().with_agent_radius(if radius { 0.5 } else { 0.0 });
+            let mut nav = DynamicNavMesh::new(scene.clone(), &options, tile).unwrap();
+            run_edits(&mut nav, &edits, 12, seed)
+        });
+        assert_eq!(ran, cases as usize, "{map}");
+        assert!(
+            compared >= cases as usize * 8 * 8,
+            "{map}: only {compared} queries compared"
+        );
+    }
+}
+
+/// Readers on other threads query the snapshots they hold while the main thread edits and
+/// publishes: every answer equals the answer on the same snapshot afterwards, and the first
+/// snapshot, held through every update, still gives its first answers.
+#[test]
+fn queries_on_old_snapshots_run_during_updates() {
+    let mut nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 100.0).unwrap();
+    let first = nav.snapshot();
+    let queries = [
+        (Scene::DEFAULT_START, Scene::DEFAULT_GOAL),
+        (Vec2::new(20.0, 20.0), Vec2::new(780.0, 430.0)),
+        (Vec2::new(20.0, 430.0), Vec2::new(780.0, 20.0)),
+    ];
+    let lengths = move |mesh: &NavMesh| -> Vec<Option<f64>> {
+        let mut finder = PathFinder::new();
+        queries
+            .iter()
+            .map(|&(s, g)| {
+                finder
+                    .find_path(mesh, s, g, &SearchOptions::exact())
+                    .ok()
+                    .map(|p| p.length)
+            })
+            .collect()
+    };
+    let first_answers = lengths(first.mesh());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let readers: Vec<_> = (0..2)
+        .map(|_| {
+            let reader = nav.reader();
+            let stop = std::sync::Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let mut seen = Vec::new();
+                loop {
+                    let done = stop.load(std::sync::atomic::Ordering::Acquire);
+                    let snap = reader.current();
+                    seen.push((snap.clone(), lengths(snap.mesh())));
+                    if done {
+                        return seen;
+                    }
+                }
+            })
+        })
+        .collect();
+    let mut rng = Rng::new(12);
+    let mut ids = Vec::new();
+    for k in 0..30 {
+        let (x, y) = (rng.range_f64(20.0, 760.0), rng.range_f64(20.0, 410.0));
+        if k % 3 == 2 {
+            let id = ids.remove(0);
+            nav.remove_obstacle(id).unwrap();
+        } else {
+            ids.push(
+                nav.add_obstacle([(x, y), (x + 30.0, y), (x + 30.0, y + 20.0), (x, y + 20.0)])
+                    .unwrap(),
+            );
+        }
+        nav.update().unwrap();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Release);
+    let mut versions = std::collections::BTreeSet::new();
+    let mut checked = 0;
+    for r in readers {
+        for (snap, answers) in r.join().unwrap() {
+            versions.insert(snap.version());
+            assert_eq!(lengths(snap.mesh()), answers, "version {}", snap.version());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2);
+    assert!(
+        versions.contains(&31),
+        "the last version was seen: {versions:?}"
+    );
+    assert_eq!(lengths(first.mesh()), first_answers);
+    assert_eq!(first.version(), 1);
+}
+
+/// Bad input is a typed error and changes nothing.
+#[test]
+fn bad_edits_are_typed_errors() {
+    let mut nav = DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 100.0).unwrap();
+    let ok = nav
+        .add_obstacle([(10.0, 10.0), (20.0, 10.0), (15.0, 20.0)])
+        .unwrap();
+    nav.update().unwrap();
+    let version = nav.snapshot().version();
+    assert!(matches!(
+        nav.add_obstacle([(1.0, 1.0), (5.0, 5.0), (5.0, 1.0), (1.0, 5.0)]),
+        Err(EditError::SelfIntersecting { .. })
+    ));
+    assert!(matches!(
+        nav.add_obstacle([(1.0, 1.0), (f64::NAN, 5.0), (5.0, 1.0)]),
+        Err(EditError::NonFinite { vertex: 1 })
+    ));
+    assert!(matches!(
+        nav.add_obstacle([(1.0, 1.0), (5.0, 5.0), (900.0, 1.0)]),
+        Err(EditError::OutsideWorld { vertex: 2, .. })
+    ));
+    assert!(matches!(
+        nav.add_obstacle([(1.0, 1.0), (2.0, 2.0), (3.0, 3.0)]),
+        Err(EditError::Degenerate(_))
+    ));
+    assert!(matches!(
+        nav.move_obstacle(ok, Vec2::new(f64::INFINITY, 0.0)),
+        Err(EditError::NonFinite { .. })
+    ));
+    assert!(matches!(
+        nav.move_obstacle(ok, Vec2::new(0.0, 1000.0)),
+        Err(EditError::OutsideWorld { .. })
+    ));
+    nav.remove_obstacle(ok).unwrap();
+    for result in [
+        nav.remove_obstacle(ok),
+        nav.move_obstacle(ok, Vec2::new(1.0, 0.0)),
+        nav.set_obstacle_enabled(ok, false),
+    ] {
+        assert_eq!(result, Err(EditError::UnknownObstacle(ok)));
+    }
+    assert_eq!(nav.obstacle_count(), 0);
+    // The refused edits dirtied nothing; the removal did.
+    let report = nav.update().unwrap();
+    assert_eq!(report.version, version + 1);
+    assert_eq!(report.tiles, vec![0]);
+}
