@@ -338,3 +338,19 @@ struct Query<'a> {
     /// still open (0: exact).
     epsilon: f64,
 }
+
+impl Query<'_> {
+    /// A search from `p` with no goal and no options (one-to-all and sweeps).
+    fn from_point(p: Vec2) -> Query<'static> {
+        Query {
+            start: p,
+            goal: p,
+            landmarks: None,
+            dead_ends: None,
+            filter: None,
+            links: false,
+            graph: None,
+            epsilon: 0.0,
+        }
+    }
+}

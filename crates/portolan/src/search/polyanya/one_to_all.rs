@@ -30,16 +30,7 @@ impl ExactSearch {
             vertex: source,
             polygon,
         };
-        let q = Query {
-            start: mesh.vertex(source),
-            goal: mesh.vertex(source),
-            landmarks: None,
-            dead_ends: None,
-            filter: None,
-            links: false,
-            graph: None,
-            epsilon: 0.0,
-        };
+        let q = Query::from_point(mesh.vertex(source));
         self.push_start_nodes(mesh, &q, loc);
         let mut expanded = 0;
         self.run(mesh, &q, &mut expanded, None);

@@ -44,16 +44,7 @@ impl ExactSearch {
         self.reset(mesh);
         self.grow_sweep_buffers(mesh);
         let x = mesh.vertex(c);
-        let q = Query {
-            start: x,
-            goal: x,
-            landmarks: None,
-            dead_ends: None,
-            filter: None,
-            links: false,
-            graph: None,
-            epsilon: 0.0,
-        };
+        let q = Query::from_point(x);
         self.sweep = Sweep::Collect;
         self.seen.clear();
         let pinch = mesh.is_pinch(c);
