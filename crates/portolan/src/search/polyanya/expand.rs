@@ -28,6 +28,8 @@ impl ExactSearch {
         if self.generation == 0 {
             self.root_stamp.iter_mut().for_each(|s| *s = 0);
             self.goal_stamp.iter_mut().for_each(|s| *s = 0);
+            self.seen_stamp.iter_mut().for_each(|s| *s = 0);
+            self.corner_stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
         self.nodes.clear();
@@ -580,7 +582,6 @@ impl ExactSearch {
         let (ea, eb) = (vs[slot], vs[wrap(slot + 1, vs.len())]);
         let (mut root, mut g, mut parent) = (root, g, parent);
         let original_root = root;
-
         let mut cone = (right.line(root), left.line(root));
         if root != ea.0 && root != eb.0 {
             let r = Self::root_point(mesh, q, root);
@@ -589,21 +590,15 @@ impl ExactSearch {
                 // A root on the edge's line sees nothing through it (collinear pruning), except
                 // by walking along the line to the interval's nearer end and turning there,
                 // which a taut path does only at a corner. That end becomes the root.
-                let (id, end) = if dist(r, pa) <= dist(r, pb) {
-                    (ea, right)
-                } else {
-                    (eb, left)
-                };
-                if end != End::Vertex(id.0) || !is_corner(mesh, q, id) {
+                let Some(id) = collinear_turn(mesh, q, r, (ea, eb), right, left) else {
                     return;
-                }
+                };
                 g += dist(r, mesh.vertex(id));
                 root = id.0;
                 // A root at an end of the edge sees all of the next polygon: no cone to keep.
                 cone = ([root, root], [root, root]);
             }
         }
-
         // One pass over `next`: its neighbour count (cul-de-sac pruning) and the slot of the
         // shared edge, which runs eb → ea in `next` (a convex polygon lists a vertex once, so
         // the slot starting at eb is that edge).
@@ -829,7 +824,6 @@ impl ExactSearch {
         }
         if turn_right {
             let g = n.g + dist(r, a);
-
             for j in 0..er.min(m) {
                 let (from, to) = (End::Vertex(id(j)), End::Vertex(id(j + 1)));
                 self.successor(mesh, q, idx, poly, slot(j), a_id.0, g, from, to);
@@ -841,7 +835,6 @@ impl ExactSearch {
         }
         if turn_left {
             let g = n.g + dist(r, b);
-
             if el1 >= 1 && matches!(pl, End::Cut(_)) {
                 let to = End::Vertex(id(el1));
                 self.successor(
@@ -933,6 +926,26 @@ pub(super) fn is_corner(mesh: &NavMesh, q: &Query, v: VertexId) -> bool {
     mesh.is_corner(v)
         || q.filter
             .is_some_and(|f| mesh.vertex_polygons(v).iter().any(|&p| f.is_excluded(p)))
+}
+
+/// Collinear pruning's one exception: for a root `r` on the line of the edge `ends` (at neither
+/// end), the corner at the interval's nearer end, which a taut path reaches by walking along the
+/// line and turns at; `None` when that end is not a corner or the interval stops short of it.
+#[inline]
+pub(super) fn collinear_turn(
+    mesh: &NavMesh,
+    q: &Query,
+    r: Vec2,
+    (ea, eb): (VertexId, VertexId),
+    right: End,
+    left: End,
+) -> Option<VertexId> {
+    let (id, end) = if dist(r, mesh.vertex(ea)) <= dist(r, mesh.vertex(eb)) {
+        (ea, right)
+    } else {
+        (eb, left)
+    };
+    (end == End::Vertex(id.0) && is_corner(mesh, q, id)).then_some(id)
 }
 
 /// `i mod n` for `i < 2n` without a division (a fifth of an expansion's time with `%`).

@@ -23,11 +23,6 @@ impl ExactSearch {
             self.corner_h.resize(nv, f64::NAN);
             self.corner_node.resize(nv, NONE);
         }
-        if self.generation == 1 {
-            // `reset` restarted the generations: stale stamps could match again.
-            self.seen_stamp.iter_mut().for_each(|s| *s = 0);
-            self.corner_stamp.iter_mut().for_each(|s| *s = 0);
-        }
     }
 
     /// The corners corner `c` sees past which the free space goes on out of its sight, with
@@ -88,9 +83,10 @@ impl ExactSearch {
         }
     }
 
-    /// In a sweep, a successor whose root is not the sweep's own (a turn), or whose edge lies on
-    /// a line through the root (Polyanya walks along it to a corner and turns there): the
-    /// corner is emitted and no node is made. Returns `true` when the successor is dealt with.
+    /// In a sweep, a successor whose edge lies on a line through the root (Polyanya walks along
+    /// it to a corner and turns there): the corner is emitted, whether or not the edge is a wall,
+    /// and no node is made. Returns `true` when the successor is dealt with. (Turns at an
+    /// interval's end are emitted by `expand`, which makes no successor for them in a sweep.)
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn sweep_turn(
@@ -105,24 +101,17 @@ impl ExactSearch {
         right: End,
         left: End,
     ) -> bool {
-        let own = self.nodes[parent as usize].root;
-        if root != own {
-            self.emit(mesh, q, parent, root, g);
-            return true;
-        }
+        debug_assert_eq!(
+            root, self.nodes[parent as usize].root,
+            "a sweep keeps its root"
+        );
         let vs = mesh.polygon_vertices(poly);
         let (ea, eb) = (vs[slot], vs[wrap(slot + 1, vs.len())]);
-        let r = Self::root_point(mesh, q, own);
-        let (pa, pb) = (mesh.vertex(ea), mesh.vertex(eb));
-        if !orient(pa, pb, r).is_collinear() {
+        let r = Self::root_point(mesh, q, root);
+        if !orient(mesh.vertex(ea), mesh.vertex(eb), r).is_collinear() {
             return false;
         }
-        let (id, end) = if dist(r, pa) <= dist(r, pb) {
-            (ea, right)
-        } else {
-            (eb, left)
-        };
-        if end == End::Vertex(id.0) && is_corner(mesh, q, id) {
+        if let Some(id) = collinear_turn(mesh, q, r, (ea, eb), right, left) {
             self.emit(mesh, q, parent, id.0, g + dist(r, mesh.vertex(id)));
         }
         true
