@@ -299,8 +299,16 @@ impl SearchArgs {
             let t0 = std::time::Instant::now();
             let graph = portolan::search::corner_graph::CornerGraph::build(mesh);
             if verbose {
+                let labels = match (graph.label_entries(), graph.view_entries()) {
+                    (Some(l), Some(v)) => format!(
+                        "{:.0} label entries per corner, {:.1} corners in view per polygon",
+                        l as f64 / graph.corner_count().max(1) as f64,
+                        v as f64 / mesh.polygon_count().max(1) as f64
+                    ),
+                    _ => "no labels (landmarks)".to_string(),
+                };
                 eprintln!(
-                    "corner graph: {} corners, {} edges, built in {:.1} ms ({:.0} KiB)",
+                    "corner graph: {} corners, {} edges, {labels}, built in {:.1} ms ({:.0} KiB)",
                     graph.corner_count(),
                     graph.edge_count(),
                     t0.elapsed().as_secs_f64() * 1e3,

@@ -306,3 +306,52 @@ fn filters_links_and_budgets_fall_back_to_the_plain_exact_search() {
     assert_eq!(p.links.len(), 1);
     assert_eq!(p.cost(&linked), 1.0);
 }
+
+/// Random grid maps: diagonal pinches between blocked cells everywhere, endpoints at cell
+/// centres and on grid vertices (pinch vertices among them). The corner search, answered from
+/// its views where it can, gives the exact search's lengths.
+#[test]
+fn corner_search_equals_the_exact_search_on_random_grid_maps() {
+    const N: usize = 16;
+    let cells = prop::collection::vec(prop::bool::weighted(0.3), N * N);
+    let point = (0..N as u32 * 2 + 1, 0..N as u32 * 2 + 1)
+        .prop_map(|(x, y)| Vec2::new(f64::from(x) * 0.5, f64::from(y) * 0.5));
+    let pairs = prop::collection::vec((point.clone(), point), 12);
+    let checked = check_counted(file!(), 40, (cells, pairs), |(cells, pairs)| {
+        let mut text = format!("type octile\nheight {N}\nwidth {N}\nmap\n");
+        for row in cells.chunks(N) {
+            text.extend(row.iter().map(|&b| if b { '@' } else { '.' }));
+            text.push('\n');
+        }
+        let map = read_map(text.as_bytes()).unwrap();
+        let Ok(mesh) = build(&map.to_scene(), &BuildOptions::cdt()) else {
+            return Ok(0);
+        };
+        let graph = Arc::new(CornerGraph::build(&mesh));
+        let corner = SearchOptions::corner(graph);
+        let mut finder = PathFinder::new();
+        let mut n = 0;
+        for (s, g) in pairs {
+            let exact = finder.find_path(&mesh, s, g, &SearchOptions::exact());
+            let fast = finder.find_path(&mesh, s, g, &corner);
+            match (exact, fast) {
+                (Ok(e), Ok(c)) => {
+                    prop_assert!(
+                        (c.length - e.length).abs() <= 1e-9 * e.length.max(1.0),
+                        "{s} -> {g}: corner {} vs exact {}: {:?} / {:?}\n{text}",
+                        c.length,
+                        e.length,
+                        c.points,
+                        e.points
+                    );
+                    assert_valid(&mesh, &c.points, &c.channel, "random grid");
+                    n += 1;
+                }
+                (Err(a), Err(b)) => prop_assert_eq!(a, b),
+                (e, c) => prop_assert!(false, "{s} -> {g}: exact {e:?}, corner {c:?}\n{text}"),
+            }
+        }
+        Ok(n)
+    });
+    assert!(checked >= 150, "only {checked} queries had a path");
+}

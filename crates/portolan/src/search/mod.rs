@@ -74,12 +74,14 @@ pub enum SearchMethod {
     /// Polyanya (Cui, Harabor and Grastien, IJCAI 2017): a Euclidean shortest path, exactly.
     Exact,
     /// The exact search sped up by a precomputed [`corner_graph`]
-    /// ([`SearchOptions::corner_graph`], required): the same shortest paths, found through the
-    /// graph of the mesh's corners once the start's and goal's views are swept. With
-    /// [`SearchOptions::epsilon`] > 0 it may stop early with a path at most `1 + epsilon` times
-    /// the shortest, and says how close in [`Path::bound`]. Falls back to the plain exact search
-    /// on a mesh with off-mesh links or a query with a [`SearchOptions::filter`] (the graph
-    /// measures the mesh alone).
+    /// ([`SearchOptions::corner_graph`], required): the same shortest paths. Where the graph has
+    /// hub labels, a query is answered without a search, from the corners the start's and
+    /// goal's polygons see (the graph's *views*) joined through the labels; otherwise the
+    /// start's and goal's views are swept and the path found through the graph of corners.
+    /// With [`SearchOptions::epsilon`] > 0 the swept search may stop early with a path at most
+    /// `1 + epsilon` times the shortest, and says how close in [`Path::bound`]. Falls back to
+    /// the plain exact search on a mesh with off-mesh links or a query with a
+    /// [`SearchOptions::filter`] (the graph measures the mesh alone).
     Corner,
 }
 

@@ -22,7 +22,7 @@
 //! entries per corner on mazes and caves, hundreds on open terrain. The build stops, and the
 //! graph goes without labels (the search then uses landmarks), once the labels pass
 //! [`MAX_MEAN_ENTRIES`] per corner or [`MAX_ENTRIES`] in all, which bounds both the time and the
-//! memory. 12 bytes per entry.
+//! memory. 16 bytes per entry (hub, distance, next hop).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -41,6 +41,12 @@ pub(crate) struct HubLabels {
     offsets: Vec<u32>,
     hubs: Vec<u32>,
     dists: Vec<f64>,
+    /// Per entry `(h, d)` of vertex `v`: the next corner on the way from `v` to hub `h` (its
+    /// parent in `h`'s pruned Dijkstra, which is labelled with `h` too), `v` itself for `h`'s
+    /// own entry. Following them reads a shortest path back.
+    next: Vec<u32>,
+    /// Per hub rank: its vertex.
+    hub_vertex: Vec<u32>,
     /// How many hubs (corners) there are: hub ranks are below this.
     hub_count: usize,
 }
@@ -82,7 +88,8 @@ impl HubLabels {
         }
         let order = centrality_order(n, corners, &both);
         let budget = (MAX_MEAN_ENTRIES * corners.len().max(1)).min(MAX_ENTRIES);
-        let mut labels: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];
+        let mut labels: Vec<Vec<(u32, f64, u32)>> = vec![Vec::new(); n];
+        let mut parent = vec![u32::MAX; n];
         let mut entries = 0usize;
         // Per vertex: the root's label as a dense array (hub rank → distance), and Dijkstra's.
         let mut root_label = vec![f64::INFINITY; corners.len()];
@@ -90,10 +97,11 @@ impl HubLabels {
         let mut touched: Vec<u32> = Vec::new();
         let mut heap = BinaryHeap::new();
         for (rank, &r) in order.iter().enumerate() {
-            for &(h, d) in &labels[r as usize] {
+            for &(h, d, _) in &labels[r as usize] {
                 root_label[h as usize] = d;
             }
             dist[r as usize] = 0.0;
+            parent[r as usize] = r;
             touched.push(r);
             heap.push(Item(0.0, r));
             while let Some(Item(d, u)) = heap.pop() {
@@ -103,12 +111,12 @@ impl HubLabels {
                 // Pruned: the labels so far already know a way at most this long.
                 let known = labels[u as usize]
                     .iter()
-                    .map(|&(h, du)| du + root_label[h as usize])
+                    .map(|&(h, du, _)| du + root_label[h as usize])
                     .fold(f64::INFINITY, f64::min);
                 if known <= d {
                     continue;
                 }
-                labels[u as usize].push((rank as u32, d));
+                labels[u as usize].push((rank as u32, d, parent[u as usize]));
                 entries += 1;
                 if entries > budget {
                     return None;
@@ -120,11 +128,12 @@ impl HubLabels {
                             touched.push(v);
                         }
                         dist[v as usize] = nd;
+                        parent[v as usize] = u;
                         heap.push(Item(nd, v));
                     }
                 }
             }
-            for &(h, _) in &labels[r as usize] {
+            for &(h, _, _) in &labels[r as usize] {
                 root_label[h as usize] = f64::INFINITY;
             }
             for &t in &touched {
@@ -134,11 +143,13 @@ impl HubLabels {
         }
         let mut offsets = Vec::with_capacity(n + 1);
         let (mut hubs, mut dists) = (Vec::with_capacity(entries), Vec::with_capacity(entries));
+        let mut next = Vec::with_capacity(entries);
         offsets.push(0u32);
         for row in labels {
-            for (h, d) in row {
+            for (h, d, p) in row {
                 hubs.push(h);
                 dists.push(d);
+                next.push(p);
             }
             offsets.push(hubs.len() as u32);
         }
@@ -146,6 +157,8 @@ impl HubLabels {
             offsets,
             hubs,
             dists,
+            next,
+            hub_vertex: order,
             hub_count: corners.len(),
         })
     }
@@ -189,9 +202,64 @@ impl HubLabels {
             .fold(f64::INFINITY, f64::min)
     }
 
+    /// [`fill`](HubLabels::fill), also setting `arg[h] = v` where `v` lowered `table[h]`.
+    #[inline]
+    pub(crate) fn fill_arg(
+        &self,
+        v: u32,
+        extra: f64,
+        table: &mut [f64],
+        arg: &mut [u32],
+        touched: &mut Vec<u32>,
+    ) {
+        for (h, d) in self.label(v) {
+            let x = &mut table[h as usize];
+            if *x == f64::INFINITY {
+                touched.push(h);
+            }
+            if extra + d < *x {
+                *x = extra + d;
+                arg[h as usize] = v;
+            }
+        }
+    }
+
+    /// [`join`](HubLabels::join) and the hub that gives it (`None` when infinite).
+    pub(crate) fn join_arg(&self, v: u32, table: &[f64]) -> (f64, Option<u32>) {
+        let mut best = (f64::INFINITY, None);
+        for (h, d) in self.label(v) {
+            if d + table[h as usize] < best.0 {
+                best = (d + table[h as usize], Some(h));
+            }
+        }
+        best
+    }
+
+    /// Appends the corners after `v` on its shortest way to hub `h` (which is in `v`'s label),
+    /// the hub's own vertex last; `false` if a next hop is missing its entry (not expected).
+    pub(crate) fn way_to_hub(&self, mut v: u32, h: u32, out: &mut Vec<u32>) -> bool {
+        let end = self.hub_vertex[h as usize];
+        for _ in 0..self.hub_count {
+            if v == end {
+                return true;
+            }
+            let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
+            let Ok(k) = self.hubs[r.clone()].binary_search(&h) else {
+                return false;
+            };
+            v = self.next[r.start + k];
+            out.push(v);
+        }
+        false
+    }
+
     /// Heap memory held, in bytes.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.offsets.len() * 4 + self.hubs.len() * 4 + self.dists.len() * 8
+        self.offsets.len() * 4
+            + self.hubs.len() * 4
+            + self.dists.len() * 8
+            + self.next.len() * 4
+            + self.hub_vertex.len() * 4
     }
 
     /// Entries over all labels.

@@ -30,8 +30,19 @@
 //! - **Landmarks**: 16 [`Landmarks`] for an ALT heuristic where there are no labels:
 //!   `h(c) = max(|c t|, landmark bound)`.
 //!
+//! - **Views** (`views.rs`, with labels only): per polygon, the corners seen from some point
+//!   of it and, as the sweeps' exact cones, from which points; and per edge, the polygons its
+//!   segment crosses.
+//!
 //! # Querying it
-//! See [`SearchMethod::Corner`](crate::search::SearchMethod::Corner). One A* holds three kinds
+//! See [`SearchMethod::Corner`](crate::search::SearchMethod::Corner). With labels, the views
+//! answer a query without a search: the segment when the start sees the goal (a raycast),
+//! otherwise the least `|s a| + d(a, b) + |b t|` over the corners `a` the start sees and `b`
+//! the goal sees, read from their labels (`views.rs` explains why that is exact). The rest of
+//! this section is the search that runs where the views give no answer, and on graphs
+//! without labels.
+//!
+//! One A* holds three kinds
 //! of nodes: the intervals of a sweep from the start (Polyanya's nodes, all rooted at the
 //! start), the intervals of a sweep from the goal (ordered by the same kind of lower bound on a
 //! whole path, toward the start), and corner nodes. Where the start's sweep would turn at a
@@ -59,8 +70,10 @@
 //! # Cost
 //! Building: one sweep per corner, each the size of what the corner sees (`O(c · v)` in the
 //! worst case, far less on game maps), one pruned Dijkstra per corner for the labels, 16
-//! whole-mesh searches for the landmarks (without labels only). Memory: 13 bytes per directed edge, 16 per vertex,
-//! `16 × 8` bytes per vertex for the landmarks, 12 bytes per label entry.
+//! whole-mesh searches for the landmarks (without labels only), one raycast per edge for the
+//! views. Memory: 13 bytes per directed edge, 16 per vertex, `16 × 8` bytes per vertex for the
+//! landmarks, 16 bytes per label entry, 4 to 12 bytes per (polygon, corner in view) pair and 4
+//! per polygon an edge crosses.
 //! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
 //!
 //! ```
@@ -80,9 +93,12 @@
 //! ```
 
 mod labels;
+mod views;
 
 pub(crate) use labels::HubLabels;
 pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
+use views::{SweepCones, Views};
+pub(crate) use views::{ViewAnswer, ViewScratch};
 
 use super::landmarks::Landmarks;
 use super::polyanya::ExactSearch;
@@ -122,6 +138,8 @@ pub struct CornerGraph {
     landmarks: Option<Arc<Landmarks>>,
     /// Exact graph distances between corners, when they fit ([`MAX_MEAN_ENTRIES`]).
     labels: Option<HubLabels>,
+    /// Per polygon, the corners it sees and from where (with labels only; `views.rs`).
+    views: Option<Views>,
     /// The nodes a corner's sweep expanded, on average: what a query's two sweeps are likely
     /// to cost, and so how long a query first tries the plain search.
     sweep_cost: usize,
@@ -144,7 +162,13 @@ impl CornerGraph {
             .collect();
         let swept = sweep_all(mesh, &turns, &wedge_poly, &corners);
         let sweep_cost = swept.iter().map(|r| r.1).sum::<usize>() / swept.len().max(1);
-        let rows: Vec<Vec<(u32, f64)>> = swept.into_iter().map(|r| r.0).collect();
+        let mut seen = Vec::with_capacity(swept.len());
+        let mut rows: Vec<Vec<(u32, f64)>> = Vec::with_capacity(swept.len());
+        for (&c, (row, _, cones)) in corners.iter().zip(swept) {
+            rows.push(row);
+            seen.push((c, cones));
+        }
+        symmetrize(&corners, &mut rows, mesh.vertex_count());
         let mut offsets = vec![0u32; mesh.vertex_count() + 1];
         for (c, row) in corners.iter().zip(&rows) {
             offsets[*c as usize + 1] = row.len() as u32;
@@ -176,7 +200,7 @@ impl CornerGraph {
         let landmarks = labels
             .is_none()
             .then(|| Arc::new(Landmarks::build(mesh, LANDMARKS)));
-        CornerGraph {
+        let mut graph = CornerGraph {
             sweep_cost,
             mesh_id: mesh.instance_id(),
             turns,
@@ -187,7 +211,13 @@ impl CornerGraph {
             sides,
             labels,
             landmarks,
+            views: None,
+        };
+        // Views are only of use with labels (the query joins them).
+        if graph.labels.is_some() {
+            graph.views = Some(Views::build(mesh, &graph, &seen));
         }
+        graph
     }
 
     /// The [`NavMesh::instance_id`] of the mesh this graph was built for.
@@ -302,6 +332,21 @@ impl CornerGraph {
             + self.sides.len()
             + self.landmarks.as_ref().map_or(0, |l| l.memory_bytes())
             + self.labels.as_ref().map_or(0, HubLabels::memory_bytes)
+            + self.views.as_ref().map_or(0, Views::memory_bytes)
+    }
+
+    /// How many (polygon, corner seen from it) pairs the views hold, or `None` when the graph
+    /// has none (no hub labels); see `views.rs`.
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let graph = CornerGraph::build(&mesh);
+    /// assert!(graph.view_entries().unwrap() >= mesh.polygon_count());
+    /// ```
+    pub fn view_entries(&self) -> Option<usize> {
+        self.views.as_ref().map(Views::entry_count)
     }
 
     /// How many hub-label entries the graph holds, or `None` when it has no labels (they
@@ -377,6 +422,29 @@ impl CornerGraph {
     pub(crate) fn taut_from(&self, mesh: &NavMesh, p: Vec2, v: u32) -> bool {
         let [u, w] = self.turns[v as usize];
         u != NONE && one_side(p, mesh.vertex(VertexId(v)), walls(mesh, u, w))
+    }
+
+    /// `true` when `p` lies strictly inside the cone opposite corner `v`'s walls (the points
+    /// `v - a·(u - v) - b·(w - v)`, `a, b > 0`): the line from `p` to `v` runs into the wall
+    /// head-on, so a path from `p` cannot bend at `v` ([`taut_from`](CornerGraph::taut_from)
+    /// is false there, as it is behind the wall).
+    pub(crate) fn faces(&self, mesh: &NavMesh, p: Vec2, v: u32) -> bool {
+        let [u, w] = self.turns[v as usize];
+        if u == NONE {
+            return false;
+        }
+        let c = mesh.vertex(VertexId(v));
+        let [xu, xw] = walls(mesh, u, w);
+        let (a, b) = (orient(c, xu, p), orient(c, xw, p));
+        match orient(c, xu, xw) {
+            Orientation::CounterClockwise => {
+                a == Orientation::Clockwise && b == Orientation::CounterClockwise
+            }
+            Orientation::Clockwise => {
+                a == Orientation::CounterClockwise && b == Orientation::Clockwise
+            }
+            Orientation::Collinear => false,
+        }
     }
 
     /// `true` when the path `p → v → d` wraps around corner `v`'s wall: both walls lie in the
@@ -475,16 +543,27 @@ fn wedge_end(mesh: &NavMesh, v: VertexId, p: PolyId, i: usize) -> Option<VertexI
     None
 }
 
-/// Sweeps from every corner; per corner, its kept edges sorted by target.
+/// Per corner, its kept edges sorted by target, the sweep's cost
+/// and what it saw of each polygon (for the views; from a pinch corner, through every wedge).
+type Swept = (Vec<(u32, f64)>, usize, SweepCones);
+
+/// Sweeps from every corner (see [`Swept`]).
 fn sweep_all(
     mesh: &NavMesh,
     turns: &[[u32; 2]],
     wedge_poly: &[u32],
     corners: &[u32],
-) -> Vec<(Vec<(u32, f64)>, usize)> {
+) -> Vec<Swept> {
     let one = |search: &mut ExactSearch, c: u32| {
         let mut row = Vec::new();
-        let cost = search.corner_sweep(mesh, VertexId(c), PolyId(wedge_poly[c as usize]), &mut row);
+        let mut cones = Vec::new();
+        let cost = search.corner_sweep(
+            mesh,
+            VertexId(c),
+            Some(PolyId(wedge_poly[c as usize])),
+            &mut row,
+            &mut cones,
+        );
         let x = mesh.vertex(VertexId(c));
         let [u, w] = turns[c as usize];
         row.retain(|&(d, _)| {
@@ -495,7 +574,12 @@ fn sweep_all(
                 && one_side(mesh.vertex(VertexId(d)), x, walls(mesh, u, w))
         });
         row.sort_unstable_by_key(|e| e.0);
-        (row, cost)
+        if mesh.is_pinch(VertexId(c)) {
+            // A point can see a pinch corner through any of its wedges.
+            cones.clear();
+            search.corner_sweep(mesh, VertexId(c), None, &mut Vec::new(), &mut cones);
+        }
+        (row, cost, cones)
     };
     #[cfg(feature = "parallel")]
     {
@@ -509,5 +593,33 @@ fn sweep_all(
     {
         let mut s = ExactSearch::new();
         corners.iter().map(|&c| one(&mut s, c)).collect()
+    }
+}
+
+/// Adds the reverse of every edge found from one side only (a sweep can miss a line of sight
+/// its other end finds, at grazed vertices): the labels take edges both ways, and a path read
+/// back from them must find each edge in its source's row. Rows stay sorted by target.
+fn symmetrize(corners: &[u32], rows: &mut [Vec<(u32, f64)>], vertices: usize) {
+    let mut index = vec![NONE; vertices];
+    for (i, &c) in corners.iter().enumerate() {
+        index[c as usize] = i as u32;
+    }
+    let mut missing = Vec::new();
+    for (i, &c) in corners.iter().enumerate() {
+        for &(d, len) in &rows[i] {
+            let j = index[d as usize] as usize;
+            if rows[j].binary_search_by_key(&c, |e| e.0).is_err() {
+                missing.push((j, c, len));
+            }
+        }
+    }
+    for &(j, c, len) in &missing {
+        rows[j].push((c, len));
+    }
+    if !missing.is_empty() {
+        for row in rows.iter_mut() {
+            row.sort_unstable_by_key(|e| e.0);
+            row.dedup_by_key(|e| e.0);
+        }
     }
 }

@@ -196,6 +196,12 @@ impl ExactSearch {
         }
         let mut expanded = 0usize;
         if let Some(g) = graph {
+            // The views and labels answer most queries without a search (`views.rs`).
+            if let ViewAnswer::Path(path) =
+                g.view_query(mesh, &mut self.views, (s, sloc), (t, tloc))
+            {
+                return Ok(path);
+            }
             // Cheap queries first: the plain search, for half what one corner's sweep costs
             // (`CornerGraph::plain_budget`). Short queries end within that; past it, the graph
             // pays.
@@ -977,7 +983,7 @@ pub(super) fn ray_exit(r: Vec2, x: Vec2, p: Vec2, q: Vec2) -> Vec2 {
 }
 
 /// Calls `f` for every polygon holding a located point.
-pub(super) fn for_each_polygon(mesh: &NavMesh, loc: Location, mut f: impl FnMut(PolyId)) {
+pub(crate) fn for_each_polygon(mesh: &NavMesh, loc: Location, mut f: impl FnMut(PolyId)) {
     match loc {
         Location::InPolygon(p) => f(p),
         Location::OnEdge {

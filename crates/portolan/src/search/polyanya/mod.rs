@@ -130,12 +130,13 @@ mod sweep;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use expand::for_each_polygon;
 use expand::*;
 use heuristic::lower_bound;
 use links::*;
-use sweep::channel_along;
+pub(crate) use sweep::{channel_along, channel_through};
 
-use super::corner_graph::CornerGraph;
+use super::corner_graph::{CornerGraph, ViewAnswer, ViewScratch};
 use super::endpoint::{locate_endpoint, EndpointRole};
 use super::landmarks::Landmarks;
 use super::open::Open;
@@ -277,6 +278,8 @@ pub(crate) struct ExactSearch {
     /// The least `f` open when a bounded corner query stopped early (`Path::bound` is the
     /// length's ratio to it); NaN when the path was popped, so proved shortest.
     lower_bound: f64,
+    /// Scratch of a corner query answered from the graph's views.
+    views: ViewScratch,
 }
 
 /// What a sweep does with a successor that would turn at a corner (see `sweep.rs`).

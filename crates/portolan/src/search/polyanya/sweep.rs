@@ -26,15 +26,19 @@ impl ExactSearch {
     }
 
     /// The corners corner `c` sees past which the free space goes on out of its sight, with
-    /// their distances, from a sweep into `c`'s reflex wedge (the wedge of polygon `wedge`);
-    /// appended to `out`, unfiltered (the graph keeps the taut ones). Returns the nodes the
-    /// sweep expanded.
+    /// their distances, from a sweep into `c`'s reflex wedge (the wedge of polygon `wedge`;
+    /// every wedge when `wedge` is `None`); appended to `out`, unfiltered (the graph keeps the
+    /// taut ones). Appends to `cones` what `c` sees of each polygon the sweep entered: per
+    /// node, the polygon and its cone's sides as the far vertices of the lines from `c`
+    /// (right, left), or `[u32::MAX; 2]` for a polygon `c` is a vertex of (it sees all of it).
+    /// Returns the nodes the sweep expanded.
     pub(crate) fn corner_sweep(
         &mut self,
         mesh: &NavMesh,
         c: VertexId,
-        wedge: PolyId,
+        wedge: Option<PolyId>,
         out: &mut Vec<(u32, f64)>,
+        cones: &mut Vec<(u32, [u32; 2])>,
     ) -> usize {
         self.reset(mesh);
         self.grow_sweep_buffers(mesh);
@@ -44,7 +48,7 @@ impl ExactSearch {
         self.seen.clear();
         let pinch = mesh.is_pinch(c);
         for &p in mesh.vertex_polygons(c) {
-            if !pinch || mesh.same_wedge(c, p, wedge) {
+            if !pinch || wedge.is_none_or(|w| mesh.same_wedge(c, p, w)) {
                 self.expand_point(mesh, &q, NONE, START, 0.0, Location::InPolygon(p));
             }
         }
@@ -53,6 +57,20 @@ impl ExactSearch {
         self.run(mesh, &q, &mut expanded, None);
         self.sweep = Sweep::Off;
         out.extend(self.seen.iter().map(|&v| (v, self.seen_g[v as usize])));
+        // Every node of the sweep is rooted at `c` (turns are emitted, not made), so its cone
+        // is what `c` sees of its polygon: the lines are `[START, v]`, from `c` through `v`.
+        for n in &self.nodes {
+            if n.entry == ORIGIN {
+                cones.push((n.poly, [NONE, NONE]));
+            } else if n.entry < SPECIAL {
+                debug_assert!(
+                    n.root == START && n.right_line[0] == START && n.left_line[0] == START
+                );
+                if n.right_line[0] == START && n.left_line[0] == START {
+                    cones.push((n.poly, [n.right_line[1], n.left_line[1]]));
+                }
+            }
+        }
         expanded
     }
 
@@ -285,15 +303,28 @@ impl ExactSearch {
 /// edge: each leg walked by an exact raycast, and wherever two polygons in a row meet only at
 /// a vertex (at a bend, or where a leg passes through a vertex), the polygons around that vertex
 /// between them (the corner search finds paths through the graph, not polygon by polygon).
-pub(super) fn channel_along(mesh: &NavMesh, points: &[Vec2]) -> Vec<PolyId> {
+pub(crate) fn channel_along(mesh: &NavMesh, points: &[Vec2]) -> Vec<PolyId> {
+    channel_through(mesh, points, |_, from, to, leg| {
+        // The legs of a path found on this mesh are clear; a refused ray leaves `leg` empty.
+        let _ = crate::search::raycast::raycast_into(mesh, from, to, leg);
+    })
+}
+
+/// [`channel_along`] with the polygons of leg `i` (from `points[i]` to `points[i + 1]`, in
+/// order) written into the buffer by `leg` (which may know them without a raycast).
+pub(crate) fn channel_through(
+    mesh: &NavMesh,
+    points: &[Vec2],
+    mut legs: impl FnMut(usize, Vec2, Vec2, &mut Vec<PolyId>),
+) -> Vec<PolyId> {
     let mut out: Vec<PolyId> = Vec::new();
     let mut leg = Vec::new();
     if let [p] = points {
         out.extend(mesh.locate(*p).polygon());
     }
-    for w in points.windows(2) {
-        // The legs of a path found on this mesh are clear; a refused ray leaves `leg` empty.
-        let _ = crate::search::raycast::raycast_into(mesh, w[0], w[1], &mut leg);
+    for (i, w) in points.windows(2).enumerate() {
+        leg.clear();
+        legs(i, w[0], w[1], &mut leg);
         for &b in &leg {
             match out.last() {
                 Some(&a) if a == b => continue,

@@ -1,0 +1,406 @@
+//! Views: per polygon, the corners seen from it and from where exactly; with hub labels, they
+//! answer a corner query without any search.
+//!
+//! # The index
+//! A corner `c`'s sweep (one per corner, made anyway for the graph's edges) expands only nodes
+//! rooted at `c`. Each node is an interval on an edge through which `c` sees into the polygon
+//! behind it: the points of that polygon inside the node's *cone* (two lines from `c` through
+//! mesh vertices, kept exactly by the search) are seen from `c`. And since a polygon is convex
+//! and a ray from `c` enters it once, a point of the polygon is seen from `c` exactly when it
+//! lies in the cone of one of the nodes that entered the polygon: seen or not depends only on
+//! the direction from `c`. So per polygon the index keeps every corner some node of whose
+//! sweep entered it, with those nodes' cones (none when `c` is a vertex of the polygon and
+//! sees all of it). Deciding whether a point sees `c` is then two exact `orient` tests per cone,
+//! instead of a sweep from the point.
+//!
+//! This is the idea of Euclidean Hub Labeling (Du, Shen, Cheema, *Ultrafast Euclidean Shortest
+//! Path Computation Using Hub Labeling*, AAAI 2023): per region of the map, the corners seen
+//! from it, joined with the corners' hub labels. EHL's regions are grid cells and may only be
+//! partly seen from a corner; here they are the mesh's own polygons, and the cones say exactly
+//! which part.
+//!
+//! # The query ([`CornerGraph::view_query`])
+//! 1. If the start sees the goal (an exact [`raycast`](crate::search::raycast::raycast)), the
+//!    path is the segment.
+//! 2. Otherwise a shortest path bends first at a corner `a` the start sees, last at a corner `b`
+//!    the goal sees, and runs between them through the corner graph; and it is taut at both, so
+//!    `a` is [taut from](CornerGraph::taut_from) the start and `b` from the goal. The views give
+//!    both sets exactly: the candidates of the endpoints' polygons, filtered by their cones and
+//!    the taut test.
+//! 3. Per hub `h`: `T[h] = min over b of d(h, b) + |b t|` (one pass over the labels of the
+//!    goal's corners), then `d(s, t) = min over a of |s a| + min over a's hubs of d(a, h) + T[h]`
+//!    (one pass over the labels of the start's corners). Each term is the length of a real path
+//!    (every `a` is seen from the start, every `b` sees the goal, labels are graph distances), and
+//!    the shortest path is among them: the minimum is the exact distance.
+//! 4. The path: the labels keep, per entry, the next corner toward its hub; from the best `a`
+//!    to the hub that joins it to the goal's side, then back from that hub to the corner `b`
+//!    that gave the hub its table entry.
+//!
+//! Where anything does not add up (no corner leads to the goal: unreachable, or a path through
+//! a bend the graph does not have), the query says so and the caller runs the sweeps instead.
+//!
+//! # Cost
+//! Query: one raycast, the candidates of two polygons (a few orient tests each), and one pass
+//! over the labels of the corners each endpoint sees; no priority queue, no sweep. Memory: 8
+//! bytes per (polygon, corner seen) pair and 8 per cone; BENCHMARKS.md ("Fast search") has the
+//! figures per map.
+
+use super::{CornerGraph, NONE};
+use crate::geom::{orient, Orientation, Vec2};
+use crate::mesh::{Location, NavMesh, PolyId};
+use crate::search::polyanya::{channel_through, for_each_polygon};
+use crate::search::raycast::{raycast_into, RayOutcome};
+use crate::search::{Path, PathStatus};
+
+/// What a corner's sweep saw: per node, the polygon entered and the cone (`[NONE, NONE]` for a
+/// polygon the corner is a vertex of).
+pub(crate) type SweepCones = Vec<(u32, [u32; 2])>;
+
+/// Per polygon, the corners seen from some point of it, with the cones saying from where.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Views {
+    /// The entries of polygon `p` are `offsets[p]..offsets[p + 1]`.
+    offsets: Vec<u32>,
+    /// Per entry: the corner.
+    corner: Vec<u32>,
+    /// Per entry `e`: its cones are `cones[cone_at[e]..cone_at[e + 1]]`; none when the corner
+    /// sees the whole polygon.
+    cone_at: Vec<u32>,
+    /// `[right, left]`: the points left of (or on) the line from the corner through vertex
+    /// `right` and right of (or on) the line through `left`.
+    cones: Vec<[u32; 2]>,
+    /// Per graph edge `e`, the polygons its segment crosses, in order:
+    /// `strips[strip_at[e]..strip_at[e + 1]]` (a path's channel without raycasts).
+    strip_at: Vec<u32>,
+    strips: Vec<PolyId>,
+}
+
+impl Views {
+    /// The index from each corner's sweep records (`(corner, [(polygon, cone)])`, a cone of
+    /// `[NONE, NONE]` for a whole polygon), on `mesh`. A corner is left out of a polygon no
+    /// point of which it is [taut from](CornerGraph::taut_from): no path from there bends at it.
+    pub(crate) fn build(
+        mesh: &NavMesh,
+        graph: &CornerGraph,
+        per_corner: &[(u32, SweepCones)],
+    ) -> Views {
+        // (polygon, corner, cone), sorted: entries grouped per polygon, then per corner.
+        let mut all: Vec<(u32, u32, [u32; 2])> = Vec::new();
+        for (c, recs) in per_corner {
+            all.extend(recs.iter().map(|&(p, cone)| (p, *c, cone)));
+        }
+        all.sort_unstable();
+        all.dedup();
+        // Left out where the whole (convex) polygon lies in the open cone facing the corner's
+        // walls head-on, from which no path bends at it (`CornerGraph::faces`): where all its
+        // vertices do. (Not where they are merely not taut: the points beyond the wall are not
+        // taut either, and a polygon can reach from there to here past a small obstacle.)
+        all.retain(|&(p, c, _)| {
+            !mesh
+                .polygon_vertices(PolyId(p))
+                .iter()
+                .all(|&x| graph.faces(mesh, mesh.vertex(x), c))
+        });
+        let polygons = mesh.polygon_count();
+        let (strip_at, strips) = edge_strips(mesh, graph);
+        let mut v = Views {
+            offsets: vec![0; polygons + 1],
+            strip_at,
+            strips,
+            ..Views::default()
+        };
+        let mut i = 0;
+        while i < all.len() {
+            let (p, c) = (all[i].0, all[i].1);
+            let mut j = i;
+            while j < all.len() && all[j].0 == p && all[j].1 == c {
+                j += 1;
+            }
+            v.offsets[p as usize + 1] += 1;
+            v.corner.push(c);
+            v.cone_at.push(v.cones.len() as u32);
+            // A whole polygon sorts last ([NONE, NONE]); then no cone is needed.
+            if all[j - 1].2 != [NONE, NONE] {
+                v.cones.extend(all[i..j].iter().map(|r| r.2));
+            }
+            i = j;
+        }
+        v.cone_at.push(v.cones.len() as u32);
+        for k in 0..polygons {
+            v.offsets[k + 1] += v.offsets[k];
+        }
+        v.cone_at.shrink_to_fit();
+        v
+    }
+
+    /// The entries of polygon `p`.
+    #[inline]
+    fn entries(&self, p: PolyId) -> std::ops::Range<usize> {
+        self.offsets[p.index()] as usize..self.offsets[p.index() + 1] as usize
+    }
+
+    /// `true` when corner entry `e` (of a polygon holding `x`) is seen from `x`.
+    #[inline]
+    fn sees(&self, mesh: &NavMesh, e: usize, x: Vec2) -> bool {
+        let cones = &self.cones[self.cone_at[e] as usize..self.cone_at[e + 1] as usize];
+        if cones.is_empty() {
+            return true;
+        }
+        let c = mesh.vertices()[self.corner[e] as usize];
+        cones.iter().any(|&[r, l]| {
+            orient(c, mesh.vertices()[r as usize], x) != Orientation::Clockwise
+                && orient(c, mesh.vertices()[l as usize], x) != Orientation::CounterClockwise
+        })
+    }
+
+    /// (polygon, corner) pairs held.
+    pub(crate) fn entry_count(&self) -> usize {
+        self.corner.len()
+    }
+
+    /// Heap memory held, in bytes.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        (self.offsets.len() + self.corner.len() + self.cone_at.len()) * 4
+            + self.cones.len() * 8
+            + (self.strip_at.len() + self.strips.len()) * 4
+    }
+}
+
+/// Per graph edge, the polygons a raycast along it crosses (empty where the ray is refused,
+/// which a clear edge never is).
+fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
+    let vs = mesh.vertices();
+    let row = |c: usize, leg: &mut Vec<PolyId>| -> Vec<Vec<PolyId>> {
+        graph
+            .row(c as u32)
+            .map(|e| {
+                let d = graph.targets[e] as usize;
+                let _ = raycast_into(mesh, vs[c], vs[d], leg);
+                leg.clone()
+            })
+            .collect()
+    };
+    let n = mesh.vertex_count();
+    #[cfg(feature = "parallel")]
+    let rows: Vec<Vec<Vec<PolyId>>> = {
+        use rayon::prelude::*;
+        (0..n)
+            .into_par_iter()
+            .map_init(Vec::new, |leg, c| row(c, leg))
+            .collect()
+    };
+    #[cfg(not(feature = "parallel"))]
+    let rows: Vec<Vec<Vec<PolyId>>> = {
+        let mut leg = Vec::new();
+        (0..n).map(|c| row(c, &mut leg)).collect()
+    };
+    let mut at = Vec::with_capacity(graph.targets.len() + 1);
+    let mut strips = Vec::new();
+    for strip in rows.into_iter().flatten() {
+        at.push(strips.len() as u32);
+        strips.extend(strip);
+    }
+    at.push(strips.len() as u32);
+    (at, strips)
+}
+
+/// Reusable scratch of [`CornerGraph::view_query`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ViewScratch {
+    generation: u32,
+    /// Per vertex: stamped when the goal sees it as a corner this query; then `|v t|`.
+    goal_stamp: Vec<u32>,
+    goal_dist: Vec<f64>,
+    /// Per vertex: stamped when the start's side took it.
+    start_stamp: Vec<u32>,
+    /// Per hub: `T[h]`, the goal's corner that gives it, and the hubs set (to reset them).
+    table: Vec<f64>,
+    arg: Vec<u32>,
+    touched: Vec<u32>,
+    /// The corners the goal sees tautly; those the start sees, as (straight-line bound through
+    /// it, distance from the start, corner).
+    goal_side: Vec<u32>,
+    start_side: Vec<(f64, f64, u32)>,
+    leg: Vec<PolyId>,
+}
+
+impl ViewScratch {
+    fn reset(&mut self, vertices: usize, hubs: usize) {
+        if self.goal_stamp.len() < vertices {
+            self.goal_stamp.resize(vertices, 0);
+            self.goal_dist.resize(vertices, 0.0);
+            self.start_stamp.resize(vertices, 0);
+        }
+        if self.table.len() < hubs {
+            self.table.resize(hubs, f64::INFINITY);
+            self.arg.resize(hubs, NONE);
+        }
+        for &h in &self.touched {
+            self.table[h as usize] = f64::INFINITY;
+        }
+        self.touched.clear();
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.goal_stamp.iter_mut().for_each(|s| *s = 0);
+            self.start_stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+    }
+}
+
+/// What [`CornerGraph::view_query`] found.
+pub(crate) enum ViewAnswer {
+    /// A shortest path.
+    Path(Path),
+    /// No answer from the views: the caller searches (unreachable goals, and bends the graph
+    /// does not have).
+    Search,
+}
+
+impl CornerGraph {
+    /// A shortest path from `s` (located at `sloc`) to `t` (at `tloc`, another polygon) from
+    /// the views and hub labels alone; see the [module docs](self). [`ViewAnswer::Search`] when
+    /// the graph has no views or labels, or they give no answer.
+    pub(crate) fn view_query(
+        &self,
+        mesh: &NavMesh,
+        scratch: &mut ViewScratch,
+        (s, sloc): (Vec2, Location),
+        (t, tloc): (Vec2, Location),
+    ) -> ViewAnswer {
+        let (Some(views), Some(labels)) = (self.views.as_ref(), self.labels.as_ref()) else {
+            return ViewAnswer::Search;
+        };
+        // 1. In sight: the segment.
+        if let Ok(RayOutcome::Reached { .. }) = raycast_into(mesh, s, t, &mut scratch.leg) {
+            return ViewAnswer::Path(self.view_path(mesh, views, &[(s, NONE), (t, NONE)], 0));
+        }
+        scratch.reset(mesh.vertex_count(), labels.hub_count());
+        let gen = scratch.generation;
+        // 2. The corners each side sees, tautly.
+        scratch.goal_side.clear();
+        for_each_polygon(mesh, tloc, |p| {
+            for e in views.entries(p) {
+                let b = views.corner[e];
+                if scratch.goal_stamp[b as usize] != gen
+                    && self.taut_from(mesh, t, b)
+                    && views.sees(mesh, e, t)
+                {
+                    scratch.goal_stamp[b as usize] = gen;
+                    let d = t.distance(mesh.vertices()[b as usize]);
+                    scratch.goal_dist[b as usize] = d;
+                    scratch.goal_side.push(b);
+                }
+            }
+        });
+        scratch.start_side.clear();
+        for_each_polygon(mesh, sloc, |p| {
+            for e in views.entries(p) {
+                let a = views.corner[e];
+                if scratch.start_stamp[a as usize] != gen
+                    && self.taut_from(mesh, s, a)
+                    && views.sees(mesh, e, s)
+                {
+                    scratch.start_stamp[a as usize] = gen;
+                    let x = mesh.vertices()[a as usize];
+                    let d = s.distance(x);
+                    scratch.start_side.push((d + x.distance(t), d, a));
+                }
+            }
+        });
+        let seen = scratch.goal_side.len() + scratch.start_side.len();
+        // 3. The goal's corners fill the table; the start's are joined to it, the most promising
+        // first, until the straight-line bound of the rest cannot win.
+        for &b in &scratch.goal_side {
+            let d = scratch.goal_dist[b as usize];
+            labels.fill_arg(
+                b,
+                d,
+                &mut scratch.table,
+                &mut scratch.arg,
+                &mut scratch.touched,
+            );
+        }
+        scratch
+            .start_side
+            .sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        let (mut best, mut first) = (f64::INFINITY, NONE);
+        for &(bound, d, a) in &scratch.start_side {
+            if bound >= best {
+                break;
+            }
+            let via = d + labels.join(a, &scratch.table);
+            if via < best {
+                (best, first) = (via, a);
+            }
+        }
+        if first == NONE {
+            return ViewAnswer::Search;
+        }
+        // 4. The path: the labels' next hops from `a` to the hub that joins it to the goal's
+        // side, then from the goal's corner `b` that set the hub's table entry back to the hub.
+        let (_, Some(h)) = labels.join_arg(first, &scratch.table) else {
+            return ViewAnswer::Search;
+        };
+        let b = scratch.arg[h as usize];
+        let mut way = vec![first];
+        let mut back = vec![b];
+        if !labels.way_to_hub(first, h, &mut way) || !labels.way_to_hub(b, h, &mut back) {
+            debug_assert!(false, "a label's next hop has no entry for its hub");
+            return ViewAnswer::Search;
+        }
+        back.pop(); // the hub, already the last of `way`
+        way.extend(back.iter().rev());
+        // The stops: points, with their corner where they are one.
+        let mut stops: Vec<(Vec2, u32)> = Vec::with_capacity(way.len() + 2);
+        stops.push((s, NONE));
+        stops.extend(way.iter().map(|&v| (mesh.vertices()[v as usize], v)));
+        stops.push((t, NONE));
+        stops.dedup_by_key(|x| x.0);
+        let path = self.view_path(mesh, views, &stops, seen);
+        // The labels' distance is the path's length; anything else is a bug to search around.
+        if (path.length - best).abs() <= 1e-9 * best.max(1.0) {
+            ViewAnswer::Path(path)
+        } else {
+            debug_assert!(false, "view path {} vs labels {}", path.length, best);
+            ViewAnswer::Search
+        }
+    }
+
+    /// The path through `stops` (points, with their corner or `NONE`); its channel from the
+    /// views' edge strips where a leg is a graph edge, from a raycast elsewhere.
+    fn view_path(
+        &self,
+        mesh: &NavMesh,
+        views: &Views,
+        stops: &[(Vec2, u32)],
+        expanded: usize,
+    ) -> Path {
+        let points: Vec<Vec2> = stops.iter().map(|x| x.0).collect();
+        let channel = channel_through(mesh, &points, |i, from, to, leg| {
+            let (a, b) = (stops[i].1, stops[i + 1].1);
+            if a != NONE && b != NONE {
+                let r = self.row(a);
+                if let Ok(k) = self.targets[r.clone()].binary_search(&b) {
+                    let e = r.start + k;
+                    let strip =
+                        &views.strips[views.strip_at[e] as usize..views.strip_at[e + 1] as usize];
+                    if !strip.is_empty() {
+                        leg.extend_from_slice(strip);
+                        return;
+                    }
+                }
+            }
+            let _ = raycast_into(mesh, from, to, leg);
+        });
+        Path {
+            length: Path::polyline_length(&points),
+            channel,
+            points,
+            expanded,
+            status: PathStatus::Complete,
+            links: Vec::new(),
+            bound: Some(1.0),
+        }
+    }
+}
