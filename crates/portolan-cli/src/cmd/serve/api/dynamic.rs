@@ -510,6 +510,11 @@ fn watched<T>(
     deadline: Instant,
     work: impl FnOnce() -> T,
 ) -> (T, bool) {
+    // Already due (a zero timeout, a request already dropped): cancelled before any work, not
+    // whenever the watchdog thread gets a core.
+    if Instant::now() >= deadline || request.is_some_and(CancelToken::is_cancelled) {
+        token.cancel();
+    }
     let done = Mutex::new(false);
     let wake = Condvar::new();
     std::thread::scope(|s| {
