@@ -86,14 +86,14 @@ function tilesInit() {
   });
   tilesUi.size.addEventListener('change', () => sceneQueue.request());
   tilesUi.addDoor.addEventListener('click', addDoor);
-  // Static obstacles (those with holes) cannot be edited in tiled mode. Outside edit mode, a
-  // press on a door opens or closes it (where a press would otherwise move S or G).
+  // Static obstacles (with holes, or touching themselves) cannot be edited in tiled mode.
+  // Outside edit mode, a press on a door opens or closes it (where it would move S or G).
   ui.svg.addEventListener('pointerdown', (evt) => {
     if (!state.scene || !state.scene.tiles || evt.button > 0) return;
     const hit = evt.target.closest && evt.target.closest('path.obstacle');
     if (ui.edit.checked && hit && Number(hit.dataset.index) < staticCount()) {
       evt.stopImmediatePropagation();
-      state.editError = 'This obstacle has holes: it is static in tiled mode (only obstacles without holes can be edited).';
+      state.editError = 'This obstacle is static in tiled mode (it has holes, or its outline touches itself): only simple polygons can be edited.';
       scheduleDraw();
       return;
     }

@@ -3,8 +3,9 @@
 //! touches.
 //!
 //! ```text
-//!   POST /api/tiles {tile_size} ──► the current scene split: obstacles with holes stay static
-//!                                    (the base), every other obstacle becomes a dynamic one
+//!   POST /api/tiles {tile_size} ──► the current scene split: obstacles with holes or touching
+//!                                    themselves stay static (the base), every other obstacle
+//!                                    becomes a dynamic one
 //!   POST /api/tiles/{add,move,reshape,remove,door} ──► one library edit, update(), a new World
 //!                                    whose mesh is the new snapshot's (shared, not copied)
 //! ```
@@ -178,8 +179,9 @@ pub struct TilesReply {
     /// The lower-left corner of tile 0; tile `t` is column `t % columns`, row `t / columns`
     /// (rows grow with y), clipped to the bounds.
     pub origin: Vec2,
-    /// The first `static_obstacles` of `scene.obstacles` are static (obstacles with holes,
-    /// which a dynamic obstacle cannot have); the others are the closed obstacles below.
+    /// The first `static_obstacles` of `scene.obstacles` are static (obstacles with holes or
+    /// touching themselves, which a dynamic obstacle cannot be); the others are the closed
+    /// obstacles below.
     pub static_obstacles: usize,
     /// Every dynamic obstacle, open or closed, in a stable order.
     pub obstacles: Vec<ObstacleReply>,
@@ -294,9 +296,15 @@ fn edit_error(obstacle: Option<u64>) -> impl Fn(EditError) -> ApiError {
 }
 
 impl Tiled {
-    /// Splits `scene` into the static base and the dynamic shapes (every obstacle without holes).
+    /// Splits `scene` into the static base and the dynamic shapes: an obstacle with holes, or
+    /// one whose outline touches itself (traced grid-map outlines can, at diagonal cells), is
+    /// static, for a dynamic obstacle is a simple polygon; every other one is dynamic.
     fn split(scene: &Scene) -> (Scene, Vec<Vec<Vec2>>) {
-        let mut with_holes: Vec<bool> = vec![false; scene.obstacles.len()];
+        let mut with_holes: Vec<bool> = scene
+            .obstacles
+            .iter()
+            .map(|o| portolan::geom::polygon_is_simple(o).is_err())
+            .collect();
         for h in &scene.holes {
             if let Some(w) = with_holes.get_mut(h.obstacle) {
                 *w = true;

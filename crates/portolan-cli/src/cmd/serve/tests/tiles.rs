@@ -359,3 +359,34 @@ fn entering_tiled_mode_is_held_to_the_build_timeout_and_reports_its_limits() {
     );
     srv.shutdown();
 }
+
+/// A grid map's traced outlines can touch themselves (at diagonal cells) and enclose holes: such
+/// obstacles stay static, the others become dynamic, and edits work around them.
+#[test]
+fn a_grid_map_keeps_its_self_touching_outlines_static() {
+    let args = super::super::Args {
+        input: crate::input::InputArgs {
+            map: Some(format!("{DATA}/movingai/dao/arena.map").into()),
+            ..Default::default()
+        },
+        ..super::super::Args::default()
+    };
+    let srv = serve_app(super::super::app(&args).unwrap());
+    let addr = srv.addr();
+    let scene = scene_of(&get(addr, "/api/scene").json()["scene"]);
+    let a = post(addr, "/api/tiles", &json!({"tile_size": 16}));
+    assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    let t = a.json()["scene"]["tiles"].clone();
+    let fixed = t["static_obstacles"].as_u64().unwrap() as usize;
+    let dynamic = t["obstacles"].as_array().unwrap().len();
+    assert!(fixed >= 1, "the outer wall, with a hole, is static");
+    assert_eq!(fixed + dynamic, scene.obstacles.len());
+    let mesh = build_tiled(&scene, &BuildOptions::cdt(), 16.0).unwrap();
+    assert_eq!(
+        a.json()["scene"]["mesh"]["polygon_count"],
+        mesh.polygon_count()
+    );
+    let a = post(addr, "/api/tiles/move", &json!({"id": 1, "by": [0.5, 0]}));
+    assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    srv.shutdown();
+}
