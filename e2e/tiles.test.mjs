@@ -181,6 +181,16 @@ describe('tiled mode', () => {
     await idle(page);
     assert.equal(edits.check(), answers + 1);
     assert.deepEqual(await jsonAttr(page, '#path', 'data-points'), path0);
+
+    // Untick tiles: the whole mesh is built again, untiled, and the grid goes.
+    await click(page, '#toggle-tiles');
+    assert.equal(await attr(page, '#map', 'data-tiled'), 'false');
+    assert.equal(await page.locator('line.tile-line').count(), 0);
+    const untiled = await sceneOf(page);
+    assert.equal(untiled.tiles, undefined);
+    assert.deepEqual(untiled.scene.obstacles, scene.scene.obstacles);
+    assert.equal(await stat(page, 'polygons'), untiled.mesh.polygon_count);
+    assert.ok(untiled.mesh.polygon_count < scene.mesh.polygon_count, 'fewer polygons without tile borders');
     assert.deepEqual(errors, []);
     await page.context().close();
   });
