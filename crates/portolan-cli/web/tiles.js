@@ -357,6 +357,14 @@ function drawFlash(t) {
 function drawDoors(t) {
   if (!t) return;
   const n = t.static_obstacles;
+  if (state.editError) {
+    // app.js outlines, dashed, the server's obstacle where the page's differs, by index into
+    // scene.obstacles, which in tiled mode leaves out open doors: redrawn here by id.
+    layers.obstacles.querySelectorAll('polygon.ghost').forEach((g) => g.remove());
+    const ghosts = t.obstacles.filter((o, k) => !sameRing(o.shape, state.obstacles[n + k]))
+      .map((o) => el('polygon', { points: spts(o.shape), class: 'ghost' }));
+    layers.obstacles.prepend(...ghosts);
+  }
   t.obstacles.forEach((o, k) => {
     const path = layers.obstacles.querySelector(`path.obstacle[data-index="${n + k}"]`);
     if (!path) return;
