@@ -179,6 +179,7 @@ async function loadScene() {
 // it, the server refuses the edit (409 stale-revision) rather than let it undo the other one:
 // we fetch the scene the server holds, show it, and say that the edit was not applied.
 async function sendScene() {
+  if (typeof tilesSendScene === 'function' && await tilesSendScene()) return; // tiled mode: tiles.js
   const scene = { ...state.scene.scene, obstacles: state.obstacles, holes: state.holes };
   const build = { decomposition: ui.decomposition.value, agent_radius: Number(ui.agentRadius.value) };
   const base_revision = state.scene.revision;
@@ -220,6 +221,7 @@ function adoptScene(data, takeObstacles) {
   if (takeObstacles) {
     state.obstacles = data.scene.obstacles.map((o) => o.map((p) => p.slice()));
     state.holes = (data.scene.holes || []).map((h) => ({ obstacle: h.obstacle, ring: h.ring.map((p) => p.slice()) }));
+    if (typeof tilesTakeObstacles === 'function') tilesTakeObstacles(data); // tiled mode: tiles.js
     if (data.build) {
       ui.decomposition.value = data.build.decomposition;
       ui.agentRadius.value = String(data.build.agent_radius);
@@ -469,6 +471,7 @@ function drawDynamic() {
   drawHandles();
   drawStats();
   drawObstacles();
+  if (typeof drawTiles === 'function') drawTiles(); // tiled mode: tiles.js
 }
 
 // The funnel after `k` steps: k = 0 is the state before the first portal (apex at the start).

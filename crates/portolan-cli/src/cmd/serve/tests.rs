@@ -13,6 +13,8 @@ use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
+mod tiles;
+
 /// A server for the default map as `portolan serve` starts it: the chapter's trapezoids.
 fn server() -> RunningServer {
     serve_app(App::new(Scene::default_map(), BuildSettings::trapezoid()).unwrap())

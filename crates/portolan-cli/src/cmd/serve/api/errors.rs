@@ -9,6 +9,7 @@
 
 use super::routes::Reply;
 use super::wire::ErrorBody;
+use portolan::dynamic::EditError;
 use portolan::{BuildError, PathError, SceneError};
 
 /// Why a request failed.
@@ -71,6 +72,19 @@ pub enum ApiError {
     Path(PathError),
     /// The builder refused the scene or the options.
     Build(BuildError),
+    /// A tiled edit on a world that is not tiled (`409 not-tiled`).
+    NotTiled,
+    /// A tiled edit naming an obstacle id the server does not have (never added, or removed):
+    /// `422 unknown-obstacle`.
+    UnknownObstacle(u64),
+    /// The dynamic mesh refused an edit ([`EditError`]); `obstacle` is the server's id of the
+    /// obstacle edited, if it has one yet.
+    Edit {
+        /// The library's error.
+        error: EditError,
+        /// The obstacle at fault.
+        obstacle: Option<u64>,
+    },
 }
 
 impl From<PathError> for ApiError {
@@ -108,6 +122,39 @@ impl ApiError {
                 (status, code, vec![])
             }
             ApiError::Build(e) => build_status(e),
+            ApiError::NotTiled => (409, "not-tiled", vec![]),
+            ApiError::UnknownObstacle(id) => (422, "unknown-obstacle", vec![*id as usize]),
+            ApiError::Edit { error, obstacle } => {
+                let culprit: Vec<usize> = obstacle.iter().map(|&id| id as usize).collect();
+                let code = match error {
+                    EditError::NonFinite { .. } => "non-finite",
+                    EditError::Degenerate(_) => "bad-shape",
+                    EditError::SelfIntersecting { .. } => "self-intersecting",
+                    EditError::OutsideWorld { .. } => "outside-world",
+                    EditError::CoordinateRange { .. } => "out-of-range",
+                    EditError::UnknownObstacle(_) => "unknown-obstacle",
+                    EditError::Build(e) => {
+                        let (status, code, _) = build_status(e);
+                        return (status, code, culprit);
+                    }
+                    _ => "edit-failed",
+                };
+                (422, code, culprit)
+            }
+        }
+    }
+
+    /// The vertex of the shape at fault, for a refused tiled edit.
+    fn vertex(&self) -> Option<usize> {
+        match self {
+            ApiError::Edit { error, .. } => match error {
+                EditError::NonFinite { vertex }
+                | EditError::OutsideWorld { vertex, .. }
+                | EditError::CoordinateRange { vertex, .. } => Some(*vertex),
+                EditError::SelfIntersecting { first, .. } => Some(*first),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -148,6 +195,17 @@ impl ApiError {
             ApiError::Internal(why) => format!("internal error: {why}"),
             ApiError::Path(e) => e.to_string(),
             ApiError::Build(e) => e.to_string(),
+            ApiError::NotTiled => {
+                "the world is not tiled: POST /api/tiles with a tile_size first".to_string()
+            }
+            ApiError::UnknownObstacle(id) => {
+                format!("no obstacle {id} (never added, or removed)")
+            }
+            ApiError::Edit {
+                error,
+                obstacle: Some(id),
+            } => format!("obstacle {id}: {error}"),
+            ApiError::Edit { error, .. } => error.to_string(),
         }
     }
 
@@ -168,6 +226,7 @@ impl ApiError {
                     ApiError::Stale { current, .. } => Some(*current),
                     _ => None,
                 },
+                vertex: self.vertex(),
             },
         );
         if let ApiError::MethodNotAllowed { allow, .. } = self {
@@ -211,6 +270,7 @@ fn build_status(e: &BuildError) -> (u16, &'static str, Vec<usize>) {
         BuildError::BadOption { name, .. } => {
             let code = match *name {
                 "agent_radius" => "bad-agent-radius",
+                "tile_size" => "bad-tile-size",
                 _ => "bad-option",
             };
             return (400, code, vec![]);

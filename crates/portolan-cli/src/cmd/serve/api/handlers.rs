@@ -20,7 +20,7 @@ use portolan::{
 };
 use std::time::Instant;
 
-fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+pub(super) fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::BadJson(e.to_string()))
 }
 
@@ -39,6 +39,7 @@ impl App {
             Route::SetScene => self.set_scene(body, meta),
             Route::ResetScene => self.reset_scene(meta),
             Route::Path => parse::<PathRequest>(body).and_then(|req| self.path(finder, &req)),
+            Route::Tiles(r) => self.tiles(r, body, meta),
         };
         result.unwrap_or_else(Reply::from)
     }
@@ -225,6 +226,7 @@ fn encode_scene(w: &World, limits: &Limits) -> Reply {
         },
         defaults: w.defaults,
         build_ms: w.build_ms,
+        tiles: w.tiles.as_ref(),
         capabilities: Capabilities {
             methods: METHODS,
             portal_points: PORTAL_POINTS,

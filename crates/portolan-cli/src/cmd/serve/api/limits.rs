@@ -20,6 +20,7 @@
 //! | [`MAX_SCENE_OBSTACLES`] | 2,000 | `413 over-budget`, before building |
 //! | [`MAX_CROSSINGS`] | 2,000 | `413 over-budget`, before building: edges that cross each other (overlapping or self-intersecting obstacles) multiply the mesh |
 //! | [`MAX_MESH_POLYGONS`] | 50,000 | `422 over-budget`, after building; the scene is kept as it was |
+//! | [`MAX_TILES`] | 10,000 | `413 over-budget`, before building a tiled world (`POST /api/tiles`) |
 //! | [`BUILD_TIMEOUT`] | 1 s | `422 over-budget` (limit `build_timeout_ms`): the build is cancelled ([`portolan::build::CancelToken`]) and its thread freed; the scene is kept as it was |
 //!
 //! Every build of a request runs with a cancel token that is also cancelled when the request
@@ -54,6 +55,8 @@ pub const MAX_SCENE_OBSTACLES: usize = 2_000;
 pub const MAX_CROSSINGS: usize = 2_000;
 /// Polygons of a built mesh.
 pub const MAX_MESH_POLYGONS: usize = 50_000;
+/// Tiles of a tiled world (`POST /api/tiles`): each is built and stitched on its own.
+pub const MAX_TILES: usize = 10_000;
 /// Time a build of a client's scene may take before it is cancelled (the scene the server
 /// started with has none).
 pub const BUILD_TIMEOUT: Duration = Duration::from_secs(1);
@@ -84,6 +87,8 @@ pub struct Limits {
     pub max_crossings: usize,
     /// [`MAX_MESH_POLYGONS`].
     pub max_mesh_polygons: usize,
+    /// [`MAX_TILES`].
+    pub max_tiles: usize,
     /// [`BUILD_TIMEOUT`].
     #[serde(rename = "build_timeout_ms", serialize_with = "millis")]
     pub build_timeout: Duration,
@@ -106,6 +111,7 @@ impl Default for Limits {
             max_scene_obstacles: MAX_SCENE_OBSTACLES,
             max_crossings: MAX_CROSSINGS,
             max_mesh_polygons: MAX_MESH_POLYGONS,
+            max_tiles: MAX_TILES,
             build_timeout: BUILD_TIMEOUT,
         }
     }

@@ -82,6 +82,7 @@ impl Reply {
                 obstacles: Vec::new(),
                 limit: None,
                 revision: None,
+                vertex: None,
             },
         )
     }
@@ -125,6 +126,8 @@ pub enum Route {
     ResetScene,
     /// `POST /api/path`.
     Path,
+    /// `POST /api/tiles...`: tiled mode ([`super::dynamic`]).
+    Tiles(super::dynamic::TilesRoute),
 }
 
 /// Maps a method and path (query string ignored) to a route, or the 404/405 answer.
@@ -140,6 +143,10 @@ pub fn route(method: &str, url: &str) -> Result<Route, Reply> {
             "GET, HEAD",
             Route::Asset("text/javascript; charset=utf-8", assets::APP_JS),
         ),
+        "/tiles.js" => (
+            "GET, HEAD",
+            Route::Asset("text/javascript; charset=utf-8", assets::TILES_JS),
+        ),
         "/style.css" => (
             "GET, HEAD",
             Route::Asset("text/css; charset=utf-8", assets::STYLE_CSS),
@@ -150,6 +157,9 @@ pub fn route(method: &str, url: &str) -> Result<Route, Reply> {
         },
         "/api/scene/reset" => ("POST", Route::ResetScene),
         "/api/path" => ("POST", Route::Path),
+        p if p == "/api/tiles" || p.starts_with("/api/tiles/") => {
+            return super::dynamic::route(method, p)
+        }
         _ => {
             return Err(ApiError::NotFound {
                 path: path.to_string(),
@@ -159,7 +169,7 @@ pub fn route(method: &str, url: &str) -> Result<Route, Reply> {
     };
     let ok = match route {
         Route::Asset(..) | Route::GetScene => matches!(method, "GET" | "HEAD"),
-        Route::SetScene | Route::ResetScene | Route::Path => method == "POST",
+        Route::SetScene | Route::ResetScene | Route::Path | Route::Tiles(_) => method == "POST",
     };
     if ok {
         Ok(route)

@@ -25,6 +25,9 @@ pub struct ErrorBody {
     /// The scene's current revision (`stale-revision`: fetch it and edit that).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<u64>,
+    /// The vertex of the shape at fault (a refused tiled edit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vertex: Option<usize>,
 }
 
 /// Default start and goal.
@@ -52,8 +55,11 @@ pub struct SceneReply<'a> {
     pub mesh: MeshReply,
     /// A sensible start and goal.
     pub defaults: Defaults,
-    /// Build time in milliseconds.
+    /// Build time in milliseconds (in tiled mode: of the last update).
     pub build_ms: f64,
+    /// The tile grid and the dynamic obstacles, in tiled mode only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tiles: Option<&'a super::dynamic::TilesReply>,
     /// What the server can do (lists grow as the library does).
     pub capabilities: Capabilities,
 }

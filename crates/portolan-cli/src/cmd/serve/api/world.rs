@@ -65,8 +65,10 @@ pub struct World {
     pub scene: Scene,
     /// How the mesh was built from the scene; `None` for a mesh read from a file.
     pub build: Option<BuildSettings>,
-    /// The mesh.
-    pub mesh: NavMesh,
+    /// The mesh (shared with the dynamic mesh's snapshot in tiled mode).
+    pub mesh: Arc<NavMesh>,
+    /// The tile grid when the mesh is a [`super::dynamic`] tiled mesh; `None` otherwise.
+    pub tiles: Option<super::dynamic::TilesReply>,
     /// A sensible start and goal for this scene.
     pub defaults: Defaults,
     /// How long the build took, in milliseconds (0 for a mesh read from a file).
@@ -107,7 +109,8 @@ impl World {
             revision,
             scene,
             build: Some(settings),
-            mesh,
+            mesh: Arc::new(mesh),
+            tiles: None,
             defaults,
             build_ms,
             json: OnceLock::new(),
@@ -123,7 +126,8 @@ impl World {
             revision: 1,
             scene,
             build: None,
-            mesh,
+            mesh: Arc::new(mesh),
+            tiles: None,
             defaults,
             build_ms: 0.0,
             json: OnceLock::new(),
@@ -172,8 +176,9 @@ fn default_query(scene: &Scene, mesh: &NavMesh) -> Defaults {
 pub struct App {
     pub(super) initial: Option<(Scene, BuildSettings)>,
     world: RwLock<Arc<World>>,
-    /// Held by an edit from reading the current world to swapping in the new one.
-    edits: Mutex<()>,
+    /// Held by an edit from reading the current world to swapping in the new one; it guards the
+    /// dynamic mesh of tiled mode (`None` when the world is not tiled).
+    edits: Mutex<Option<super::dynamic::Tiled>>,
     limits: Limits,
 }
 
@@ -202,7 +207,7 @@ impl App {
         Ok(App {
             initial: Some((scene, settings)),
             world: RwLock::new(Arc::new(world)),
-            edits: Mutex::new(()),
+            edits: Mutex::new(None),
             limits: Limits::default(),
         })
     }
@@ -213,7 +218,7 @@ impl App {
         App {
             initial: None,
             world: RwLock::new(Arc::new(World::from_mesh(mesh))),
-            edits: Mutex::new(()),
+            edits: Mutex::new(None),
             limits: Limits::default(),
         }
     }
@@ -249,12 +254,7 @@ impl App {
     /// from the current world, checks the work budget, builds, and swaps the new world in with
     /// the next revision. Readers keep the world they hold meanwhile.
     pub(super) fn edit(&self, edit: Edit<'_>) -> Result<Arc<World>, ApiError> {
-        // A poisoned lock only means an earlier edit panicked; the world it guards was never
-        // half-replaced (the swap is one assignment).
-        let _one_at_a_time = match self.edits.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        };
+        let mut one_at_a_time = self.lock_edits();
         let current = self.world();
         if let Some(base) = edit.base.filter(|&b| b != current.revision) {
             return Err(ApiError::Stale {
@@ -306,11 +306,35 @@ impl App {
             return Err(ApiError::Timeout);
         }
         let world = Arc::new(world);
+        self.swap(Arc::clone(&world));
+        // A scene edit (or reset) replaces a tiled world with an untiled one.
+        *one_at_a_time = None;
+        Ok(world)
+    }
+
+    /// The edit lock, which also holds the dynamic mesh of tiled mode.
+    pub(super) fn lock_edits(&self) -> std::sync::MutexGuard<'_, Option<super::dynamic::Tiled>> {
+        // A poisoned lock means an earlier edit panicked: the world was never half-replaced
+        // (the swap is one assignment), but a dynamic mesh may have been left half-edited, so
+        // it is dropped (tiled edits then answer `409 not-tiled` until tiled mode is entered
+        // again).
+        match self.edits.lock() {
+            Ok(g) => g,
+            Err(p) => {
+                let mut g = p.into_inner();
+                *g = None;
+                self.edits.clear_poison();
+                g
+            }
+        }
+    }
+
+    /// Makes `world` the current one (under the edit lock).
+    pub(super) fn swap(&self, world: Arc<World>) {
         let mut slot = match self.world.write() {
             Ok(w) => w,
             Err(p) => p.into_inner(),
         };
-        *slot = Arc::clone(&world);
-        Ok(world)
+        *slot = world;
     }
 }
