@@ -185,8 +185,21 @@ pub fn raycast_into(
             point: end,
         });
     }
+    raycast_located(mesh, start, mesh.locate(start), end, visited)
+}
+
+/// [`raycast_into`] from a start already located at `loc` (as [`NavMesh::locate`] would say),
+/// both points finite.
+pub(crate) fn raycast_located(
+    mesh: &NavMesh,
+    start: Vec2,
+    loc: Location,
+    end: Vec2,
+    visited: &mut Vec<PolyId>,
+) -> Result<RayOutcome, RaycastError> {
+    visited.clear();
     let ray = Ray { s: start, e: end };
-    let mut poly = match mesh.locate(start) {
+    let mut poly = match loc {
         Location::Outside => return Err(RaycastError::StartOffMesh(start)),
         Location::InPolygon(p) => p,
         loc if start == end => {

@@ -47,9 +47,9 @@
 
 use super::{CornerGraph, NONE};
 use crate::geom::{orient, Orientation, Vec2};
-use crate::mesh::{Location, NavMesh, PolyId};
-use crate::search::polyanya::{channel_through, for_each_polygon};
-use crate::search::raycast::{raycast_into, RayOutcome};
+use crate::mesh::{Location, NavMesh, PolyId, VertexId};
+use crate::search::polyanya::{channel_through, dist, for_each_polygon};
+use crate::search::raycast::{raycast_into, raycast_located, RayOutcome};
 use crate::search::{Path, PathStatus};
 
 /// What a corner's sweep saw: per node, the polygon entered and the cone (`[NONE, NONE]` for a
@@ -221,6 +221,11 @@ pub(crate) struct ViewScratch {
     /// it, distance from the start, corner).
     goal_side: Vec<u32>,
     start_side: Vec<(f64, f64, u32)>,
+    /// The path being read back: corners to the hub, corners from the goal's side to the hub,
+    /// and the points with their corners.
+    way: Vec<u32>,
+    back: Vec<u32>,
+    stops: Vec<(Vec2, u32)>,
     leg: Vec<PolyId>,
 }
 
@@ -272,8 +277,11 @@ impl CornerGraph {
             return ViewAnswer::Search;
         };
         // 1. In sight: the segment.
-        if let Ok(RayOutcome::Reached { .. }) = raycast_into(mesh, s, t, &mut scratch.leg) {
-            return ViewAnswer::Path(self.view_path(mesh, views, &[(s, NONE), (t, NONE)], 0));
+        if let Ok(RayOutcome::Reached { .. }) = raycast_located(mesh, s, sloc, t, &mut scratch.leg)
+        {
+            let stops = [(s, NONE), (t, NONE)];
+            let leg = Some(&scratch.leg[..]);
+            return ViewAnswer::Path(self.view_path(mesh, views, &stops, sloc, leg, 0));
         }
         scratch.reset(mesh.vertex_count(), labels.hub_count());
         let gen = scratch.generation;
@@ -287,7 +295,7 @@ impl CornerGraph {
                     && views.sees(mesh, e, t)
                 {
                     scratch.goal_stamp[b as usize] = gen;
-                    let d = t.distance(mesh.vertices()[b as usize]);
+                    let d = dist(t, mesh.vertices()[b as usize]);
                     scratch.goal_dist[b as usize] = d;
                     scratch.goal_side.push(b);
                 }
@@ -303,8 +311,8 @@ impl CornerGraph {
                 {
                     scratch.start_stamp[a as usize] = gen;
                     let x = mesh.vertices()[a as usize];
-                    let d = s.distance(x);
-                    scratch.start_side.push((d + x.distance(t), d, a));
+                    let d = dist(s, x);
+                    scratch.start_side.push((d + dist(x, t), d, a));
                 }
             }
         });
@@ -343,21 +351,28 @@ impl CornerGraph {
             return ViewAnswer::Search;
         };
         let b = scratch.arg[h as usize];
-        let mut way = vec![first];
-        let mut back = vec![b];
-        if !labels.way_to_hub(first, h, &mut way) || !labels.way_to_hub(b, h, &mut back) {
+        let (way, back) = (&mut scratch.way, &mut scratch.back);
+        way.clear();
+        back.clear();
+        way.push(first);
+        back.push(b);
+        if !labels.way_to_hub(first, h, way) || !labels.way_to_hub(b, h, back) {
             debug_assert!(false, "a label's next hop has no entry for its hub");
             return ViewAnswer::Search;
         }
         back.pop(); // the hub, already the last of `way`
-        way.extend(back.iter().rev());
-        // The stops: points, with their corner where they are one.
-        let mut stops: Vec<(Vec2, u32)> = Vec::with_capacity(way.len() + 2);
+                    // The stops: points, with their corner where they are one.
+        let stops = &mut scratch.stops;
+        stops.clear();
         stops.push((s, NONE));
-        stops.extend(way.iter().map(|&v| (mesh.vertices()[v as usize], v)));
+        stops.extend(
+            way.iter()
+                .chain(back.iter().rev())
+                .map(|&v| (mesh.vertices()[v as usize], v)),
+        );
         stops.push((t, NONE));
         stops.dedup_by_key(|x| x.0);
-        let path = self.view_path(mesh, views, &stops, seen);
+        let path = self.view_path(mesh, views, stops, sloc, None, seen);
         // The labels' distance is the path's length; anything else is a bug to search around.
         if (path.length - best).abs() <= 1e-9 * best.max(1.0) {
             ViewAnswer::Path(path)
@@ -367,18 +382,26 @@ impl CornerGraph {
         }
     }
 
-    /// The path through `stops` (points, with their corner or `NONE`); its channel from the
-    /// views' edge strips where a leg is a graph edge, from a raycast elsewhere.
+    /// The path through `stops` (points, with their corner or `NONE`; the first is the start,
+    /// located at `sloc`); its channel from the views' edge strips where a leg is a graph edge,
+    /// from `first_leg` for the first leg when given, and from raycasts elsewhere (from a
+    /// located start: the start's location, or a corner's vertex).
     fn view_path(
         &self,
         mesh: &NavMesh,
         views: &Views,
         stops: &[(Vec2, u32)],
+        sloc: Location,
+        first_leg: Option<&[PolyId]>,
         expanded: usize,
     ) -> Path {
         let points: Vec<Vec2> = stops.iter().map(|x| x.0).collect();
         let channel = channel_through(mesh, &points, |i, from, to, leg| {
             let (a, b) = (stops[i].1, stops[i + 1].1);
+            if let (0, Some(known)) = (i, first_leg) {
+                leg.extend_from_slice(known);
+                return;
+            }
             if a != NONE && b != NONE {
                 let r = self.row(a);
                 if let Ok(k) = self.targets[r.clone()].binary_search(&b) {
@@ -391,7 +414,17 @@ impl CornerGraph {
                     }
                 }
             }
-            let _ = raycast_into(mesh, from, to, leg);
+            let loc = if a != NONE {
+                Location::OnVertex {
+                    vertex: VertexId(a),
+                    polygon: mesh.vertex_polygons(VertexId(a))[0],
+                }
+            } else if i == 0 {
+                sloc
+            } else {
+                mesh.locate(from)
+            };
+            let _ = raycast_located(mesh, from, loc, to, leg);
         });
         Path {
             length: Path::polyline_length(&points),

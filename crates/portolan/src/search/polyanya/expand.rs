@@ -967,7 +967,7 @@ pub(super) fn wrap(i: usize, n: usize) -> usize {
 /// Euclidean distance without `hypot`'s overflow guard (a fifth of the search time with it);
 /// mesh coordinates are far from the range where squaring overflows.
 #[inline]
-pub(super) fn dist(a: Vec2, b: Vec2) -> f64 {
+pub(crate) fn dist(a: Vec2, b: Vec2) -> f64 {
     let (dx, dy) = (a.x - b.x, a.y - b.y);
     (dx * dx + dy * dy).sqrt()
 }
