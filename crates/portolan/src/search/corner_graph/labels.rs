@@ -169,6 +169,12 @@ impl HubLabels {
         self.hub_count
     }
 
+    /// How many entries vertex `v`'s label has.
+    #[inline]
+    pub(crate) fn len(&self, v: u32) -> usize {
+        (self.offsets[v as usize + 1] - self.offsets[v as usize]) as usize
+    }
+
     /// Vertex `v`'s label: (hub rank, distance) pairs.
     #[inline]
     pub(crate) fn label(&self, v: u32) -> impl Iterator<Item = (u32, f64)> + '_ {

@@ -208,19 +208,17 @@ fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ViewScratch {
     generation: u32,
-    /// Per vertex: stamped when the goal sees it as a corner this query; then `|v t|`.
+    /// Per vertex: stamped when the goal sees it as a corner this query.
     goal_stamp: Vec<u32>,
-    goal_dist: Vec<f64>,
     /// Per vertex: stamped when the start's side took it.
     start_stamp: Vec<u32>,
     /// Per hub: `T[h]`, the goal's corner that gives it, and the hubs set (to reset them).
     table: Vec<f64>,
     arg: Vec<u32>,
     touched: Vec<u32>,
-    /// The corners the goal sees tautly; those the start sees, as (straight-line bound through
-    /// it, distance from the start, corner).
-    goal_side: Vec<u32>,
-    start_side: Vec<(f64, f64, u32)>,
+    /// The corners the goal sees tautly, and those the start sees, as (straight-line bound of
+    /// a path through it, distance to the endpoint, corner).
+    sides: [Vec<(f64, f64, u32)>; 2],
     /// The path being read back: corners to the hub, corners from the goal's side to the hub,
     /// and the points with their corners.
     way: Vec<u32>,
@@ -233,7 +231,6 @@ impl ViewScratch {
     fn reset(&mut self, vertices: usize, hubs: usize) {
         if self.goal_stamp.len() < vertices {
             self.goal_stamp.resize(vertices, 0);
-            self.goal_dist.resize(vertices, 0.0);
             self.start_stamp.resize(vertices, 0);
         }
         if self.table.len() < hubs {
@@ -285,72 +282,74 @@ impl CornerGraph {
         }
         scratch.reset(mesh.vertex_count(), labels.hub_count());
         let gen = scratch.generation;
-        // 2. The corners each side sees, tautly.
-        scratch.goal_side.clear();
-        for_each_polygon(mesh, tloc, |p| {
-            for e in views.entries(p) {
-                let b = views.corner[e];
-                if scratch.goal_stamp[b as usize] != gen
-                    && self.taut_from(mesh, t, b)
-                    && views.sees(mesh, e, t)
-                {
-                    scratch.goal_stamp[b as usize] = gen;
-                    let d = dist(t, mesh.vertices()[b as usize]);
-                    scratch.goal_dist[b as usize] = d;
-                    scratch.goal_side.push(b);
+        // 2. The corners each side sees, tautly: (straight-line bound of a path through it,
+        // distance to its endpoint, corner).
+        let mut sides = std::mem::take(&mut scratch.sides);
+        for (side, (x, xloc), stamp) in [
+            (0, (t, tloc), &mut scratch.goal_stamp),
+            (1, (s, sloc), &mut scratch.start_stamp),
+        ] {
+            let other = if side == 0 { s } else { t };
+            let list = &mut sides[side];
+            list.clear();
+            for_each_polygon(mesh, xloc, |p| {
+                for e in views.entries(p) {
+                    let c = views.corner[e];
+                    if stamp[c as usize] != gen
+                        && self.taut_from(mesh, x, c)
+                        && views.sees(mesh, e, x)
+                    {
+                        stamp[c as usize] = gen;
+                        let v = mesh.vertices()[c as usize];
+                        let d = dist(x, v);
+                        list.push((d + dist(v, other), d, c));
+                    }
                 }
-            }
-        });
-        scratch.start_side.clear();
-        for_each_polygon(mesh, sloc, |p| {
-            for e in views.entries(p) {
-                let a = views.corner[e];
-                if scratch.start_stamp[a as usize] != gen
-                    && self.taut_from(mesh, s, a)
-                    && views.sees(mesh, e, s)
-                {
-                    scratch.start_stamp[a as usize] = gen;
-                    let x = mesh.vertices()[a as usize];
-                    let d = dist(s, x);
-                    scratch.start_side.push((d + dist(x, t), d, a));
-                }
-            }
-        });
-        let seen = scratch.goal_side.len() + scratch.start_side.len();
-        // 3. The goal's corners fill the table; the start's are joined to it, the most promising
-        // first, until the straight-line bound of the rest cannot win.
-        for &b in &scratch.goal_side {
-            let d = scratch.goal_dist[b as usize];
+            });
+        }
+        let seen = sides[0].len() + sides[1].len();
+        // 3. The side whose labels are fewer fills the table; the other side's corners are
+        // joined to it, the most promising first, until the straight-line bound of the rest
+        // cannot win.
+        let size = |list: &[(f64, f64, u32)]| list.iter().map(|x| labels.len(x.2)).sum::<usize>();
+        let fill = usize::from(size(&sides[1]) < size(&sides[0]));
+        for &(_, d, c) in &sides[fill] {
             labels.fill_arg(
-                b,
+                c,
                 d,
                 &mut scratch.table,
                 &mut scratch.arg,
                 &mut scratch.touched,
             );
         }
-        scratch
-            .start_side
-            .sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
-        let (mut best, mut first) = (f64::INFINITY, NONE);
-        for &(bound, d, a) in &scratch.start_side {
+        let join = &mut sides[1 - fill];
+        join.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        let (mut best, mut joined) = (f64::INFINITY, NONE);
+        for &(bound, d, c) in join.iter() {
             if bound >= best {
                 break;
             }
-            let via = d + labels.join(a, &scratch.table);
+            let via = d + labels.join(c, &scratch.table);
             if via < best {
-                (best, first) = (via, a);
+                (best, joined) = (via, c);
             }
         }
-        if first == NONE {
+        scratch.sides = sides;
+        if joined == NONE {
             return ViewAnswer::Search;
         }
-        // 4. The path: the labels' next hops from `a` to the hub that joins it to the goal's
-        // side, then from the goal's corner `b` that set the hub's table entry back to the hub.
-        let (_, Some(h)) = labels.join_arg(first, &scratch.table) else {
+        // 4. The path: the labels' next hops from the joined corner to the hub that joins it to
+        // the other side, and from the corner that set the hub's table entry to the same hub.
+        let (_, Some(h)) = labels.join_arg(joined, &scratch.table) else {
             return ViewAnswer::Search;
         };
-        let b = scratch.arg[h as usize];
+        let filled = scratch.arg[h as usize];
+        // `first` is the start's corner, `b` the goal's.
+        let (first, b) = if fill == 0 {
+            (joined, filled)
+        } else {
+            (filled, joined)
+        };
         let (way, back) = (&mut scratch.way, &mut scratch.back);
         way.clear();
         back.clear();
