@@ -10,9 +10,10 @@
 //!
 //! and [`errors`], the one place where a failure (a library error included) becomes a status and
 //! a `code`; [`limits`], every limit of the server with its default; [`budget`], the work budget
-//! of a build.
+//! of a build; [`crowd`], the crowd sessions (routes, shapes and handlers in one module).
 
 pub mod budget;
+pub mod crowd;
 pub mod errors;
 pub mod handlers;
 pub mod limits;

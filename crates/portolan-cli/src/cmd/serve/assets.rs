@@ -8,3 +8,5 @@ pub const INDEX_HTML: &str = include_str!("../../../web/index.html");
 pub const APP_JS: &str = include_str!("../../../web/app.js");
 /// `web/style.css`.
 pub const STYLE_CSS: &str = include_str!("../../../web/style.css");
+/// `web/crowd.js`: the crowd mode.
+pub const CROWD_JS: &str = include_str!("../../../web/crowd.js");

@@ -39,6 +39,7 @@ impl App {
             Route::SetScene => self.set_scene(body, meta),
             Route::ResetScene => self.reset_scene(meta),
             Route::Path => parse::<PathRequest>(body).and_then(|req| self.path(finder, &req)),
+            Route::Crowd(r) => self.crowd(r, body),
         };
         result.unwrap_or_else(Reply::from)
     }

@@ -82,6 +82,7 @@ impl Reply {
                 obstacles: Vec::new(),
                 limit: None,
                 revision: None,
+                placed: None,
             },
         )
     }
@@ -125,6 +126,8 @@ pub enum Route {
     ResetScene,
     /// `POST /api/path`.
     Path,
+    /// `/api/crowd…` ([`super::crowd`]).
+    Crowd(super::crowd::CrowdRoute),
 }
 
 /// Maps a method and path (query string ignored) to a route, or the 404/405 answer.
@@ -150,6 +153,27 @@ pub fn route(method: &str, url: &str) -> Result<Route, Reply> {
         },
         "/api/scene/reset" => ("POST", Route::ResetScene),
         "/api/path" => ("POST", Route::Path),
+        "/crowd.js" => (
+            "GET, HEAD",
+            Route::Asset("text/javascript; charset=utf-8", assets::CROWD_JS),
+        ),
+        p if p.starts_with("/api/crowd") => match super::crowd::route(method, p) {
+            Some(Ok(r)) => return Ok(r),
+            Some(Err(allow)) => {
+                return Err(ApiError::MethodNotAllowed {
+                    method: method.to_string(),
+                    path: p.to_string(),
+                    allow,
+                }
+                .reply())
+            }
+            None => {
+                return Err(ApiError::NotFound {
+                    path: p.to_string(),
+                }
+                .reply())
+            }
+        },
         _ => {
             return Err(ApiError::NotFound {
                 path: path.to_string(),
@@ -159,7 +183,7 @@ pub fn route(method: &str, url: &str) -> Result<Route, Reply> {
     };
     let ok = match route {
         Route::Asset(..) | Route::GetScene => matches!(method, "GET" | "HEAD"),
-        Route::SetScene | Route::ResetScene | Route::Path => method == "POST",
+        Route::SetScene | Route::ResetScene | Route::Path | Route::Crowd(_) => method == "POST",
     };
     if ok {
         Ok(route)

@@ -25,6 +25,9 @@ pub struct ErrorBody {
     /// The scene's current revision (`stale-revision`: fetch it and edit that).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<u64>,
+    /// How many agents fitted (`no-room`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placed: Option<usize>,
 }
 
 /// Default start and goal.

@@ -175,6 +175,8 @@ pub struct App {
     /// Held by an edit from reading the current world to swapping in the new one.
     edits: Mutex<()>,
     limits: Limits,
+    /// The crowd sessions ([`super::crowd`]).
+    pub(super) crowds: super::crowd::Crowds,
 }
 
 /// A scene edit: what to build, decided from the current world under the edit lock.
@@ -204,6 +206,7 @@ impl App {
             world: RwLock::new(Arc::new(world)),
             edits: Mutex::new(()),
             limits: Limits::default(),
+            crowds: Default::default(),
         })
     }
 
@@ -215,6 +218,7 @@ impl App {
             world: RwLock::new(Arc::new(World::from_mesh(mesh))),
             edits: Mutex::new(()),
             limits: Limits::default(),
+            crowds: Default::default(),
         }
     }
 
