@@ -349,14 +349,6 @@ impl Crowds {
             .map(|_| ())
             .ok_or(ApiError::UnknownCrowd(id))
     }
-
-    /// Sessions held now (expired ones are dropped first).
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub fn len(&self, limits: &Limits) -> usize {
-        let mut store = relock(&self.inner);
-        Crowds::expire(&mut store, limits, Instant::now());
-        store.sessions.len()
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
