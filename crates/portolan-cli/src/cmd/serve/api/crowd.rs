@@ -512,12 +512,12 @@ fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f
             before_build: true,
         });
     }
-    if !(req.radius >= 0.0) {
+    if req.radius.is_nan() || req.radius < 0.0 {
         return Err(ApiError::Crowd(CrowdError::NegativeRadius {
             radius: req.radius,
         }));
     }
-    if !(req.speed > 0.0) {
+    if req.speed.is_nan() || req.speed <= 0.0 {
         return Err(ApiError::Crowd(CrowdError::NegativeSpeed {
             max_speed: req.speed,
         }));
@@ -602,7 +602,7 @@ fn send(sim: &mut Sim, req: &GoalRequest) -> Result<usize, ApiError> {
         }));
     }
     if let Some(s) = req.snap {
-        if !(s >= 0.0) {
+        if s.is_nan() || s < 0.0 {
             return Err(ApiError::BadSnap(s));
         }
     }

@@ -74,7 +74,7 @@ pub const BUILD_TIMEOUT: Duration = Duration::from_secs(1);
 pub const MAX_CROWDS: usize = 8;
 /// Agents of one crowd (the page's slider goes to 2,000).
 pub const MAX_CROWD_AGENTS: usize = 5_000;
-/// Steps one step request may run (200 steps of 2,000 agents take about a second here).
+/// Steps one step request may run (step times: BENCHMARKS.md, "Crowds in the web demo").
 pub const MAX_CROWD_STEPS: usize = 200;
 /// A crowd session not used for this long is dropped.
 pub const CROWD_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
