@@ -114,6 +114,17 @@ describe('crowd mode', () => {
     const later = await waitFor(page, (h) => h.time > t0 + 1.5, '1.5 s of simulation');
     assert.ok(meanDist(later) < d0 - 20, `the selection approaches the click (${d0.toFixed(1)} → ${meanDist(later).toFixed(1)})`);
     await screenshot(page, 'crowd-send');
+
+    // Paused, a click on an agent selects it alone; Esc clears the selection.
+    await click(page, '#btn-crowd-pause');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const drawn = await page.evaluate(() => window.__crowd.drawn);
+    const k = 7;
+    const on = await page.evaluate(([x, y]) => window.__crowd.toScreen(x, y), [drawn[2 * k], drawn[2 * k + 1]]);
+    await page.mouse.click(on[0], on[1]);
+    assert.deepEqual((await hook(page)).selected, [ids[k]], 'a click on an agent selects it');
+    await page.keyboard.press('Escape');
+    assert.deepEqual((await hook(page)).selected, [], 'Esc clears the selection');
     assert.deepEqual(errors, []);
     await page.context().close();
   });

@@ -12,7 +12,7 @@
 //
 // Test hook (read by e2e/crowd.test.mjs, stable): window.__crowd with
 //   id, agents, radius, ids, positions (the newest server answer: [x0, y0, x1, y1, …], world
-//   coordinates), goals, time (its simulated time), answers (step answers received), arrived,
+//   coordinates), drawn (the positions drawn last frame, interpolated), goals, time (its simulated time), answers (step answers received), arrived,
 //   stepMs (mean step time of the newest answer), fps (animation frames per second over the
 //   last second), frames (frames drawn), timeScale, selected (ids), running;
 //   and create({agents, scenario}), send(ids | null, [x, y]), setTimeScale(k), toWorld(x, y)
@@ -24,8 +24,11 @@
   const STEP_SIM_SECONDS = 0.05; // simulated time asked for per step request
   const LEAD = 0.15; // simulated seconds fetched ahead of the clock
   const MAX_IN_FLIGHT = 2;
+  // Agents of radius 3 at 40 units/s on the default 800 × 450 map; scaled with the map's size on
+  // others (a 194-cell grid map gets radius 0.73).
   const RADIUS = 3;
   const SPEED = 40;
+  let scaleOf = { revision: null, scale: 1 };
 
   const style = document.createElement('style');
   style.textContent = `
@@ -156,22 +159,45 @@
     ui.message.hidden = !text;
   }
 
+  // The map's size over the default map's, from the scene the server holds (fetched again only
+  // when the scene's revision changes).
+  async function mapScale() {
+    const revision = svg.dataset.revision;
+    if (scaleOf.revision !== revision) {
+      const r = await api('GET', '/api/scene');
+      if (!r.ok) return 1;
+      const b = r.data.scene.bounds;
+      scaleOf = { revision, scale: Math.max(b.max[0] - b.min[0], b.max[1] - b.min[1]) / 800 };
+    }
+    return scaleOf.scale;
+  }
+
   async function create(opts = {}) {
     const scenario = opts.scenario || 'random';
     let agents = opts.agents || Number(ui.count.value);
+    c.generation += 1;
+    const gen = c.generation;
     c.creating = true;
     const old = c.id;
-    c.generation += 1;
     c.id = null;
     c.snaps = [];
     c.selected.clear();
     if (old !== null) api('DELETE', `/api/crowd/${old}`);
-    let r = await api('POST', '/api/crowd', { agents, scenario, radius: RADIUS, speed: SPEED, seed: opts.seed || 1 });
+    const scale = await mapScale();
+    const radius = Math.round(RADIUS * scale * 100) / 100;
+    const speed = Math.round(SPEED * scale * 100) / 100;
+    const ask = () => api('POST', '/api/crowd', { agents, scenario, radius, speed, seed: opts.seed || 1 });
+    let r = await ask();
     let note = '';
-    if (!r.ok && r.data.code === 'no-room' && r.data.placed > 0) {
+    if (!r.ok && r.data.code === 'no-room' && r.data.placed > 0 && gen === c.generation) {
       note = `This map holds only ${r.data.placed} of ${agents} agents in a ${scenario}.`;
       agents = r.data.placed;
-      r = await api('POST', '/api/crowd', { agents, scenario, radius: RADIUS, speed: SPEED, seed: opts.seed || 1 });
+      r = await ask();
+    }
+    if (gen !== c.generation) {
+      // A newer crowd was asked for meanwhile: this one is not wanted.
+      if (r.ok) api('DELETE', `/api/crowd/${r.data.crowd}`);
+      return r;
     }
     c.creating = false;
     if (!r.ok) {
@@ -485,6 +511,7 @@
     get agents() { return c.ids.length; },
     get radius() { return c.radius; },
     get ids() { return c.ids.slice(); },
+    get drawn() { return c.drawn ? Array.from(c.drawn) : []; },
     get positions() {
       const last = c.snaps[c.snaps.length - 1];
       return last ? Array.from(last.pos) : [];

@@ -539,8 +539,12 @@ fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f
             .add_agent(AgentParams::new(s, g, req.radius, req.speed))
             .map_err(ApiError::Crowd)?;
     }
-    // A point agent gets the move of a radius-1 agent per step.
-    let dt = (MOVE_PER_STEP * req.radius.max(1.0) / req.speed).min(0.05);
+    // Point agents cannot overlap: they get the scenarios' step.
+    let dt = if req.radius > 0.0 {
+        (MOVE_PER_STEP * req.radius / req.speed).min(portolan::crowd::scenarios::DT)
+    } else {
+        portolan::crowd::scenarios::DT
+    };
     let sim = Sim {
         crowd,
         radius: req.radius,
@@ -848,6 +852,54 @@ fn hex_ring(k: i64) -> Vec<(i64, i64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sim() -> Sim {
+        let mesh = portolan::build(&portolan::Scene::default_map(), &BuildOptions::default())
+            .map(Arc::new)
+            .unwrap();
+        Sim {
+            crowd: Crowd::new(mesh, CrowdOptions::default()),
+            radius: 1.0,
+            speed: 1.0,
+            dt: 0.1,
+            time: 0.0,
+            revision: 1,
+            arrived: 0,
+        }
+    }
+
+    #[test]
+    fn at_the_cap_the_session_idle_longest_makes_room_if_idle_long_enough() {
+        let limits = Limits {
+            max_crowds: 2,
+            ..Limits::default()
+        };
+        let crowds = Crowds::default();
+        let a = crowds.insert(sim(), &limits).unwrap();
+        let b = crowds.insert(sim(), &limits).unwrap();
+        // Both just used: refused.
+        assert!(matches!(
+            crowds.insert(sim(), &limits),
+            Err(ApiError::TooManyCrowds { max: 2 })
+        ));
+        // `a` idle for longer than EVICT_AFTER (`b` a little less): `a` goes.
+        let now = Instant::now();
+        let ago = |d: Duration| now.checked_sub(d).unwrap_or(now);
+        {
+            let store = relock(&crowds.inner);
+            *relock(&store.sessions[&a].last_used) = ago(EVICT_AFTER + Duration::from_secs(2));
+            *relock(&store.sessions[&b].last_used) = ago(EVICT_AFTER + Duration::from_secs(1));
+        }
+        if now
+            .checked_sub(EVICT_AFTER + Duration::from_secs(2))
+            .is_none()
+        {
+            return; // a machine up for less than 7 s cannot date an Instant back that far
+        }
+        let c = crowds.insert(sim(), &limits).unwrap();
+        assert!(matches!(crowds.get(a, &limits), Err(ApiError::UnknownCrowd(id)) if id == a));
+        assert!(crowds.get(b, &limits).is_ok() && crowds.get(c, &limits).is_ok());
+    }
 
     #[test]
     fn hex_rings_have_six_k_distinct_cells() {
