@@ -3,7 +3,7 @@
 // sampled frame is a real simulation state, not an interpolation.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { click, openPage, screenshot, useServerAndBrowser } from './harness.mjs';
+import { click, openPage, press, sceneOf, screenshot, square, useServerAndBrowser } from './harness.mjs';
 
 /** Frames per second below this fail the test. The goal is 30 with 500 agents; on a loaded
  * 2-core machine (several builds beside the browser) headless Chromium was measured lower, so
@@ -215,5 +215,59 @@ describe('crowd mode', () => {
     await screenshot(page, 'crowd-500');
     assert.deepEqual(errors, []);
     await page.context().close();
+  });
+
+  it('T and C toggle tiled and crowd mode each on its own; the crowd follows a tiled edit', async () => {
+    const { page, errors } = await openPage(app.browser, app.server.url);
+    const revisions = [];
+    page.on('response', async (r) => {
+      if (/\/api\/crowd\/\d+\/step$/.test(r.url()) && r.ok()) revisions.push((await r.json()).revision);
+    });
+    const modes = async () => ({
+      tiled: await page.locator('#map').getAttribute('data-tiled'),
+      crowd: await page.locator('#app').getAttribute('data-mode'),
+      tilesBox: await page.locator('#toggle-tiles').isChecked(),
+      crowdBox: await page.locator('#toggle-crowd').isChecked(),
+    });
+    await press(page, 't');
+    await page.waitForFunction(() => document.querySelector('#map').dataset.tiled === 'true');
+    assert.deepEqual(await modes(), { tiled: 'true', crowd: null, tilesBox: true, crowdBox: false });
+    await setCount(page, 100);
+    await press(page, 'c');
+    assert.deepEqual(await modes(), { tiled: 'true', crowd: 'crowd', tilesBox: true, crowdBox: true });
+    await waitFor(page, (h) => h.id !== null && h.agents === 100 && h.answers >= 2, 'a crowd in tiled mode');
+
+    // A tiled edit (another client's): a block over the middle of the map. The crowd's next steps
+    // are on the new revision, and nobody stands inside the block.
+    const scene = await sceneOf(page);
+    const b = scene.scene.bounds;
+    const mid = [(b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2];
+    const half = 40;
+    const add = await page.evaluate(async (shape) => {
+      const r = await fetch('/api/tiles/add', { method: 'POST', body: JSON.stringify({ shape }) });
+      return { status: r.status, data: await r.json() };
+    }, square(mid, half));
+    assert.equal(add.status, 200, JSON.stringify(add.data));
+    const revision = add.data.scene.revision;
+    const seen = await waitFor(page, () => revisions.includes(revision), `a step answer on revision ${revision}`);
+    const h = await waitFor(page, (x) => x.answers > seen.answers, 'one more step answer');
+    for (let i = 0; i < h.positions.length; i += 2) {
+      const inside = Math.abs(h.positions[i] - mid[0]) < half - 1e-3 && Math.abs(h.positions[i + 1] - mid[1]) < half - 1e-3;
+      assert.ok(!inside, `agent ${i / 2} at ${h.positions[i]}, ${h.positions[i + 1]} is inside the block`);
+    }
+
+    await press(page, 'c');
+    assert.deepEqual(await modes(), { tiled: 'true', crowd: '', tilesBox: true, crowdBox: false });
+    // The page has not seen the other client's edit (leaving tiled mode now would be refused as
+    // stale): reloaded, it shows the tiled world, and T leaves tiled mode.
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#map').dataset.tiled === 'true');
+    await press(page, 't');
+    await page.waitForFunction(() => document.querySelector('#map').dataset.tiled !== 'true');
+    assert.deepEqual(await modes(), { tiled: 'false', crowd: null, tilesBox: false, crowdBox: false });
+    assert.deepEqual(errors, []);
+    await page.context().close();
+    const res = await fetch(`${app.server.url}api/scene/reset`, { method: 'POST' });
+    assert.equal(res.status, 200);
   });
 });
