@@ -10,9 +10,11 @@
 //!
 //! and [`errors`], the one place where a failure (a library error included) becomes a status and
 //! a `code`; [`limits`], every limit of the server with its default; [`budget`], the work budget
-//! of a build; [`dynamic`], tiled mode (a dynamic mesh edited obstacle by obstacle).
+//! of a build; [`dynamic`], tiled mode (a dynamic mesh edited obstacle by obstacle); [`crowd`],
+//! the crowd sessions (routes, shapes and handlers in one module).
 
 pub mod budget;
+pub mod crowd;
 pub mod dynamic;
 pub mod errors;
 pub mod handlers;

@@ -10,3 +10,5 @@ pub const APP_JS: &str = include_str!("../../../web/app.js");
 pub const STYLE_CSS: &str = include_str!("../../../web/style.css");
 /// `web/tiles.js`: tiled mode (tile grid, dynamic edits, doors).
 pub const TILES_JS: &str = include_str!("../../../web/tiles.js");
+/// `web/crowd.js`: the crowd mode.
+pub const CROWD_JS: &str = include_str!("../../../web/crowd.js");

@@ -1,6 +1,8 @@
 //! API tests: a real server on port 0 in this process, spoken to over raw TCP so that malformed
 //! and oversized requests can be sent exactly as written.
 
+mod crowd;
+
 use super::api::{App, BuildSettings, MAX_BODY_BYTES};
 use super::http::RunningServer;
 use super::start;

@@ -9,6 +9,7 @@
 
 use super::routes::Reply;
 use super::wire::ErrorBody;
+use portolan::crowd::CrowdError;
 use portolan::dynamic::EditError;
 use portolan::{BuildError, PathError, SceneError};
 
@@ -85,6 +86,26 @@ pub enum ApiError {
         /// The obstacle at fault.
         obstacle: Option<u64>,
     },
+    /// No crowd session has this id (never made, deleted or expired): `404 unknown-crowd`.
+    UnknownCrowd(u64),
+    /// As many crowd sessions as the server holds, none idle: `429 too-many-crowds`.
+    TooManyCrowds {
+        /// The cap.
+        max: usize,
+    },
+    /// A crowd of no agents (`400 bad-agents`).
+    BadAgents(String),
+    /// The map has no room for that many agents (`422 no-room`).
+    NoRoom {
+        /// How many fitted.
+        placed: usize,
+        /// How many were asked for.
+        wanted: usize,
+    },
+    /// A negative `snap` (`400 bad-snap`).
+    BadSnap(f64),
+    /// The crowd refused an operation.
+    Crowd(CrowdError),
 }
 
 impl From<PathError> for ApiError {
@@ -122,6 +143,15 @@ impl ApiError {
                 (status, code, vec![])
             }
             ApiError::Build(e) => build_status(e),
+            ApiError::UnknownCrowd(_) => (404, "unknown-crowd", vec![]),
+            ApiError::TooManyCrowds { .. } => (429, "too-many-crowds", vec![]),
+            ApiError::BadAgents(_) => (400, "bad-agents", vec![]),
+            ApiError::NoRoom { .. } => (422, "no-room", vec![]),
+            ApiError::BadSnap(_) => (400, "bad-snap", vec![]),
+            ApiError::Crowd(e) => {
+                let (status, code) = crowd_status(e);
+                (status, code, vec![])
+            }
             ApiError::NotTiled => (409, "not-tiled", vec![]),
             ApiError::UnknownObstacle(id) => (422, "unknown-obstacle", vec![*id as usize]),
             ApiError::Edit { error, obstacle } => {
@@ -206,6 +236,18 @@ impl ApiError {
                 obstacle: Some(id),
             } => format!("obstacle {id}: {error}"),
             ApiError::Edit { error, .. } => error.to_string(),
+            ApiError::UnknownCrowd(id) => {
+                format!("no crowd {id}: never made, deleted, or dropped after idling")
+            }
+            ApiError::TooManyCrowds { max } => format!(
+                "the server holds {max} crowds already, all in use; try again when one idles"
+            ),
+            ApiError::BadAgents(why) => why.clone(),
+            ApiError::NoRoom { placed, wanted } => {
+                format!("this map has room for only {placed} of {wanted} agents of this radius")
+            }
+            ApiError::BadSnap(s) => format!("snap {s} must be ≥ 0 (or null)"),
+            ApiError::Crowd(e) => e.to_string(),
         }
     }
 
@@ -227,6 +269,10 @@ impl ApiError {
                     _ => None,
                 },
                 vertex: self.vertex(),
+                placed: match self {
+                    ApiError::NoRoom { placed, .. } => Some(*placed),
+                    _ => None,
+                },
             },
         );
         if let ApiError::MethodNotAllowed { allow, .. } = self {
@@ -239,6 +285,23 @@ impl ApiError {
 impl From<ApiError> for Reply {
     fn from(e: ApiError) -> Reply {
         e.reply()
+    }
+}
+
+/// Status and code of a crowd error: bad values are the client's fault (`400`), a goal off the
+/// mesh or an agent the crowd does not have is a request it understood but cannot do (`422`).
+fn crowd_status(e: &CrowdError) -> (u16, &'static str) {
+    match e {
+        CrowdError::NonFinite { .. } => (400, "non-finite"),
+        CrowdError::NegativeRadius { .. } => (400, "bad-radius"),
+        CrowdError::NegativeSpeed { .. } => (400, "bad-speed"),
+        CrowdError::InvalidTimeStep { .. } => (400, "bad-dt"),
+        CrowdError::InvalidOption { .. } => (400, "invalid-option"),
+        CrowdError::RadiusTooLarge { .. } => (422, "bad-radius"),
+        CrowdError::PositionOffMesh { .. } => (422, "start-off-mesh"),
+        CrowdError::GoalOffMesh { .. } => (422, "goal-off-mesh"),
+        CrowdError::UnknownAgent(_) => (422, "unknown-agent"),
+        _ => (422, "crowd-error"),
     }
 }
 

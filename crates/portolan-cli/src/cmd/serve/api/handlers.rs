@@ -40,6 +40,7 @@ impl App {
             Route::ResetScene => self.reset_scene(meta),
             Route::Path => parse::<PathRequest>(body).and_then(|req| self.path(finder, &req)),
             Route::Tiles(r) => self.tiles(r, body, meta),
+            Route::Crowd(r) => self.crowd(r, body),
         };
         result.unwrap_or_else(Reply::from)
     }

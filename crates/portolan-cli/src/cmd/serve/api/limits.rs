@@ -23,6 +23,18 @@
 //! | [`MAX_TILES`] | 10,000 | `413 over-budget`, before building a tiled world (`POST /api/tiles`) |
 //! | [`BUILD_TIMEOUT`] | 1 s | `422 over-budget` (limit `build_timeout_ms`): the build is cancelled ([`portolan::build::CancelToken`]) and its thread freed; the scene is kept as it was |
 //!
+//! Crowd sessions (`/api/crowd`, [`super::crowd`]):
+//!
+//! | limit | default | when exceeded |
+//! | --- | --- | --- |
+//! | [`MAX_CROWDS`] | 8 | `429 too-many-crowds`, unless the session idle longest has been idle for 5 s: it is dropped to make room |
+//! | [`MAX_CROWD_AGENTS`] | 5,000 | `413 over-budget` |
+//! | [`MAX_CROWD_STEPS`] | 200 | `413 over-budget`: steps of one step request |
+//! | [`CROWD_IDLE_TIMEOUT`] | 60 s | the session is dropped (`404 unknown-crowd` afterwards) |
+//!
+//! A crowd's mesh is built from the world's scene for the crowd's radius under the work budget
+//! of a build above.
+//!
 //! Every build of a request runs with a cancel token that is also cancelled when the request
 //! is dropped (the client went away, or [`REQUEST_TIMEOUT`] fired): no build outlives its
 //! request.
@@ -61,6 +73,15 @@ pub const MAX_TILES: usize = 10_000;
 /// started with has none).
 pub const BUILD_TIMEOUT: Duration = Duration::from_secs(1);
 
+/// Crowd sessions held at once.
+pub const MAX_CROWDS: usize = 8;
+/// Agents of one crowd (the page's slider goes to 2,000).
+pub const MAX_CROWD_AGENTS: usize = 5_000;
+/// Steps one step request may run (step times: BENCHMARKS.md, "Crowds in the web demo").
+pub const MAX_CROWD_STEPS: usize = 200;
+/// A crowd session not used for this long is dropped.
+pub const CROWD_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// The limits one server runs with (the constants above by default; tests shorten the times).
 #[derive(Serialize, Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
@@ -92,6 +113,15 @@ pub struct Limits {
     /// [`BUILD_TIMEOUT`].
     #[serde(rename = "build_timeout_ms", serialize_with = "millis")]
     pub build_timeout: Duration,
+    /// [`MAX_CROWDS`].
+    pub max_crowds: usize,
+    /// [`MAX_CROWD_AGENTS`].
+    pub max_crowd_agents: usize,
+    /// [`MAX_CROWD_STEPS`].
+    pub max_crowd_steps: usize,
+    /// [`CROWD_IDLE_TIMEOUT`].
+    #[serde(rename = "crowd_idle_timeout_ms", serialize_with = "millis")]
+    pub crowd_idle_timeout: Duration,
 }
 
 fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -113,6 +143,10 @@ impl Default for Limits {
             max_mesh_polygons: MAX_MESH_POLYGONS,
             max_tiles: MAX_TILES,
             build_timeout: BUILD_TIMEOUT,
+            max_crowds: MAX_CROWDS,
+            max_crowd_agents: MAX_CROWD_AGENTS,
+            max_crowd_steps: MAX_CROWD_STEPS,
+            crowd_idle_timeout: CROWD_IDLE_TIMEOUT,
         }
     }
 }

@@ -83,6 +83,7 @@ impl Reply {
                 limit: None,
                 revision: None,
                 vertex: None,
+                placed: None,
             },
         )
     }
@@ -128,6 +129,8 @@ pub enum Route {
     Path,
     /// `POST /api/tiles...`: tiled mode ([`super::dynamic`]).
     Tiles(super::dynamic::TilesRoute),
+    /// `/api/crowd…` ([`super::crowd`]).
+    Crowd(super::crowd::CrowdRoute),
 }
 
 /// Maps a method and path (query string ignored) to a route, or the 404/405 answer.
@@ -160,6 +163,27 @@ pub fn route(method: &str, url: &str) -> Result<Route, Reply> {
         p if p == "/api/tiles" || p.starts_with("/api/tiles/") => {
             return super::dynamic::route(method, p)
         }
+        "/crowd.js" => (
+            "GET, HEAD",
+            Route::Asset("text/javascript; charset=utf-8", assets::CROWD_JS),
+        ),
+        p if p.starts_with("/api/crowd") => match super::crowd::route(method, p) {
+            Some(Ok(r)) => return Ok(r),
+            Some(Err(allow)) => {
+                return Err(ApiError::MethodNotAllowed {
+                    method: method.to_string(),
+                    path: p.to_string(),
+                    allow,
+                }
+                .reply())
+            }
+            None => {
+                return Err(ApiError::NotFound {
+                    path: p.to_string(),
+                }
+                .reply())
+            }
+        },
         _ => {
             return Err(ApiError::NotFound {
                 path: path.to_string(),
@@ -169,7 +193,9 @@ pub fn route(method: &str, url: &str) -> Result<Route, Reply> {
     };
     let ok = match route {
         Route::Asset(..) | Route::GetScene => matches!(method, "GET" | "HEAD"),
-        Route::SetScene | Route::ResetScene | Route::Path | Route::Tiles(_) => method == "POST",
+        Route::SetScene | Route::ResetScene | Route::Path | Route::Tiles(_) | Route::Crowd(_) => {
+            method == "POST"
+        }
     };
     if ok {
         Ok(route)

@@ -28,6 +28,9 @@ pub struct ErrorBody {
     /// The vertex of the shape at fault (a refused tiled edit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vertex: Option<usize>,
+    /// How many agents fitted (`no-room`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placed: Option<usize>,
 }
 
 /// Default start and goal.

@@ -180,6 +180,8 @@ pub struct App {
     /// dynamic mesh of tiled mode (`None` when the world is not tiled).
     edits: Mutex<Option<super::dynamic::Tiled>>,
     limits: Limits,
+    /// The crowd sessions ([`super::crowd`]).
+    pub(super) crowds: super::crowd::Crowds,
 }
 
 /// A scene edit: what to build, decided from the current world under the edit lock.
@@ -209,6 +211,7 @@ impl App {
             world: RwLock::new(Arc::new(world)),
             edits: Mutex::new(None),
             limits: Limits::default(),
+            crowds: Default::default(),
         })
     }
 
@@ -220,6 +223,7 @@ impl App {
             world: RwLock::new(Arc::new(World::from_mesh(mesh))),
             edits: Mutex::new(None),
             limits: Limits::default(),
+            crowds: Default::default(),
         }
     }
 
