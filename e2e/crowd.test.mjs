@@ -33,7 +33,7 @@ function maxOverlap(pos, radius) {
   return worst;
 }
 
-async function waitFor(page, predicate, what, timeout = 10000) {
+async function waitFor(page, predicate, what, timeout = 30000) {
   const t0 = Date.now();
   for (;;) {
     const h = await hook(page);
