@@ -157,6 +157,35 @@ fn run_edits(
             .map_err(|e| TestCaseError::fail(format!("scratch invariants: {e}")))?;
         prop_assert_eq!(scratch.polygon_count(), mesh.polygon_count());
         prop_assert_eq!(scratch.area(), mesh.area());
+        // The patched stitch is the full one, polygon for polygon (only the vertex numbering may
+        // differ): the same rings, neighbours, boxes and centroids, corners and pinches.
+        prop_assert_eq!(scratch.vertex_count(), mesh.vertex_count());
+        prop_assert_eq!(scratch.bounds(), mesh.bounds());
+        for p in mesh.polygons() {
+            prop_assert!(
+                scratch.polygon_points(p).eq(mesh.polygon_points(p)),
+                "{}",
+                p
+            );
+            prop_assert_eq!(scratch.neighbours(p), mesh.neighbours(p));
+            prop_assert_eq!(scratch.polygon_bounds(p), mesh.polygon_bounds(p));
+            prop_assert_eq!(scratch.centroid(p), mesh.centroid(p));
+            for (&v, &w) in mesh
+                .polygon_vertices(p)
+                .iter()
+                .zip(scratch.polygon_vertices(p))
+            {
+                prop_assert_eq!(mesh.is_corner(v), scratch.is_corner(w));
+                prop_assert_eq!(mesh.is_pinch(v), scratch.is_pinch(w));
+                prop_assert_eq!(
+                    mesh.vertex_polygons(v).len(),
+                    scratch.vertex_polygons(w).len()
+                );
+            }
+            // Point location finds every polygon at its centroid (the grid is laid out once
+            // for the map, not per snapshot).
+            prop_assert_eq!(mesh.locate(mesh.centroid(p)).polygon(), Some(p));
+        }
         compared += compare_queries(&scratch, mesh, &mut rng, &mut finder, &exact, queries, 1e-9)?;
         // And the tiled free space is the untiled one: the same lengths up to the overlay's
         // rounding of intersection points (2⁻²⁹ of the map's extent).

@@ -117,6 +117,11 @@ impl TileGrid {
         self.size
     }
 
+    /// The map's bounds, which the tiles cover.
+    pub(crate) fn bounds(&self) -> Aabb {
+        self.bounds
+    }
+
     /// The x of border `i` (0 = the map's left side), on the map.
     pub(crate) fn x(&self, i: usize) -> f64 {
         if i >= self.columns {
@@ -340,7 +345,7 @@ pub(crate) fn stitch<'a>(
 /// words are float bits and vertex ids, whose low bits alone would collide): the stitch hashes
 /// every vertex and edge of the map at each update, and SipHash was a fifth of its time.
 #[derive(Default)]
-struct FastHasher(u64);
+pub(crate) struct FastHasher(u64);
 
 impl Hasher for FastHasher {
     fn finish(&self) -> u64 {
@@ -370,7 +375,7 @@ impl FastHasher {
     }
 }
 
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 /// The polygons of all tiles over shared vertices (equal coordinates are one vertex).
 #[derive(Default)]

@@ -59,6 +59,7 @@
 //! ```
 
 mod snapshot;
+mod stitch;
 
 pub use snapshot::{PolyRef, PolyRefError, Snapshot, SnapshotReader};
 
@@ -70,6 +71,7 @@ use crate::scene::{check_ring, RingFault, Scene};
 use std::collections::BTreeSet;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
+use stitch::TileStitch;
 
 /// Names an obstacle added to a [`DynamicNavMesh`]; a removed obstacle's id stays invalid (its
 /// slot may be reused under a new generation).
@@ -189,7 +191,8 @@ pub struct DynamicNavMesh {
     free_slots: Vec<u32>,
     /// Per tile, the slots of the dynamic obstacles placed on it.
     tile_obstacles: Vec<BTreeSet<u32>>,
-    tile_polygons: Vec<Vec<Vec<Vec2>>>,
+    /// Every tile's polygons, stitched; patched by each update (`stitch.rs`).
+    stitch: TileStitch,
     salts: Vec<u64>,
     dirty: BTreeSet<usize>,
     version: u64,
@@ -215,18 +218,21 @@ impl DynamicNavMesh {
     ) -> Result<DynamicNavMesh, BuildError> {
         let tiled = TiledScene::new(&scene, options, tile_size)?;
         let n = tiled.tile_count();
-        let mut tile_polygons = Vec::with_capacity(n);
+        let mut tile_polygons: Vec<Vec<Vec<Vec2>>> = Vec::with_capacity(n);
         for t in 0..n {
             tile_polygons.push(tiled.tile_polygons(t, &[])?);
         }
         let version = 1;
         let salts = vec![version; n];
-        let current = Arc::new(Snapshot::stitch(
-            &tiled.layout.grid,
-            &tile_polygons,
+        let grid = tiled.layout.grid;
+        let stitch = TileStitch::new(&grid, &tile_polygons)?;
+        let current = Arc::new(Snapshot::new(
+            stitch.mesh()?,
+            &grid,
+            (0..n).map(|t| stitch.tile_len(t)),
             &salts,
             version,
-        )?);
+        ));
         Ok(DynamicNavMesh {
             base: scene,
             options: options.clone(),
@@ -235,7 +241,7 @@ impl DynamicNavMesh {
             generations: Vec::new(),
             free_slots: Vec::new(),
             tile_obstacles: vec![BTreeSet::new(); n],
-            tile_polygons,
+            stitch,
             salts,
             dirty: BTreeSet::new(),
             version,
@@ -347,9 +353,10 @@ impl DynamicNavMesh {
         Ok(&self.obstacle(id)?.ring)
     }
 
-    /// Bytes held for editing, estimated from array sizes: every tile's polygons (as points)
-    /// and the solids placed on the tiles (a unit shared by several tiles counted once), not the
-    /// published snapshot's mesh.
+    /// Bytes held for editing, estimated from array sizes: the solids placed on the tiles (a
+    /// unit shared by several tiles counted once) and the kept stitch (the vertices and their
+    /// map, every tile's polygons before and after the border splits, adjacency and measures),
+    /// not the published snapshot's mesh.
     ///
     /// ```
     /// use portolan::dynamic::DynamicNavMesh;
@@ -360,16 +367,6 @@ impl DynamicNavMesh {
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
         let vec = size_of::<Vec<Vec2>>();
-        let polygons: usize = self
-            .tile_polygons
-            .iter()
-            .map(|t| {
-                vec + t
-                    .iter()
-                    .map(|p| vec + p.len() * size_of::<Vec2>())
-                    .sum::<usize>()
-            })
-            .sum();
         let mut seen = std::collections::HashSet::new();
         let mut solids = 0;
         let placed = self.tiled.solids.iter().flatten().chain(
@@ -387,7 +384,7 @@ impl DynamicNavMesh {
                     .sum::<usize>();
             }
         }
-        polygons + solids + self.salts.len() * size_of::<u64>()
+        solids + self.stitch.memory_bytes() + self.salts.len() * size_of::<u64>()
     }
 
     /// Whether the tiles wait for an [`update`](Self::update).
@@ -566,34 +563,50 @@ impl DynamicNavMesh {
         let rebuild_time = started.elapsed();
         let started = Instant::now();
         let version = self.version + 1;
-        let mut removed = Vec::new();
-        let mut added = Vec::new();
-        let old_salts = self.salts.clone();
-        let old_counts: Vec<usize> = tiles.iter().map(|&t| self.tile_polygons[t].len()).collect();
-        let old_polygons: Vec<Vec<Vec<Vec2>>> = tiles
+        let grid = self.tiled.layout.grid;
+        let changed: Vec<(usize, &[Vec<Vec2>])> = tiles
             .iter()
-            .zip(rebuilt)
-            .map(|(&t, polys)| {
-                self.salts[t] = version;
-                std::mem::replace(&mut self.tile_polygons[t], polys)
-            })
+            .zip(&rebuilt)
+            .map(|(&t, polys)| (t, polys.as_slice()))
             .collect();
-        let snapshot = match Snapshot::stitch(
-            &self.tiled.layout.grid,
-            &self.tile_polygons,
-            &self.salts,
-            version,
-        ) {
-            Ok(s) => s,
+        let old_counts: Vec<usize> = tiles.iter().map(|&t| self.stitch.tile_len(t)).collect();
+        // The rebuilt tiles as they were, to stitch again if this stitch fails.
+        let old_polygons: Vec<Vec<Vec<Vec2>>> =
+            tiles.iter().map(|&t| self.stitch.tile_points(t)).collect();
+        let mesh = match self
+            .stitch
+            .replace(&changed)
+            .and_then(|()| self.stitch.mesh())
+        {
+            Ok(m) => m,
             Err(e) => {
-                // Put the old tiles back: nothing was published.
+                // Nothing was published; stitch the tiles as they were again (they stitched
+                // before). The raw rings of the tiles not rebuilt are intact after a failure.
+                let mut all: Vec<Vec<Vec<Vec2>>> = (0..self.salts.len())
+                    .map(|t| self.stitch.tile_points(t))
+                    .collect();
                 for (&t, polys) in tiles.iter().zip(old_polygons) {
-                    self.tile_polygons[t] = polys;
+                    all[t] = polys;
                 }
-                self.salts = old_salts;
+                if let Ok(s) = TileStitch::new(&grid, &all) {
+                    self.stitch = s;
+                }
                 return Err(e.into());
             }
         };
+        let old_salts = self.salts.clone();
+        for &t in &tiles {
+            self.salts[t] = version;
+        }
+        let snapshot = Snapshot::new(
+            mesh,
+            &grid,
+            (0..self.salts.len()).map(|t| self.stitch.tile_len(t)),
+            &self.salts,
+            version,
+        );
+        let mut removed = Vec::new();
+        let mut added = Vec::new();
         for (k, &t) in tiles.iter().enumerate() {
             let tile = t as u32;
             removed.extend((0..old_counts[k] as u32).map(|index| PolyRef {
@@ -601,13 +614,11 @@ impl DynamicNavMesh {
                 index,
                 salt: old_salts[t],
             }));
-            added.extend(
-                (0..self.tile_polygons[t].len() as u32).map(|index| PolyRef {
-                    tile,
-                    index,
-                    salt: version,
-                }),
-            );
+            added.extend((0..self.stitch.tile_len(t) as u32).map(|index| PolyRef {
+                tile,
+                index,
+                salt: version,
+            }));
         }
         self.version = version;
         self.dirty.clear();
