@@ -1,7 +1,8 @@
 //! Dynamic obstacles: one small obstacle moved and `update()`d against a full (untiled) rebuild,
 //! on AcrosstheCape (768 × 768) and on a map of 4× its area (AcrosstheCape tiled 2 × 2), for tiles
 //! of 32, 64 and 128 cells. `update` is the whole update (geometry + stitching and publishing the
-//! snapshot); `update_geometry` only the rebuilt tiles' geometry (`UpdateReport::rebuild_time`).
+//! snapshot); `update_geometry` only the rebuilt tiles' geometry (`UpdateReport::rebuild_time`),
+//! `update_publish` only the stitch patch and the new mesh (`UpdateReport::publish_time`).
 //! Memory per polygon (estimated from array sizes) is printed on stderr.
 //!
 //! `cargo bench -p portolan --bench dynamic` (about 1 minute).
@@ -103,6 +104,17 @@ fn updates(c: &mut Criterion) {
                         step = -step;
                         nav.move_obstacle(id.get(), Vec2::new(step, 0.0)).unwrap();
                         total += nav.update().unwrap().rebuild_time;
+                    }
+                    total
+                })
+            });
+            g.bench_function(BenchmarkId::new("update_publish", &label), |b| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        step = -step;
+                        nav.move_obstacle(id.get(), Vec2::new(step, 0.0)).unwrap();
+                        total += nav.update().unwrap().publish_time;
                     }
                     total
                 })

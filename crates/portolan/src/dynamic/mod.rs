@@ -5,7 +5,8 @@
 //!   base scene ──place once──► per tile: region piece + static solids      (build::local)
 //!   add/move/remove/toggle ──► the obstacle's solids placed on the tiles it touches; those tiles dirty
 //!   update() ──► dirty tiles: free space = tile − (static ∪ enabled dynamic solids there), CDT, merge
-//!            ──► stitch every tile's polygons ──► Arc<Snapshot> (mesh, tile salts) swapped in
+//!            ──► patch the kept stitch: the dirty tiles and their edge neighbours re-split, re-linked
+//!            ──► concatenate the tiles into a new NavMesh ──► Arc<Snapshot> (mesh, tile salts) swapped in
 //! ```
 //!
 //! # What is local and what is not
@@ -15,10 +16,19 @@
 //!   on it: its part of the walkable region, the base scene's solids there, and the enabled
 //!   dynamic obstacles' solids there. Nothing else of the map is read, so the cost of an update's
 //!   geometry depends on the obstacle and the tile size, not on the map.
-//! - **Publishing is O(map)** in copying: the new [`NavMesh`](crate::NavMesh) is stitched from every tile's
-//!   polygons (kept ones copied, rebuilt ones new), its adjacency and point-location grid derived
-//!   again. [`UpdateReport`] gives the two times apart; BENCHMARKS.md ("Dynamic obstacles") has
-//!   the figures on maps of two sizes.
+//! - **Stitching is local.** The writer keeps every tile stitched (shared vertex ids, border
+//!   splits, adjacency as tile + index, each polygon's box, centroid, area and point-location
+//!   cells; `stitch.rs`). An update stitches again only the rebuilt tiles and their four edge
+//!   neighbours, whose border splits depend on them; no map-wide hashing.
+//! - **Publishing still copies the map.** The new immutable [`NavMesh`](crate::NavMesh) is the
+//!   tiles' arrays concatenated (polygon ids shift after a tile whose polygon count changed) and
+//!   what a mesh derives as a whole: the polygons around each vertex, corners and pinches, the
+//!   point-location lists (the grid itself is laid out once, for the whole map). That is O(map)
+//!   but linear passes and copies, no hashing; it is most of an update's time on small tiles, so
+//!   the cost of a small edit still grows with the map. [`UpdateReport`] gives the geometry and
+//!   the publishing times apart; BENCHMARKS.md ("Dynamic obstacles") has the figures on maps of
+//!   two sizes. (The exact search's dead-end data, [`NavMesh::dead_ends`](crate::NavMesh::dead_ends),
+//!   is derived in O(map) by the first search on each new snapshot, as on any new mesh.)
 //!
 //! # Stable references
 //! A polygon of a snapshot is named by a [`PolyRef`]: its tile, its index in the tile and the
@@ -37,8 +47,10 @@
 //! # Same mesh as from scratch
 //! A tile's polygons are a function of what is placed on it, and an added obstacle is placed
 //! exactly as [`build_tiled`](crate::build::tiles::build_tiled) places a scene's obstacle; so
-//! after any edits, the snapshot's mesh is the tiled build of [`DynamicNavMesh::scene`] (the
-//! property test in `tests/dynamic.rs` compares exact path lengths after every update).
+//! after any edits, the snapshot's mesh is the tiled build of [`DynamicNavMesh::scene`]: the
+//! property test in `tests/dynamic.rs` compares, after every update, the patched mesh with the
+//! build from scratch polygon for polygon (rings, neighbours, boxes, corners) and exact path
+//! lengths.
 //!
 //! ```
 //! use portolan::dynamic::DynamicNavMesh;
@@ -153,7 +165,8 @@ pub struct UpdateReport {
     pub added: Vec<PolyRef>,
     /// Time spent on the rebuilt tiles' geometry (free space, triangulation, merge): local.
     pub rebuild_time: Duration,
-    /// Time spent stitching and publishing the whole mesh: grows with the map.
+    /// Time spent patching the kept stitch (local) and making and publishing the new mesh
+    /// (copies that grow with the map; see the module docs).
     pub publish_time: Duration,
 }
 
