@@ -23,7 +23,9 @@
 //!    already cuts both sides at the same points (a vertex touching the border from one side is
 //!    put on the other side's edge too); the split makes that a guarantee of the stitch rather
 //!    than of the overlay. Polygons are then joined by their shared edges
-//!    ([`NavMesh::from_polygons`]).
+//!    ([`NavMesh::from_polygons`]). [`DynamicNavMesh`](crate::dynamic::DynamicNavMesh) keeps
+//!    this stitch and redoes it per update only for the rebuilt tiles and their edge neighbours
+//!    (a tile's splits depend on its own vertices and those of the tile across the border).
 //!
 //! A tile's polygons are a function of what is placed on it alone, which is what lets
 //! [`DynamicNavMesh`](crate::dynamic::DynamicNavMesh) rebuild only the tiles an edit touches
