@@ -449,3 +449,38 @@ fn bad_edits_are_typed_errors() {
     assert_eq!(report.version, version + 1);
     assert_eq!(report.tiles, vec![0]);
 }
+
+/// An update that would leave no walkable space is refused with a typed error and publishes
+/// nothing; the kept stitch is restored, so removing the culprit gives the first mesh back.
+#[test]
+fn an_update_that_leaves_no_walkable_space_publishes_nothing() {
+    let scene = Scene::default_map();
+    let (w, h) = (scene.bounds.max.x, scene.bounds.max.y);
+    let mut nav = DynamicNavMesh::new(scene, &BuildOptions::cdt(), 200.0).unwrap();
+    let first = nav.snapshot();
+    let small = nav
+        .add_obstacle([(10.0, 10.0), (30.0, 10.0), (30.0, 30.0), (10.0, 30.0)])
+        .unwrap();
+    let all = nav
+        .add_obstacle([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)])
+        .unwrap();
+    assert!(matches!(
+        nav.update(),
+        Err(EditError::Build(
+            portolan::build::BuildError::NoWalkableSpace
+        ))
+    ));
+    assert_eq!(nav.snapshot().version(), first.version());
+    nav.remove_obstacle(all).unwrap();
+    nav.remove_obstacle(small).unwrap();
+    nav.update().unwrap();
+    let mesh = nav.snapshot().mesh().clone();
+    mesh.check_invariants().unwrap();
+    let scratch = nav.build_from_scratch().unwrap();
+    assert_eq!(mesh.polygon_count(), first.mesh().polygon_count());
+    assert_eq!(mesh.area(), first.mesh().area());
+    for p in mesh.polygons() {
+        assert!(mesh.polygon_points(p).eq(scratch.polygon_points(p)));
+        assert_eq!(mesh.neighbours(p), scratch.neighbours(p));
+    }
+}
