@@ -1,8 +1,12 @@
 //! Dynamic obstacles: one small obstacle moved and `update()`d against a full (untiled) rebuild,
 //! on AcrosstheCape (768 × 768) and on a map of 4× its area (AcrosstheCape tiled 2 × 2), for tiles
 //! of 32, 64 and 128 cells. `update` is the whole update (geometry + stitching and publishing the
-//! snapshot); `update_geometry` only the rebuilt tiles' geometry (`UpdateReport::rebuild_time`).
-//! Memory per polygon (estimated from array sizes) is printed on stderr.
+//! snapshot); `update_geometry` only the rebuilt tiles' geometry (`UpdateReport::rebuild_time`),
+//! `update_publish` only the stitch patch and the new mesh (`UpdateReport::publish_time`).
+//! Memory per polygon (estimated from array sizes) is printed on stderr, and so is an
+//! interleaved run (one update on each map in turn, medians of 301 rounds per tile size): on a
+//! shared machine, consecutive benches see different loads; the 4×-map / 1×-map ratio of updates
+//! that alternate does not.
 //!
 //! `cargo bench -p portolan --bench dynamic` (about 1 minute).
 
@@ -107,10 +111,71 @@ fn updates(c: &mut Criterion) {
                     total
                 })
             });
+            g.bench_function(BenchmarkId::new("update_publish", &label), |b| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        step = -step;
+                        nav.move_obstacle(id.get(), Vec2::new(step, 0.0)).unwrap();
+                        total += nav.update().unwrap().publish_time;
+                    }
+                    total
+                })
+            });
         }
     }
     g.finish();
 }
 
-criterion_group!(benches, updates);
+/// Median of a sample, in microseconds.
+fn median_us(mut v: Vec<Duration>) -> f64 {
+    v.sort();
+    v[v.len() / 2].as_secs_f64() * 1e6
+}
+
+/// One update on the 1× map, then one on the 4× map, and again: the medians of each and their
+/// ratios (whole update, geometry, publishing), printed on stderr.
+fn interleaved(_: &mut Criterion) {
+    let one = across_the_cape();
+    let four = tiled(&one, 2);
+    for tile in [32.0, 64.0, 128.0] {
+        let mut navs: Vec<(DynamicNavMesh, _)> = [&one, &four]
+            .iter()
+            .map(|scene| {
+                let mut nav =
+                    DynamicNavMesh::new((*scene).clone(), &BuildOptions::cdt(), tile).unwrap();
+                let (x, y) = (380.5, 380.5);
+                let id = nav
+                    .add_obstacle([(x, y), (x + 4.0, y), (x + 4.0, y + 4.0), (x, y + 4.0)])
+                    .unwrap();
+                nav.update().unwrap();
+                (nav, id)
+            })
+            .collect();
+        // Per map: whole update, geometry, publishing.
+        let mut times: [[Vec<Duration>; 3]; 2] = Default::default();
+        let mut step = 1.0;
+        for round in 0..311 {
+            step = -step;
+            for (m, (nav, id)) in navs.iter_mut().enumerate() {
+                let start = std::time::Instant::now();
+                nav.move_obstacle(*id, Vec2::new(step, 0.0)).unwrap();
+                let report = black_box(nav.update().unwrap());
+                let whole = start.elapsed();
+                if round >= 10 {
+                    times[m][0].push(whole);
+                    times[m][1].push(report.rebuild_time);
+                    times[m][2].push(report.publish_time);
+                }
+            }
+        }
+        let [a, b] = times.map(|t| t.map(median_us));
+        eprintln!(
+            "interleaved tile {tile}: update {:.0} / {:.0} us ({:.2}x), geometry {:.0} / {:.0} us ({:.2}x), publish {:.0} / {:.0} us ({:.2}x) [1x map / 4x map]",
+            a[0], b[0], b[0] / a[0], a[1], b[1], b[1] / a[1], a[2], b[2], b[2] / a[2]
+        );
+    }
+}
+
+criterion_group!(benches, interleaved, updates);
 criterion_main!(benches);

@@ -157,6 +157,35 @@ fn run_edits(
             .map_err(|e| TestCaseError::fail(format!("scratch invariants: {e}")))?;
         prop_assert_eq!(scratch.polygon_count(), mesh.polygon_count());
         prop_assert_eq!(scratch.area(), mesh.area());
+        // The patched stitch is the full one, polygon for polygon (only the vertex numbering may
+        // differ): the same rings, neighbours, boxes and centroids, corners and pinches.
+        prop_assert_eq!(scratch.vertex_count(), mesh.vertex_count());
+        prop_assert_eq!(scratch.bounds(), mesh.bounds());
+        for p in mesh.polygons() {
+            prop_assert!(
+                scratch.polygon_points(p).eq(mesh.polygon_points(p)),
+                "{}",
+                p
+            );
+            prop_assert_eq!(scratch.neighbours(p), mesh.neighbours(p));
+            prop_assert_eq!(scratch.polygon_bounds(p), mesh.polygon_bounds(p));
+            prop_assert_eq!(scratch.centroid(p), mesh.centroid(p));
+            for (&v, &w) in mesh
+                .polygon_vertices(p)
+                .iter()
+                .zip(scratch.polygon_vertices(p))
+            {
+                prop_assert_eq!(mesh.is_corner(v), scratch.is_corner(w));
+                prop_assert_eq!(mesh.is_pinch(v), scratch.is_pinch(w));
+                prop_assert_eq!(
+                    mesh.vertex_polygons(v).len(),
+                    scratch.vertex_polygons(w).len()
+                );
+            }
+            // Point location finds every polygon at its centroid (the grid is laid out once
+            // for the map, not per snapshot).
+            prop_assert_eq!(mesh.locate(mesh.centroid(p)).polygon(), Some(p));
+        }
         compared += compare_queries(&scratch, mesh, &mut rng, &mut finder, &exact, queries, 1e-9)?;
         // And the tiled free space is the untiled one: the same lengths up to the overlay's
         // rounding of intersection points (2⁻²⁹ of the map's extent).
@@ -419,4 +448,39 @@ fn bad_edits_are_typed_errors() {
     let report = nav.update().unwrap();
     assert_eq!(report.version, version + 1);
     assert_eq!(report.tiles, vec![0]);
+}
+
+/// An update that would leave no walkable space is refused with a typed error and publishes
+/// nothing; the kept stitch is restored, so removing the culprit gives the first mesh back.
+#[test]
+fn an_update_that_leaves_no_walkable_space_publishes_nothing() {
+    let scene = Scene::default_map();
+    let (w, h) = (scene.bounds.max.x, scene.bounds.max.y);
+    let mut nav = DynamicNavMesh::new(scene, &BuildOptions::cdt(), 200.0).unwrap();
+    let first = nav.snapshot();
+    let small = nav
+        .add_obstacle([(10.0, 10.0), (30.0, 10.0), (30.0, 30.0), (10.0, 30.0)])
+        .unwrap();
+    let all = nav
+        .add_obstacle([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)])
+        .unwrap();
+    assert!(matches!(
+        nav.update(),
+        Err(EditError::Build(
+            portolan::build::BuildError::NoWalkableSpace
+        ))
+    ));
+    assert_eq!(nav.snapshot().version(), first.version());
+    nav.remove_obstacle(all).unwrap();
+    nav.remove_obstacle(small).unwrap();
+    nav.update().unwrap();
+    let mesh = nav.snapshot().mesh().clone();
+    mesh.check_invariants().unwrap();
+    let scratch = nav.build_from_scratch().unwrap();
+    assert_eq!(mesh.polygon_count(), first.mesh().polygon_count());
+    assert_eq!(mesh.area(), first.mesh().area());
+    for p in mesh.polygons() {
+        assert!(mesh.polygon_points(p).eq(scratch.polygon_points(p)));
+        assert_eq!(mesh.neighbours(p), scratch.neighbours(p));
+    }
 }

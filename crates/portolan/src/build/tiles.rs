@@ -23,7 +23,9 @@
 //!    already cuts both sides at the same points (a vertex touching the border from one side is
 //!    put on the other side's edge too); the split makes that a guarantee of the stitch rather
 //!    than of the overlay. Polygons are then joined by their shared edges
-//!    ([`NavMesh::from_polygons`]).
+//!    ([`NavMesh::from_polygons`]). [`DynamicNavMesh`](crate::dynamic::DynamicNavMesh) keeps
+//!    this stitch and redoes it per update only for the rebuilt tiles and their edge neighbours
+//!    (a tile's splits depend on its own vertices and those of the tile across the border).
 //!
 //! A tile's polygons are a function of what is placed on it alone, which is what lets
 //! [`DynamicNavMesh`](crate::dynamic::DynamicNavMesh) rebuild only the tiles an edit touches
@@ -115,6 +117,11 @@ impl TileGrid {
     /// The side of a tile.
     pub fn size(&self) -> f64 {
         self.size
+    }
+
+    /// The map's bounds, which the tiles cover.
+    pub(crate) fn bounds(&self) -> Aabb {
+        self.bounds
     }
 
     /// The x of border `i` (0 = the map's left side), on the map.
@@ -340,7 +347,7 @@ pub(crate) fn stitch<'a>(
 /// words are float bits and vertex ids, whose low bits alone would collide): the stitch hashes
 /// every vertex and edge of the map at each update, and SipHash was a fifth of its time.
 #[derive(Default)]
-struct FastHasher(u64);
+pub(crate) struct FastHasher(u64);
 
 impl Hasher for FastHasher {
     fn finish(&self) -> u64 {
@@ -370,7 +377,7 @@ impl FastHasher {
     }
 }
 
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 /// The polygons of all tiles over shared vertices (equal coordinates are one vertex).
 #[derive(Default)]

@@ -5,7 +5,8 @@
 //!   base scene ──place once──► per tile: region piece + static solids      (build::local)
 //!   add/move/remove/toggle ──► the obstacle's solids placed on the tiles it touches; those tiles dirty
 //!   update() ──► dirty tiles: free space = tile − (static ∪ enabled dynamic solids there), CDT, merge
-//!            ──► stitch every tile's polygons ──► Arc<Snapshot> (mesh, tile salts) swapped in
+//!            ──► patch the kept stitch: the dirty tiles and their edge neighbours re-split, re-linked
+//!            ──► concatenate the tiles into a new NavMesh ──► Arc<Snapshot> (mesh, tile salts) swapped in
 //! ```
 //!
 //! # What is local and what is not
@@ -15,10 +16,19 @@
 //!   on it: its part of the walkable region, the base scene's solids there, and the enabled
 //!   dynamic obstacles' solids there. Nothing else of the map is read, so the cost of an update's
 //!   geometry depends on the obstacle and the tile size, not on the map.
-//! - **Publishing is O(map)** in copying: the new [`NavMesh`](crate::NavMesh) is stitched from every tile's
-//!   polygons (kept ones copied, rebuilt ones new), its adjacency and point-location grid derived
-//!   again. [`UpdateReport`] gives the two times apart; BENCHMARKS.md ("Dynamic obstacles") has
-//!   the figures on maps of two sizes.
+//! - **Stitching is local.** The writer keeps every tile stitched (shared vertex ids, border
+//!   splits, adjacency as tile + index, each polygon's box, centroid, area and point-location
+//!   cells; `stitch.rs`). An update stitches again only the rebuilt tiles and their four edge
+//!   neighbours, whose border splits depend on them; no map-wide hashing.
+//! - **Publishing still copies the map.** The new immutable [`NavMesh`](crate::NavMesh) is the
+//!   tiles' arrays concatenated (polygon ids shift after a tile whose polygon count changed) and
+//!   what a mesh derives as a whole: the polygons around each vertex, corners and pinches, the
+//!   point-location lists (the grid itself is laid out once, for the whole map). That is O(map)
+//!   but linear passes and copies, no hashing; it is most of an update's time on small tiles, so
+//!   the cost of a small edit still grows with the map. [`UpdateReport`] gives the geometry and
+//!   the publishing times apart; BENCHMARKS.md ("Dynamic obstacles") has the figures on maps of
+//!   two sizes. (The exact search's dead-end data, [`NavMesh::dead_ends`](crate::NavMesh::dead_ends),
+//!   is derived in O(map) by the first search on each new snapshot, as on any new mesh.)
 //!
 //! # Stable references
 //! A polygon of a snapshot is named by a [`PolyRef`]: its tile, its index in the tile and the
@@ -37,8 +47,10 @@
 //! # Same mesh as from scratch
 //! A tile's polygons are a function of what is placed on it, and an added obstacle is placed
 //! exactly as [`build_tiled`](crate::build::tiles::build_tiled) places a scene's obstacle; so
-//! after any edits, the snapshot's mesh is the tiled build of [`DynamicNavMesh::scene`] (the
-//! property test in `tests/dynamic.rs` compares exact path lengths after every update).
+//! after any edits, the snapshot's mesh is the tiled build of [`DynamicNavMesh::scene`]: the
+//! property test in `tests/dynamic.rs` compares, after every update, the patched mesh with the
+//! build from scratch polygon for polygon (rings, neighbours, boxes, corners) and exact path
+//! lengths.
 //!
 //! ```
 //! use portolan::dynamic::DynamicNavMesh;
@@ -59,6 +71,7 @@
 //! ```
 
 mod snapshot;
+mod stitch;
 
 pub use snapshot::{PolyRef, PolyRefError, Snapshot, SnapshotReader};
 
@@ -70,6 +83,7 @@ use crate::scene::{check_ring, RingFault, Scene};
 use std::collections::BTreeSet;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
+use stitch::TileStitch;
 
 /// Names an obstacle added to a [`DynamicNavMesh`]; a removed obstacle's id stays invalid (its
 /// slot may be reused under a new generation).
@@ -151,7 +165,8 @@ pub struct UpdateReport {
     pub added: Vec<PolyRef>,
     /// Time spent on the rebuilt tiles' geometry (free space, triangulation, merge): local.
     pub rebuild_time: Duration,
-    /// Time spent stitching and publishing the whole mesh: grows with the map.
+    /// Time spent patching the kept stitch (local) and making and publishing the new mesh
+    /// (copies that grow with the map; see the module docs).
     pub publish_time: Duration,
 }
 
@@ -189,7 +204,8 @@ pub struct DynamicNavMesh {
     free_slots: Vec<u32>,
     /// Per tile, the slots of the dynamic obstacles placed on it.
     tile_obstacles: Vec<BTreeSet<u32>>,
-    tile_polygons: Vec<Vec<Vec<Vec2>>>,
+    /// Every tile's polygons, stitched; patched by each update (`stitch.rs`).
+    stitch: TileStitch,
     salts: Vec<u64>,
     dirty: BTreeSet<usize>,
     version: u64,
@@ -215,18 +231,21 @@ impl DynamicNavMesh {
     ) -> Result<DynamicNavMesh, BuildError> {
         let tiled = TiledScene::new(&scene, options, tile_size)?;
         let n = tiled.tile_count();
-        let mut tile_polygons = Vec::with_capacity(n);
+        let mut tile_polygons: Vec<Vec<Vec<Vec2>>> = Vec::with_capacity(n);
         for t in 0..n {
             tile_polygons.push(tiled.tile_polygons(t, &[])?);
         }
         let version = 1;
         let salts = vec![version; n];
-        let current = Arc::new(Snapshot::stitch(
-            &tiled.layout.grid,
-            &tile_polygons,
+        let grid = tiled.layout.grid;
+        let stitch = TileStitch::new(&grid, &tile_polygons)?;
+        let current = Arc::new(Snapshot::new(
+            stitch.mesh()?,
+            &grid,
+            (0..n).map(|t| stitch.tile_len(t)),
             &salts,
             version,
-        )?);
+        ));
         Ok(DynamicNavMesh {
             base: scene,
             options: options.clone(),
@@ -235,7 +254,7 @@ impl DynamicNavMesh {
             generations: Vec::new(),
             free_slots: Vec::new(),
             tile_obstacles: vec![BTreeSet::new(); n],
-            tile_polygons,
+            stitch,
             salts,
             dirty: BTreeSet::new(),
             version,
@@ -347,9 +366,10 @@ impl DynamicNavMesh {
         Ok(&self.obstacle(id)?.ring)
     }
 
-    /// Bytes held for editing, estimated from array sizes: every tile's polygons (as points)
-    /// and the solids placed on the tiles (a unit shared by several tiles counted once), not the
-    /// published snapshot's mesh.
+    /// Bytes held for editing, estimated from array sizes: the solids placed on the tiles (a
+    /// unit shared by several tiles counted once) and the kept stitch (the vertices and their
+    /// map, every tile's polygons before and after the border splits, adjacency and measures),
+    /// not the published snapshot's mesh.
     ///
     /// ```
     /// use portolan::dynamic::DynamicNavMesh;
@@ -360,16 +380,6 @@ impl DynamicNavMesh {
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
         let vec = size_of::<Vec<Vec2>>();
-        let polygons: usize = self
-            .tile_polygons
-            .iter()
-            .map(|t| {
-                vec + t
-                    .iter()
-                    .map(|p| vec + p.len() * size_of::<Vec2>())
-                    .sum::<usize>()
-            })
-            .sum();
         let mut seen = std::collections::HashSet::new();
         let mut solids = 0;
         let placed = self.tiled.solids.iter().flatten().chain(
@@ -387,7 +397,7 @@ impl DynamicNavMesh {
                     .sum::<usize>();
             }
         }
-        polygons + solids + self.salts.len() * size_of::<u64>()
+        solids + self.stitch.memory_bytes() + self.salts.len() * size_of::<u64>()
     }
 
     /// Whether the tiles wait for an [`update`](Self::update).
@@ -566,34 +576,50 @@ impl DynamicNavMesh {
         let rebuild_time = started.elapsed();
         let started = Instant::now();
         let version = self.version + 1;
-        let mut removed = Vec::new();
-        let mut added = Vec::new();
-        let old_salts = self.salts.clone();
-        let old_counts: Vec<usize> = tiles.iter().map(|&t| self.tile_polygons[t].len()).collect();
-        let old_polygons: Vec<Vec<Vec<Vec2>>> = tiles
+        let grid = self.tiled.layout.grid;
+        let changed: Vec<(usize, &[Vec<Vec2>])> = tiles
             .iter()
-            .zip(rebuilt)
-            .map(|(&t, polys)| {
-                self.salts[t] = version;
-                std::mem::replace(&mut self.tile_polygons[t], polys)
-            })
+            .zip(&rebuilt)
+            .map(|(&t, polys)| (t, polys.as_slice()))
             .collect();
-        let snapshot = match Snapshot::stitch(
-            &self.tiled.layout.grid,
-            &self.tile_polygons,
-            &self.salts,
-            version,
-        ) {
-            Ok(s) => s,
+        let old_counts: Vec<usize> = tiles.iter().map(|&t| self.stitch.tile_len(t)).collect();
+        // The rebuilt tiles as they were, to stitch again if this stitch fails.
+        let old_polygons: Vec<Vec<Vec<Vec2>>> =
+            tiles.iter().map(|&t| self.stitch.tile_points(t)).collect();
+        let mesh = match self
+            .stitch
+            .replace(&changed)
+            .and_then(|()| self.stitch.mesh())
+        {
+            Ok(m) => m,
             Err(e) => {
-                // Put the old tiles back: nothing was published.
+                // Nothing was published; stitch the tiles as they were again (they stitched
+                // before). The raw rings of the tiles not rebuilt are intact after a failure.
+                let mut all: Vec<Vec<Vec<Vec2>>> = (0..self.salts.len())
+                    .map(|t| self.stitch.tile_points(t))
+                    .collect();
                 for (&t, polys) in tiles.iter().zip(old_polygons) {
-                    self.tile_polygons[t] = polys;
+                    all[t] = polys;
                 }
-                self.salts = old_salts;
+                if let Ok(s) = TileStitch::new(&grid, &all) {
+                    self.stitch = s;
+                }
                 return Err(e.into());
             }
         };
+        let old_salts = self.salts.clone();
+        for &t in &tiles {
+            self.salts[t] = version;
+        }
+        let snapshot = Snapshot::new(
+            mesh,
+            &grid,
+            (0..self.salts.len()).map(|t| self.stitch.tile_len(t)),
+            &self.salts,
+            version,
+        );
+        let mut removed = Vec::new();
+        let mut added = Vec::new();
         for (k, &t) in tiles.iter().enumerate() {
             let tile = t as u32;
             removed.extend((0..old_counts[k] as u32).map(|index| PolyRef {
@@ -601,13 +627,11 @@ impl DynamicNavMesh {
                 index,
                 salt: old_salts[t],
             }));
-            added.extend(
-                (0..self.tile_polygons[t].len() as u32).map(|index| PolyRef {
-                    tile,
-                    index,
-                    salt: version,
-                }),
-            );
+            added.extend((0..self.stitch.tile_len(t) as u32).map(|index| PolyRef {
+                tile,
+                index,
+                salt: version,
+            }));
         }
         self.version = version;
         self.dirty.clear();

@@ -1,8 +1,7 @@
 //! Immutable snapshots of a [`DynamicNavMesh`](super::DynamicNavMesh), stable polygon references
 //! and the shared handle readers keep.
 
-use crate::build::tiles::{self, TileGrid};
-use crate::build::BuildError;
+use crate::build::tiles::TileGrid;
 use crate::geom::{Aabb, Vec2};
 use crate::mesh::{NavMesh, PolyId};
 use std::sync::{Arc, RwLock};
@@ -66,28 +65,30 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// Stitches the tiles' polygons (in tile order) into a snapshot.
-    pub(crate) fn stitch(
+    /// A snapshot of `mesh`, whose polygons are the tiles' in tile order, `counts` of them per
+    /// tile.
+    pub(crate) fn new(
+        mesh: NavMesh,
         grid: &TileGrid,
-        tile_polygons: &[Vec<Vec<Vec2>>],
+        counts: impl Iterator<Item = usize>,
         salts: &[u64],
         version: u64,
-    ) -> Result<Snapshot, BuildError> {
-        let mut first = Vec::with_capacity(tile_polygons.len() + 1);
+    ) -> Snapshot {
+        let mut first = Vec::with_capacity(salts.len() + 1);
         let mut count = 0u32;
-        for t in tile_polygons {
+        for c in counts {
             first.push(count);
-            count += t.len() as u32;
+            count += c as u32;
         }
         first.push(count);
-        let mesh = tiles::stitch(grid, tile_polygons.iter().map(Vec::as_slice))?;
-        Ok(Snapshot {
+        debug_assert_eq!(count as usize, mesh.polygon_count());
+        Snapshot {
             mesh: Arc::new(mesh),
             version,
             grid: *grid,
             first,
             salts: salts.to_vec(),
-        })
+        }
     }
 
     /// The mesh: search it with a [`PathFinder`](crate::PathFinder) as any other.

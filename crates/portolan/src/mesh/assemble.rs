@@ -116,6 +116,84 @@ impl NavMesh {
         let n = offsets.len() - 1;
         let mut poly_bounds = Vec::with_capacity(n);
         let mut centroids = Vec::with_capacity(n);
+        let mut area = 0.0;
+        for p in 0..n {
+            let ids = &poly_vertices[offsets[p] as usize..offsets[p + 1] as usize];
+            let (bb, centroid, twice) = polygon_measures(&vertices, ids);
+            poly_bounds.push(bb);
+            centroids.push(centroid);
+            area += twice * 0.5;
+        }
+        Self::finish(
+            vertices,
+            offsets,
+            poly_vertices,
+            poly_neighbours,
+            poly_bounds,
+            centroids,
+            area,
+            Locator::new,
+        )
+    }
+
+    /// A mesh from a tiled stitch that keeps each polygon's bounds and centroid between
+    /// snapshots ([`dynamic`](crate::dynamic)): as [`NavMesh::from_known_adjacency`], with
+    /// `poly_bounds`, `centroids` and `area` as [`polygon_measures`] gives them (the area summed
+    /// in polygon order, so it is the one a fresh assembly computes), and the point-location
+    /// grid laid out by `plan` (which must cover every polygon) with polygon `p` in the cells
+    /// `cells[p]`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn from_stitched_parts(
+        vertices: Vec<Vec2>,
+        offsets: Vec<u32>,
+        poly_vertices: Vec<VertexId>,
+        poly_neighbours: Vec<Option<PolyId>>,
+        poly_bounds: Vec<Aabb>,
+        centroids: Vec<Vec2>,
+        area: f64,
+        plan: LocatorPlan,
+        cells: &[CellRange],
+    ) -> Result<NavMesh, InvariantError> {
+        if offsets.len() < 2 {
+            return Err(MeshError::Empty.into());
+        }
+        to_u32(vertices.len())?;
+        to_u32(offsets.len() - 1)?;
+        to_u32(poly_vertices.len())?;
+        debug_assert_eq!(poly_vertices.len(), poly_neighbours.len());
+        debug_assert_eq!(poly_bounds.len(), offsets.len() - 1);
+        debug_assert_eq!(centroids.len(), offsets.len() - 1);
+        debug_assert_eq!(cells.len(), offsets.len() - 1);
+        let mesh = Self::finish(
+            vertices,
+            offsets,
+            poly_vertices,
+            poly_neighbours,
+            poly_bounds,
+            centroids,
+            area,
+            |_, _| Locator::fill(plan, cells.len(), |p| cells[p]),
+        );
+        #[cfg(debug_assertions)]
+        mesh.check_invariants()?;
+        Ok(mesh)
+    }
+
+    /// What is derived from the polygons as a whole: the polygons around each vertex, walls,
+    /// corners and pinches, the bounds, and the point-location grid `locator` makes from the
+    /// bounds and the polygons' boxes.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        vertices: Vec<Vec2>,
+        offsets: Vec<u32>,
+        poly_vertices: Vec<VertexId>,
+        poly_neighbours: Vec<Option<PolyId>>,
+        poly_bounds: Vec<Aabb>,
+        centroids: Vec<Vec2>,
+        area: f64,
+        locator: impl FnOnce(Aabb, &[Aabb]) -> Locator,
+    ) -> NavMesh {
+        let n = offsets.len() - 1;
         // Walls (edges with no neighbour) ending at each vertex: 2 per wedge of free space.
         let mut walls = vec![0u32; vertices.len()];
         // Compressed rows for the polygons around each vertex: count, prefix sums, fill.
@@ -128,23 +206,11 @@ impl NavMesh {
         }
         let mut fill: Vec<u32> = vertex_poly_offsets[..vertices.len()].to_vec();
         let mut vertex_polygons = vec![PolyId(0); poly_vertices.len()];
-        let mut area = 0.0;
         for p in 0..n {
             let range = offsets[p] as usize..offsets[p + 1] as usize;
             let ids = &poly_vertices[range.clone()];
             let nbs = &poly_neighbours[range];
-            let o = vertices[ids[0].index()];
-            let mut bb = Aabb::new(o, o);
-            let mut sum = Vec2::ZERO;
-            // The shoelace sum of `geom::signed_area`, around the first vertex, in its order.
-            let mut twice = 0.0;
             for (i, v) in ids.iter().enumerate() {
-                let x = vertices[v.index()];
-                bb.include(x);
-                sum += x;
-                if i >= 1 && i + 1 < ids.len() {
-                    twice += (x - o).cross(vertices[ids[i + 1].index()] - o);
-                }
                 let slot = &mut fill[v.index()];
                 vertex_polygons[*slot as usize] = PolyId(p as u32);
                 *slot += 1;
@@ -153,9 +219,6 @@ impl NavMesh {
                     walls[ids[(i + 1) % ids.len()].index()] += 1;
                 }
             }
-            poly_bounds.push(bb);
-            centroids.push(sum / ids.len() as f64);
-            area += twice * 0.5;
         }
         let bounds = poly_bounds
             .iter()
@@ -166,7 +229,7 @@ impl NavMesh {
                 a
             })
             .expect("at least one polygon (checked)");
-        let locator = Locator::new(bounds, &poly_bounds);
+        let locator = locator(bounds, &poly_bounds);
         let vertex_is_corner = walls.iter().map(|&w| w > 0).collect();
         let vertex_is_pinch = walls.iter().map(|&w| w > 2).collect();
         NavMesh {
@@ -188,6 +251,24 @@ impl NavMesh {
             dead_ends: std::sync::OnceLock::new(),
         }
     }
+}
+
+/// A polygon's bounding box, vertex average and twice its signed area (the shoelace sum of
+/// `geom::signed_area`, around the first vertex, in its order).
+pub(crate) fn polygon_measures(vertices: &[Vec2], ids: &[VertexId]) -> (Aabb, Vec2, f64) {
+    let o = vertices[ids[0].index()];
+    let mut bb = Aabb::new(o, o);
+    let mut sum = Vec2::ZERO;
+    let mut twice = 0.0;
+    for (i, v) in ids.iter().enumerate() {
+        let x = vertices[v.index()];
+        bb.include(x);
+        sum += x;
+        if i >= 1 && i + 1 < ids.len() {
+            twice += (x - o).cross(vertices[ids[i + 1].index()] - o);
+        }
+    }
+    (bb, sum / ids.len() as f64, twice)
 }
 
 pub(super) fn to_u32(n: usize) -> Result<u32, MeshError> {

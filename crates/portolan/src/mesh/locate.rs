@@ -67,8 +67,37 @@ const MAX_CELLS: usize = 1 << 22;
 /// changes.
 const MAX_ITEMS_PER_POLYGON: usize = 16;
 
-impl Locator {
-    pub(super) fn new(bounds: Aabb, poly_bounds: &[Aabb]) -> Locator {
+/// The cell of coordinate `v` along an axis of `n` cells from `origin`.
+#[inline]
+fn cell_coord(v: f64, origin: f64, inv_cell: f64, n: usize) -> usize {
+    // For c > 0, truncation is the floor (and `as` saturates); c ≤ 0 and NaN give cell 0.
+    // No `f64::floor`: without SSE4.1 it is a libm call, a few percent of a small build.
+    let c = (v - origin) * inv_cell;
+    if c > 0.0 {
+        (c as usize).min(n - 1)
+    } else {
+        0
+    }
+}
+
+/// The cells of a [`Locator`]: where the grid starts, the side of a cell and how many there
+/// are along each axis. A mesh patched between snapshots ([`dynamic`](crate::dynamic)) keeps one
+/// plan, made for the whole map, and the cells each polygon covers.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct LocatorPlan {
+    origin: Vec2,
+    inv_cell: f64,
+    cell: f64,
+    nx: usize,
+    ny: usize,
+}
+
+/// The cells a polygon's box covers: first and last column, first and last row.
+pub(crate) type CellRange = [u32; 4];
+
+impl LocatorPlan {
+    /// About as many cells over `bounds` as there are polygons (see the module docs).
+    pub(crate) fn new(bounds: Aabb, poly_bounds: &[Aabb]) -> LocatorPlan {
         let size = bounds.size();
         let n = poly_bounds.len().clamp(1, MAX_CELLS);
         let mut cell =
@@ -81,40 +110,65 @@ impl Locator {
         while cells_along(size.x, cell).saturating_mul(cells_along(size.y, cell)) > MAX_CELLS {
             cell *= 2.0;
         }
+        let plan = |cell: f64| LocatorPlan {
+            origin: bounds.min,
+            inv_cell: 1.0 / cell,
+            cell,
+            nx: cells_along(size.x, cell),
+            ny: cells_along(size.y, cell),
+        };
         // Memory linear in the polygons: grow the cells until the lists fit (see
         // `MAX_ITEMS_PER_POLYGON`); counting costs O(n) per try, and each try at least halves
         // the cells along both sides.
-        let covered = |cell: f64| -> usize {
-            let inv_cell = 1.0 / cell;
-            let along = |lo: f64, hi: f64, origin: f64, n: usize| {
-                let c = |v: f64| {
-                    // As `coord` computes it, so the count is the one the lists will have.
-                    let c = (v - origin) * inv_cell;
-                    if c > 0.0 {
-                        (c as usize).min(n - 1)
-                    } else {
-                        0
-                    }
-                };
-                c(hi) - c(lo) + 1
-            };
-            let (nx, ny) = (cells_along(size.x, cell), cells_along(size.y, cell));
+        let covered = |plan: LocatorPlan| -> usize {
             poly_bounds.iter().fold(0usize, |sum, b| {
-                let x = along(b.min.x, b.max.x, bounds.min.x, nx);
-                let y = along(b.min.y, b.max.y, bounds.min.y, ny);
-                sum.saturating_add(x.saturating_mul(y))
+                let [x0, y0, x1, y1] = plan.cells(*b).map(|c| c as usize);
+                sum.saturating_add((x1 - x0 + 1).saturating_mul(y1 - y0 + 1))
             })
         };
-        while covered(cell) > MAX_ITEMS_PER_POLYGON.saturating_mul(n)
+        while covered(plan(cell)) > MAX_ITEMS_PER_POLYGON.saturating_mul(n)
             && cells_along(size.x, cell).saturating_mul(cells_along(size.y, cell)) > 1
         {
             cell *= 2.0;
         }
-        let nx = cells_along(size.x, cell);
-        let ny = cells_along(size.y, cell);
+        plan(cell)
+    }
+
+    #[inline]
+    fn coord(&self, v: f64, origin: f64, n: usize) -> usize {
+        cell_coord(v, origin, self.inv_cell, n)
+    }
+
+    /// The cells box `b` covers (clamped to the grid).
+    #[inline]
+    pub(crate) fn cells(&self, b: Aabb) -> CellRange {
+        [
+            self.coord(b.min.x, self.origin.x, self.nx) as u32,
+            self.coord(b.min.y, self.origin.y, self.ny) as u32,
+            self.coord(b.max.x, self.origin.x, self.nx) as u32,
+            self.coord(b.max.y, self.origin.y, self.ny) as u32,
+        ]
+    }
+}
+
+impl Locator {
+    pub(super) fn new(bounds: Aabb, poly_bounds: &[Aabb]) -> Locator {
+        let plan = LocatorPlan::new(bounds, poly_bounds);
+        Locator::fill(plan, poly_bounds.len(), |p| plan.cells(poly_bounds[p]))
+    }
+
+    /// The grid of `plan` listing polygon `p` (of `n`) in the cells `cells(p)`.
+    pub(super) fn fill(plan: LocatorPlan, n: usize, cells: impl Fn(usize) -> CellRange) -> Locator {
+        let LocatorPlan {
+            origin,
+            inv_cell,
+            cell,
+            nx,
+            ny,
+        } = plan;
         let mut loc = Locator {
-            origin: bounds.min,
-            inv_cell: 1.0 / cell,
+            origin,
+            inv_cell,
             cell,
             nx,
             ny,
@@ -122,10 +176,11 @@ impl Locator {
             items: Vec::new(),
         };
         // Counting pass, then filling pass (compressed rows).
-        for b in poly_bounds {
-            let (x0, y0, x1, y1) = loc.cell_range(*b);
-            for cy in y0..=y1 {
-                for cx in x0..=x1 {
+        for p in 0..n {
+            // Exclusive ranges: `..=` iterates measurably slower in these hot loops.
+            let [x0, y0, x1, y1] = cells(p).map(|c| c as usize);
+            for cy in y0..y1 + 1 {
+                for cx in x0..x1 + 1 {
                     loc.starts[cy * nx + cx + 1] += 1;
                 }
             }
@@ -135,10 +190,10 @@ impl Locator {
         }
         let mut fill = loc.starts.clone();
         loc.items = vec![PolyId(0); loc.starts[nx * ny] as usize];
-        for (p, b) in poly_bounds.iter().enumerate() {
-            let (x0, y0, x1, y1) = loc.cell_range(*b);
-            for cy in y0..=y1 {
-                for cx in x0..=x1 {
+        for p in 0..n {
+            let [x0, y0, x1, y1] = cells(p).map(|c| c as usize);
+            for cy in y0..y1 + 1 {
+                for cx in x0..x1 + 1 {
                     let c = cy * nx + cx;
                     loc.items[fill[c] as usize] = PolyId(p as u32);
                     fill[c] += 1;
@@ -162,14 +217,7 @@ impl Locator {
 
     #[inline]
     fn coord(&self, v: f64, origin: f64, n: usize) -> usize {
-        // For c > 0, truncation is the floor (and `as` saturates); c ≤ 0 and NaN give cell 0.
-        // No `f64::floor`: without SSE4.1 it is a libm call, a few percent of a small build.
-        let c = (v - origin) * self.inv_cell;
-        if c > 0.0 {
-            (c as usize).min(n - 1)
-        } else {
-            0
-        }
+        cell_coord(v, origin, self.inv_cell, n)
     }
 
     fn cell_range(&self, b: Aabb) -> (usize, usize, usize, usize) {

@@ -28,6 +28,7 @@ pub mod links;
 mod locate;
 mod nearest;
 
+pub(crate) use assemble::polygon_measures;
 use assemble::*;
 pub use data::NavMeshData;
 pub use error::{InvariantError, MeshError};
@@ -36,6 +37,7 @@ pub use locate::Location;
 
 use crate::geom::{convexity, orient, Aabb, ConvexFault, Vec2};
 use locate::Locator;
+pub(crate) use locate::{CellRange, LocatorPlan};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
