@@ -111,16 +111,18 @@ fn sequential_parallel_and_rerun_give_identical_positions() {
         ScenarioKind::Random,
     ] {
         let s = Scenario::new(kind, 150, 11).unwrap();
+        // 150 agents are below the default parallel threshold: force the pool.
+        let parallel = || CrowdOptions::default().with_parallel_min_agents(0);
         let seq = run(&s, CrowdOptions::default().with_parallel(false), 300, true);
-        let par = run(&s, CrowdOptions::default().with_parallel(true), 300, true);
-        let again = run(&s, CrowdOptions::default().with_parallel(true), 300, true);
+        let par = run(&s, parallel(), 300, true);
+        let again = run(&s, parallel(), 300, true);
         // On other thread counts too: a pool of 1 and of 3 threads.
         let pool = |n| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
                 .unwrap()
-                .install(|| run(&s, CrowdOptions::default(), 300, true))
+                .install(|| run(&s, parallel(), 300, true))
         };
         let one = pool(1);
         let three = pool(3);

@@ -42,10 +42,11 @@
 //! class that fits it.
 //!
 //! **Determinism.** A step computes every agent's new state from the previous positions into a
-//! buffer indexed by agent (in parallel with rayon when [`CrowdOptions::parallel`] is set and
-//! the `parallel` feature is on), then applies it in order. Neighbours are visited in a fixed
-//! order, replans are computed independently and applied in queue order. The same inputs give
-//! bit-identical positions, sequential or parallel, on any number of threads.
+//! buffer indexed by agent (in parallel with rayon when [`CrowdOptions::parallel`] is set, the
+//! `parallel` feature is on and the crowd has at least [`CrowdOptions::parallel_min_agents`]
+//! agents), then applies it in order. Neighbours are visited in a fixed order, replans are
+//! computed independently and applied in queue order. The same inputs give bit-identical
+//! positions, sequential or parallel, on any number of threads.
 //!
 //! **Cost.** Per agent and step: a grid query for its neighbours, a funnel over the next
 //! polygons of its channel, a breadth-first search for walls and for the move, and a 2D linear
@@ -90,6 +91,16 @@ use crate::search::{PathError, PathFinder, SearchOptions};
 
 /// The most neighbours an agent avoids ([`CrowdOptions::max_neighbours`] is at most this).
 pub const MAX_NEIGHBOURS: usize = 16;
+/// The default of [`CrowdOptions::parallel_min_agents`].
+pub const PARALLEL_MIN_AGENTS: usize = 512;
+/// Agents per rayon task in the per-agent pass (a task costs a steal, about a microsecond).
+const PAR_CHUNK: usize = 128;
+/// Separation passes are cheap per agent (a few distance tests): they use the pool only from
+/// this many times [`CrowdOptions::parallel_min_agents`] on, in tasks of [`SEPARATION_CHUNK`]
+/// agents.
+const SEPARATION_PARALLEL_FACTOR: usize = 8;
+/// Agents per rayon task in a separation pass.
+const SEPARATION_CHUNK: usize = 512;
 /// Queueing: a neighbour is ahead within this cosine of the heading, going the same way
 /// within this cosine.
 const FOLLOW_CONE: f64 = 0.8;
@@ -204,6 +215,12 @@ pub struct CrowdOptions {
     /// Compute steps on rayon's thread pool (default true; needs the `parallel` feature,
     /// ignored without it). The result is the same either way.
     pub parallel: bool,
+    /// Crowds smaller than this step on the calling thread even when
+    /// [`CrowdOptions::parallel`] is set (default [`PARALLEL_MIN_AGENTS`]): below it, waking
+    /// the pool's threads costs more than the work they would share (measured in
+    /// `BENCHMARKS.md`, section "Crowds"). 0 always uses the pool. The result is the same
+    /// either way.
+    pub parallel_min_agents: usize,
 }
 
 impl Default for CrowdOptions {
@@ -220,6 +237,7 @@ impl Default for CrowdOptions {
             separation_iterations: 4,
             snap: None,
             parallel: true,
+            parallel_min_agents: PARALLEL_MIN_AGENTS,
         }
     }
 }
@@ -244,6 +262,17 @@ impl CrowdOptions {
     /// ```
     pub fn with_parallel(mut self, parallel: bool) -> CrowdOptions {
         self.parallel = parallel;
+        self
+    }
+
+    /// Sets [`CrowdOptions::parallel_min_agents`].
+    ///
+    /// ```
+    /// # use portolan::crowd::CrowdOptions;
+    /// assert_eq!(CrowdOptions::default().with_parallel_min_agents(0).parallel_min_agents, 0);
+    /// ```
+    pub fn with_parallel_min_agents(mut self, n: usize) -> CrowdOptions {
+        self.parallel_min_agents = n;
         self
     }
 
@@ -991,7 +1020,25 @@ impl Crowd {
             return Err(CrowdError::InvalidTimeStep { dt });
         }
         self.options.validate()?;
-        let replans = self.replan();
+        let parallel =
+            self.options.parallel && self.agents.len() >= self.options.parallel_min_agents;
+        #[cfg(feature = "parallel")]
+        if parallel && rayon::current_thread_index().is_none() {
+            // The whole step runs on one of the pool's threads, so the calling thread hands
+            // over once per step instead of once per parallel pass, and each pass's first half
+            // runs where it was split: when the other threads are busy elsewhere (a loaded
+            // machine), that thread does the work itself instead of waiting for them.
+            return rayon::scope(|_| Ok(self.step_on(dt, parallel)));
+        }
+        Ok(self.step_on(dt, parallel))
+    }
+
+    /// The step itself, with `dt` and the options checked; `parallel` says whether its passes
+    /// use rayon's pool.
+    fn step_on(&mut self, dt: f64, parallel: bool) -> StepStats {
+        // Path queries are heavy (tens to hundreds of microseconds each): two of them are
+        // worth the pool whatever the crowd's size.
+        let replans = self.replan(self.options.parallel);
         let n = self.agents.len();
         // The neighbour grid, from the positions before the step.
         self.positions.clear();
@@ -1014,7 +1061,7 @@ impl Crowd {
                 range,
                 max_radius,
             };
-            for_each_out(self.options.parallel, &mut self.out, |i, out, s| {
+            for_each_out(parallel, PAR_CHUNK, &mut self.out, |i, out, s| {
                 ctx.compute(i, out, s)
             });
         }
@@ -1036,8 +1083,10 @@ impl Crowd {
                 self.queue.push_back(a.id);
             }
         }
+        let parallel_separation =
+            parallel && n >= self.options.parallel_min_agents * SEPARATION_PARALLEL_FACTOR;
         for _ in 0..self.options.separation_iterations {
-            self.separate();
+            self.separate(parallel_separation);
         }
         let mut arrived = 0;
         for a in &mut self.agents {
@@ -1050,15 +1099,15 @@ impl Crowd {
             arrived += usize::from(a.state == AgentState::Arrived);
         }
         self.steps += 1;
-        Ok(StepStats {
+        StepStats {
             replans,
             pending_replans: self.queue.len(),
             arrived,
-        })
+        }
     }
 
     /// Runs up to K queued path queries, oldest first; returns how many ran.
-    fn replan(&mut self) -> usize {
+    fn replan(&mut self, parallel: bool) -> usize {
         let mut jobs: Vec<(usize, Vec2, Vec2)> = Vec::new();
         while jobs.len() < self.options.max_replans_per_step {
             let Some(id) = self.queue.pop_front() else {
@@ -1079,16 +1128,17 @@ impl Crowd {
             )
         };
         #[cfg(feature = "parallel")]
-        let results: Vec<Result<crate::search::Path, PathError>> =
-            if self.options.parallel && jobs.len() > 1 {
-                use rayon::prelude::*;
-                jobs.par_iter().map_init(PathFinder::new, plan).collect()
-            } else {
-                jobs.iter().map(|j| plan(&mut self.finder, j)).collect()
-            };
+        let results: Vec<Result<crate::search::Path, PathError>> = if parallel && jobs.len() > 1 {
+            use rayon::prelude::*;
+            jobs.par_iter().map_init(PathFinder::new, plan).collect()
+        } else {
+            jobs.iter().map(|j| plan(&mut self.finder, j)).collect()
+        };
         #[cfg(not(feature = "parallel"))]
-        let results: Vec<Result<crate::search::Path, PathError>> =
-            jobs.iter().map(|j| plan(&mut self.finder, j)).collect();
+        let results: Vec<Result<crate::search::Path, PathError>> = {
+            let _ = parallel;
+            jobs.iter().map(|j| plan(&mut self.finder, j)).collect()
+        };
         for (&(i, _, _), result) in jobs.iter().zip(results) {
             let a = &mut self.agents[i];
             match result {
@@ -1117,14 +1167,14 @@ impl Crowd {
 
     /// One separation pass: every overlapping pair is pushed apart by half its overlap each,
     /// each push clamped to the mesh.
-    fn separate(&mut self) {
+    fn separate(&mut self, parallel: bool) {
         self.positions.clear();
         self.positions
             .extend(self.agents.iter().map(|a| a.position));
         let agents = &self.agents;
         let classes = &self.classes;
         let positions = &self.positions;
-        for_each_out(self.options.parallel, &mut self.out, |i, o, s| {
+        for_each_out(parallel, SEPARATION_CHUNK, &mut self.out, |i, o, s| {
             let a = &agents[i];
             let mut push = Vec2::ZERO;
             for &j in &o.neighbours[..o.neighbour_count] {
@@ -1166,22 +1216,26 @@ impl Crowd {
     }
 }
 
-/// Runs `f(i, &mut out[i], scratch)` for every index, on rayon's pool when `parallel`.
+/// Runs `f(i, &mut out[i], scratch)` for every index, on rayon's pool in tasks of at least
+/// `chunk` indices when `parallel` (and there is more than one task).
 fn for_each_out(
     parallel: bool,
+    chunk: usize,
     out: &mut [StepOut],
     f: impl Fn(usize, &mut StepOut, &mut Scratch) + Sync + Send,
 ) {
+    // Small crowds forced onto the pool (`parallel_min_agents` below the chunk) still split.
+    let chunk = chunk.min(out.len() / 2).max(1);
     #[cfg(feature = "parallel")]
-    if parallel && out.len() > 64 {
+    if parallel && out.len() > chunk {
         use rayon::prelude::*;
         out.par_iter_mut()
             .enumerate()
-            .with_min_len(64)
+            .with_min_len(chunk)
             .for_each_init(Scratch::default, |s, (i, o)| f(i, o, s));
         return;
     }
-    let _ = parallel;
+    let _ = (parallel, chunk);
     let mut s = Scratch::default();
     for (i, o) in out.iter_mut().enumerate() {
         f(i, o, &mut s);
