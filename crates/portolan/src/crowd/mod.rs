@@ -74,7 +74,7 @@
 //! assert!(crowd.agent(a).unwrap().is_arrived() && crowd.agent(b).unwrap().is_arrived());
 //! ```
 
-mod avoidance;
+pub(crate) mod avoidance;
 mod corridor;
 mod grid;
 pub mod scenarios;
