@@ -16,7 +16,9 @@
 //!   corners, steers to the next corner, moves the corridor's start as it advances, skips a
 //!   corner once the one after is in sight, and asks for a replan when its goal changes, when
 //!   it strays off its channel, when it stalls, or when the mesh changes
-//!   ([`Crowd::set_mesh`], the hook for dynamic obstacles).
+//!   ([`Crowd::set_mesh`], the hook for dynamic obstacles; [`Crowd::set_mesh_changed`] when
+//!   the change is confined to known boxes, such as rebuilt tiles: only the agents whose
+//!   corridor enters them replan).
 //! - **Budgeted replanning**: at most [`CrowdOptions::max_replans_per_step`] path queries per
 //!   step, oldest request first, so a mass goal change spreads over frames.
 //! - **ORCA** (`avoidance.rs`): van den Berg, Guy, Lin and Manocha, *Reciprocal n-body
@@ -85,7 +87,7 @@ use std::sync::Arc;
 use self::avoidance::{Line, Me};
 use self::corridor::{norm, Corridor, SurfaceScratch};
 use self::grid::Grid;
-use crate::geom::Vec2;
+use crate::geom::{Aabb, Vec2};
 use crate::mesh::{NavMesh, PolyId};
 use crate::search::{PathError, PathFinder, SearchOptions};
 
@@ -567,6 +569,29 @@ impl Agent {
     pub fn state(&self) -> AgentState {
         self.state
     }
+    /// The polygons of its corridor still ahead, from about where it stands to its goal's (on
+    /// its class's mesh); empty while it waits for its first path.
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let mut crowd = Crowd::new(mesh.clone(), CrowdOptions::default());
+    /// let id = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(780.0, 430.0), 1.0, 3.0)).unwrap();
+    /// assert!(crowd.agent(id).unwrap().channel().is_empty());
+    /// crowd.step(0.1).unwrap();
+    /// let channel = crowd.agent(id).unwrap().channel();
+    /// assert_eq!(channel.last().copied(), mesh.locate(Vec2::new(780.0, 430.0)).polygon());
+    /// ```
+    pub fn channel(&self) -> &[PolyId] {
+        if !self.corridor.valid {
+            return &[];
+        }
+        self.corridor
+            .channel
+            .get(self.corridor.cursor..)
+            .unwrap_or(&[])
+    }
     /// Whether it is at its goal now.
     ///
     /// See the [module docs](self) for an example.
@@ -992,24 +1017,123 @@ impl Crowd {
             });
         }
         self.classes[class].mesh = mesh.clone();
-        for a in self.agents.iter_mut().filter(|a| a.class == class) {
-            // A non-empty mesh always has a nearest point; an empty one leaves the agent where it
-            // was, with no polygon to stand on: it cannot plan (NoPath) until a mesh comes back.
-            if let Some((poly, p)) = mesh.nearest_point(a.position, f64::INFINITY) {
-                a.poly = poly;
-                a.position = p;
-            }
-            if let Some((_, g)) = mesh.nearest_point(a.goal, f64::INFINITY) {
-                a.goal = g;
-            }
-            a.corridor.valid = false;
-            a.state = AgentState::Planning;
-            if !a.queued {
-                a.queued = true;
-                self.queue.push_back(a.id);
+        for i in 0..self.agents.len() {
+            if self.agents[i].class == class {
+                self.put_back(i, &mesh);
             }
         }
         Ok(())
+    }
+
+    /// Replaces the mesh of radius class `class` after a change confined to the boxes
+    /// `changed` (for a [`DynamicNavMesh`](crate::dynamic::DynamicNavMesh), the bounds of the
+    /// tiles [`Snapshot::changed_tiles_since`](crate::dynamic::Snapshot::changed_tiles_since)
+    /// lists): only the agents whose remaining corridor enters a changed box replan (budgeted,
+    /// as [`Crowd::set_mesh`] does for all); the others keep their corridors. Returns how many
+    /// agents of the class replan.
+    ///
+    /// The new mesh may number its polygons differently, so a kept corridor is carried over
+    /// polygon by polygon: each is looked up in the new mesh at its centroid and kept only if
+    /// the polygon found there has exactly the same vertices, and consecutive ones still share
+    /// an edge; any polygon that fails makes the agent replan, so no stale polygon id is ever
+    /// followed. Agents waiting for a path or without one are put back on the new mesh and
+    /// replan, as with [`Crowd::set_mesh`].
+    ///
+    /// Errors: [`CrowdError::InvalidOption`] for an unknown class or a box that is not finite.
+    ///
+    /// ```
+    /// use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::geom::Aabb;
+    /// use portolan::{BuildOptions, Scene, Vec2};
+    /// let scene = Scene::new(Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(200.0, 100.0)));
+    /// let mut nav = DynamicNavMesh::new(scene, &BuildOptions::cdt(), 50.0).unwrap();
+    /// let old = nav.snapshot();
+    /// let mut crowd = Crowd::new(old.mesh().clone(), CrowdOptions::default());
+    /// let low = crowd.add_agent(AgentParams::new(Vec2::new(10.0, 10.0), Vec2::new(190.0, 10.0), 1.0, 20.0)).unwrap();
+    /// let high = crowd.add_agent(AgentParams::new(Vec2::new(10.0, 80.0), Vec2::new(190.0, 80.0), 1.0, 20.0)).unwrap();
+    /// crowd.step(0.1).unwrap(); // both plan
+    /// // A wall across the upper half.
+    /// nav.add_obstacle([(98.0, 55.0), (102.0, 55.0), (102.0, 100.0), (98.0, 100.0)]).unwrap();
+    /// nav.update().unwrap();
+    /// let new = nav.snapshot();
+    /// let grid = new.grid();
+    /// let boxes: Vec<Aabb> = new
+    ///     .changed_tiles_since(&old)
+    ///     .iter()
+    ///     .map(|&t| grid.tile_bounds(t % grid.columns(), t / grid.columns()))
+    ///     .collect();
+    /// assert_eq!(crowd.set_mesh_changed(0, new.mesh().clone(), &boxes).unwrap(), 1);
+    /// assert_eq!(crowd.step(0.1).unwrap().replans, 1); // only `high` replans
+    /// # let _ = (low, high);
+    /// ```
+    pub fn set_mesh_changed(
+        &mut self,
+        class: usize,
+        mesh: Arc<NavMesh>,
+        changed: &[Aabb],
+    ) -> Result<usize, CrowdError> {
+        if class >= self.classes.len() {
+            return Err(CrowdError::InvalidOption {
+                option: "class",
+                value: class as f64,
+                reason: "no such radius class",
+            });
+        }
+        if let Some(b) = changed
+            .iter()
+            .find(|b| !(b.min.is_finite() && b.max.is_finite()))
+        {
+            return Err(CrowdError::InvalidOption {
+                option: "changed",
+                value: if b.min.is_finite() { b.max.x } else { b.min.x },
+                reason: "changed boxes must be finite",
+            });
+        }
+        let old = std::mem::replace(&mut self.classes[class].mesh, mesh.clone());
+        let mut replanning = 0;
+        let mut mapped = Vec::new();
+        for i in 0..self.agents.len() {
+            let a = &mut self.agents[i];
+            if a.class != class {
+                continue;
+            }
+            let keep = a.corridor.valid
+                && matches!(a.state, AgentState::Moving | AgentState::Arrived)
+                && carry_corridor(&old, &mesh, a, changed, &mut mapped);
+            if keep {
+                let c = &mut a.corridor;
+                a.poly = mapped[0];
+                c.channel.clear();
+                c.channel.extend_from_slice(&mapped[1..]);
+                c.cursor = 0;
+                continue;
+            }
+            replanning += 1;
+            self.put_back(i, &mesh);
+        }
+        Ok(replanning)
+    }
+
+    /// Puts agent `i` back on `mesh` (its nearest point if a change left it off) with its goal,
+    /// and queues it for a plan.
+    fn put_back(&mut self, i: usize, mesh: &NavMesh) {
+        let a = &mut self.agents[i];
+        // A non-empty mesh always has a nearest point; an empty one leaves the agent where it
+        // was, with no polygon to stand on: it cannot plan (NoPath) until a mesh comes back.
+        if let Some((poly, p)) = mesh.nearest_point(a.position, f64::INFINITY) {
+            a.poly = poly;
+            a.position = p;
+        }
+        if let Some((_, g)) = mesh.nearest_point(a.goal, f64::INFINITY) {
+            a.goal = g;
+        }
+        a.corridor.valid = false;
+        a.state = AgentState::Planning;
+        if !a.queued {
+            a.queued = true;
+            self.queue.push_back(a.id);
+        }
     }
 
     /// Advances the crowd by `dt` seconds; see the [module docs](self) for what a step does.
@@ -1214,6 +1338,58 @@ impl Crowd {
             a.poly = o.poly;
         }
     }
+}
+
+/// Whether agent `a`'s polygon and remaining corridor on `old` avoid every box of `changed`
+/// and exist unchanged in `new`: then `mapped` holds their ids in `new` (the agent's polygon
+/// first, then the channel from the cursor on).
+fn carry_corridor(
+    old: &NavMesh,
+    new: &NavMesh,
+    a: &Agent,
+    changed: &[Aabb],
+    mapped: &mut Vec<PolyId>,
+) -> bool {
+    mapped.clear();
+    let c = &a.corridor;
+    let ahead = c.channel.get(c.cursor..).unwrap_or(&[]);
+    for &p in std::iter::once(&a.poly).chain(ahead) {
+        if p.index() >= old.polygon_count() {
+            return false;
+        }
+        let b = old.polygon_bounds(p);
+        // Interiors only: a polygon that merely touches a changed box keeps its geometry
+        // unless the check below says otherwise.
+        if changed.iter().any(|c| {
+            b.min.x < c.max.x && c.min.x < b.max.x && b.min.y < c.max.y && c.min.y < b.max.y
+        }) {
+            return false;
+        }
+        let Some(q) = same_polygon(old, new, p) else {
+            return false;
+        };
+        mapped.push(q);
+    }
+    // The channel must still be a chain of neighbours, and the agent must stand in its polygon.
+    mapped[1..]
+        .windows(2)
+        .all(|w| new.shared_edge(w[0], w[1]).is_some())
+        && new.locate_in(mapped[0], a.position).is_some()
+}
+
+/// The polygon of `new` with exactly the vertices of polygon `p` of `old` (in the same cyclic
+/// order), found at `p`'s centroid.
+fn same_polygon(old: &NavMesh, new: &NavMesh, p: PolyId) -> Option<PolyId> {
+    let q = new.locate(old.centroid(p)).polygon()?;
+    let a: Vec<Vec2> = old.polygon_points(p).collect();
+    let b: Vec<Vec2> = new.polygon_points(q).collect();
+    if a.len() != b.len() || a.is_empty() {
+        return None;
+    }
+    let k = b.iter().position(|&v| v == a[0])?;
+    (0..a.len())
+        .all(|i| a[i] == b[(k + i) % b.len()])
+        .then_some(q)
 }
 
 /// Runs `f(i, &mut out[i], scratch)` for every index, on rayon's pool in tasks of at least
