@@ -111,11 +111,22 @@ fn sequential_parallel_and_rerun_give_identical_positions() {
         ScenarioKind::Random,
     ] {
         let s = Scenario::new(kind, 150, 11).unwrap();
-        // 150 agents are below the default parallel threshold: force the pool.
-        let parallel = || CrowdOptions::default().with_parallel_min_agents(0);
+        // 150 agents are below the default parallel threshold: force the pool on every step
+        // (no tuning); `tuned` switches between the two ways as its timings say.
+        let parallel = || {
+            CrowdOptions::default()
+                .with_parallel_min_agents(0)
+                .with_parallel_tuning(false)
+        };
         let seq = run(&s, CrowdOptions::default().with_parallel(false), 300, true);
         let par = run(&s, parallel(), 300, true);
         let again = run(&s, parallel(), 300, true);
+        let tuned = run(
+            &s,
+            CrowdOptions::default().with_parallel_min_agents(0),
+            300,
+            true,
+        );
         // On other thread counts too: a pool of 1 and of 3 threads.
         let pool = |n| {
             rayon::ThreadPoolBuilder::new()
@@ -130,6 +141,7 @@ fn sequential_parallel_and_rerun_give_identical_positions() {
         for (name, other) in [
             ("parallel", &par),
             ("rerun", &again),
+            ("tuned", &tuned),
             ("1 thread", &one),
             ("3 threads", &three),
         ] {

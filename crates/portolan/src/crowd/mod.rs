@@ -48,7 +48,10 @@
 //! `parallel` feature is on and the crowd has at least [`CrowdOptions::parallel_min_agents`]
 //! agents), then applies it in order. Neighbours are visited in a fixed order, replans are
 //! computed independently and applied in queue order. The same inputs give bit-identical
-//! positions, sequential or parallel, on any number of threads.
+//! positions, sequential or parallel, on any number of threads. So a crowd may pick the way
+//! per step: by default it times its steps both ways now and then and runs the faster
+//! ([`CrowdOptions::parallel_tuning`]), since on a machine whose cores are busy elsewhere
+//! waiting for the pool's threads costs more than they save.
 //!
 //! **Cost.** Per agent and step: a grid query for its neighbours, a funnel over the next
 //! polygons of its channel, a breadth-first search for walls and for the move, and a 2D linear
@@ -95,6 +98,9 @@ use crate::search::{PathError, PathFinder, SearchOptions};
 pub const MAX_NEIGHBOURS: usize = 16;
 /// The default of [`CrowdOptions::parallel_min_agents`].
 pub const PARALLEL_MIN_AGENTS: usize = 512;
+/// How often a crowd that tunes itself ([`CrowdOptions::parallel_tuning`]) tries the way it
+/// found slower: once every this many steps.
+pub const TUNING_PROBE_EVERY: u32 = 16;
 /// Agents per rayon task in the per-agent pass (a task costs a steal, about a microsecond).
 const PAR_CHUNK: usize = 128;
 /// Separation passes are cheap per agent (a few distance tests): they use the pool only from
@@ -223,6 +229,14 @@ pub struct CrowdOptions {
     /// `BENCHMARKS.md`, section "Crowds"). 0 always uses the pool. The result is the same
     /// either way.
     pub parallel_min_agents: usize,
+    /// Whether a crowd allowed on the pool ([`CrowdOptions::parallel`], at least
+    /// [`CrowdOptions::parallel_min_agents`] agents) measures its steps and takes the faster
+    /// way, on the pool or on the calling thread (default true). Every
+    /// [`TUNING_PROBE_EVERY`]th step tries the other way, so the choice follows the load of
+    /// the machine: with its cores busy elsewhere, waiting for the pool's threads costs more
+    /// than they save. false always uses the pool. The positions are the same either way;
+    /// only the time differs.
+    pub parallel_tuning: bool,
 }
 
 impl Default for CrowdOptions {
@@ -240,6 +254,7 @@ impl Default for CrowdOptions {
             snap: None,
             parallel: true,
             parallel_min_agents: PARALLEL_MIN_AGENTS,
+            parallel_tuning: true,
         }
     }
 }
@@ -275,6 +290,17 @@ impl CrowdOptions {
     /// ```
     pub fn with_parallel_min_agents(mut self, n: usize) -> CrowdOptions {
         self.parallel_min_agents = n;
+        self
+    }
+
+    /// Sets [`CrowdOptions::parallel_tuning`].
+    ///
+    /// ```
+    /// # use portolan::crowd::CrowdOptions;
+    /// assert!(!CrowdOptions::default().with_parallel_tuning(false).parallel_tuning);
+    /// ```
+    pub fn with_parallel_tuning(mut self, tuning: bool) -> CrowdOptions {
+        self.parallel_tuning = tuning;
         self
     }
 
@@ -690,6 +716,7 @@ pub struct Crowd {
     positions: Vec<Vec2>,
     out: Vec<StepOut>,
     finder: PathFinder,
+    tuner: Tuner,
 }
 
 impl Crowd {
@@ -761,6 +788,7 @@ impl Crowd {
             positions: Vec::new(),
             out: Vec::new(),
             finder: PathFinder::new(),
+            tuner: Tuner::default(),
         }
     }
 
@@ -1144,25 +1172,38 @@ impl Crowd {
             return Err(CrowdError::InvalidTimeStep { dt });
         }
         self.options.validate()?;
-        let parallel =
-            self.options.parallel && self.agents.len() >= self.options.parallel_min_agents;
+        let allowed = cfg!(feature = "parallel")
+            && self.options.parallel
+            && self.agents.len() >= self.options.parallel_min_agents;
+        let parallel = allowed && (!self.options.parallel_tuning || self.tuner.choose());
+        let start = std::time::Instant::now();
         #[cfg(feature = "parallel")]
-        if parallel && rayon::current_thread_index().is_none() {
+        let (stats, replan_time) = if parallel && rayon::current_thread_index().is_none() {
             // The whole step runs on one of the pool's threads, so the calling thread hands
             // over once per step instead of once per parallel pass, and each pass's first half
-            // runs where it was split: when the other threads are busy elsewhere (a loaded
-            // machine), that thread does the work itself instead of waiting for them.
-            return rayon::scope(|_| Ok(self.step_on(dt, parallel)));
+            // runs where it was split.
+            rayon::scope(|_| self.step_on(dt, parallel))
+        } else {
+            self.step_on(dt, parallel)
+        };
+        #[cfg(not(feature = "parallel"))]
+        let (stats, replan_time) = self.step_on(dt, parallel);
+        if allowed && self.options.parallel_tuning {
+            // Path queries come and go; the rest of the step is what the two ways share.
+            let t = start.elapsed().saturating_sub(replan_time);
+            self.tuner.record(parallel, t.as_secs_f64());
         }
-        Ok(self.step_on(dt, parallel))
+        Ok(stats)
     }
 
     /// The step itself, with `dt` and the options checked; `parallel` says whether its passes
-    /// use rayon's pool.
-    fn step_on(&mut self, dt: f64, parallel: bool) -> StepStats {
+    /// use rayon's pool. Also returns the time its path queries took.
+    fn step_on(&mut self, dt: f64, parallel: bool) -> (StepStats, std::time::Duration) {
         // Path queries are heavy (tens to hundreds of microseconds each): two of them are
         // worth the pool whatever the crowd's size.
+        let replan_start = std::time::Instant::now();
         let replans = self.replan(self.options.parallel);
+        let replan_time = replan_start.elapsed();
         let n = self.agents.len();
         // The neighbour grid, from the positions before the step.
         self.positions.clear();
@@ -1223,11 +1264,12 @@ impl Crowd {
             arrived += usize::from(a.state == AgentState::Arrived);
         }
         self.steps += 1;
-        StepStats {
+        let stats = StepStats {
             replans,
             pending_replans: self.queue.len(),
             arrived,
-        }
+        };
+        (stats, replan_time)
     }
 
     /// Runs up to K queued path queries, oldest first; returns how many ran.
@@ -1390,6 +1432,44 @@ fn same_polygon(old: &NavMesh, new: &NavMesh, p: PolyId) -> Option<PolyId> {
     (0..a.len())
         .all(|i| a[i] == b[(k + i) % b.len()])
         .then_some(q)
+}
+
+/// Step times on the pool and on the calling thread (moving averages, seconds, path queries
+/// left out), and which way to run the next step: the faster, except every
+/// [`TUNING_PROBE_EVERY`]th step, which tries the other. Only the time depends on it.
+#[derive(Clone, Debug, Default)]
+struct Tuner {
+    sequential: Option<f64>,
+    parallel: Option<f64>,
+    since_probe: u32,
+}
+
+impl Tuner {
+    fn choose(&mut self) -> bool {
+        match (self.sequential, self.parallel) {
+            (None, _) => false,
+            (_, None) => true,
+            (Some(s), Some(p)) => {
+                self.since_probe += 1;
+                let faster = p < s;
+                if self.since_probe >= TUNING_PROBE_EVERY {
+                    self.since_probe = 0;
+                    !faster
+                } else {
+                    faster
+                }
+            }
+        }
+    }
+
+    fn record(&mut self, parallel: bool, seconds: f64) {
+        let e = if parallel {
+            &mut self.parallel
+        } else {
+            &mut self.sequential
+        };
+        *e = Some(e.map_or(seconds, |x| x + 0.25 * (seconds - x)));
+    }
 }
 
 /// Runs `f(i, &mut out[i], scratch)` for every index, on rayon's pool in tasks of at least
