@@ -232,7 +232,8 @@ pub struct CrowdOptions {
     /// Whether a crowd allowed on the pool ([`CrowdOptions::parallel`], at least
     /// [`CrowdOptions::parallel_min_agents`] agents) measures its steps and takes the faster
     /// way, on the pool or on the calling thread (default true). Every
-    /// [`TUNING_PROBE_EVERY`]th step tries the other way, so the choice follows the load of
+    /// [`TUNING_PROBE_EVERY`]th step it tries the other way for a few steps (the first step
+    /// after a switch is not counted), so the choice follows the load of
     /// the machine: with its cores busy elsewhere, waiting for the pool's threads costs more
     /// than they save. false always uses the pool. The positions are the same either way;
     /// only the time differs.
@@ -1175,20 +1176,22 @@ impl Crowd {
         let allowed = cfg!(feature = "parallel")
             && self.options.parallel
             && self.agents.len() >= self.options.parallel_min_agents;
-        let parallel = allowed && (!self.options.parallel_tuning || self.tuner.choose());
-        let start = std::time::Instant::now();
+        let tuning = allowed && self.options.parallel_tuning;
+        let parallel = allowed && (!tuning || self.tuner.choose());
+        // The clock is read only when tuning.
+        let start = tuning.then(std::time::Instant::now);
         #[cfg(feature = "parallel")]
         let (stats, replan_time) = if parallel && rayon::current_thread_index().is_none() {
             // The whole step runs on one of the pool's threads, so the calling thread hands
             // over once per step instead of once per parallel pass, and each pass's first half
             // runs where it was split.
-            rayon::scope(|_| self.step_on(dt, parallel))
+            rayon::scope(|_| self.step_on(dt, parallel, tuning))
         } else {
-            self.step_on(dt, parallel)
+            self.step_on(dt, parallel, tuning)
         };
         #[cfg(not(feature = "parallel"))]
-        let (stats, replan_time) = self.step_on(dt, parallel);
-        if allowed && self.options.parallel_tuning {
+        let (stats, replan_time) = self.step_on(dt, parallel, tuning);
+        if let Some(start) = start {
             // Path queries come and go; the rest of the step is what the two ways share.
             let t = start.elapsed().saturating_sub(replan_time);
             self.tuner.record(parallel, t.as_secs_f64());
@@ -1197,13 +1200,18 @@ impl Crowd {
     }
 
     /// The step itself, with `dt` and the options checked; `parallel` says whether its passes
-    /// use rayon's pool. Also returns the time its path queries took.
-    fn step_on(&mut self, dt: f64, parallel: bool) -> (StepStats, std::time::Duration) {
+    /// use rayon's pool. Also returns the time its path queries took when `timed` (else zero).
+    fn step_on(
+        &mut self,
+        dt: f64,
+        parallel: bool,
+        timed: bool,
+    ) -> (StepStats, std::time::Duration) {
         // Path queries are heavy (tens to hundreds of microseconds each): two of them are
         // worth the pool whatever the crowd's size.
-        let replan_start = std::time::Instant::now();
+        let replan_start = timed.then(std::time::Instant::now);
         let replans = self.replan(self.options.parallel);
-        let replan_time = replan_start.elapsed();
+        let replan_time = replan_start.map_or(std::time::Duration::ZERO, |t| t.elapsed());
         let n = self.agents.len();
         // The neighbour grid, from the positions before the step.
         self.positions.clear();
@@ -1442,27 +1450,48 @@ struct Tuner {
     sequential: Option<f64>,
     parallel: Option<f64>,
     since_probe: u32,
+    /// Steps left in the current run of the other way (a probe is [`TUNING_PROBE_STEPS`]
+    /// steps, its first one not recorded: the pool's threads wake up from sleep on it).
+    probe_left: u32,
+    /// The way of the previous step, and whether the step being timed switched ways.
+    last: Option<bool>,
+    switched: bool,
 }
+
+/// Steps in one probe of the other way.
+const TUNING_PROBE_STEPS: u32 = 3;
 
 impl Tuner {
     fn choose(&mut self) -> bool {
-        match (self.sequential, self.parallel) {
+        let way = match (self.sequential, self.parallel) {
             (None, _) => false,
             (_, None) => true,
             (Some(s), Some(p)) => {
-                self.since_probe += 1;
                 let faster = p < s;
-                if self.since_probe >= TUNING_PROBE_EVERY {
-                    self.since_probe = 0;
+                if self.probe_left > 0 {
+                    self.probe_left -= 1;
                     !faster
                 } else {
-                    faster
+                    self.since_probe += 1;
+                    if self.since_probe >= TUNING_PROBE_EVERY {
+                        self.since_probe = 0;
+                        self.probe_left = TUNING_PROBE_STEPS - 1;
+                        !faster
+                    } else {
+                        faster
+                    }
                 }
             }
-        }
+        };
+        self.switched = self.last.is_some_and(|l| l != way);
+        self.last = Some(way);
+        way
     }
 
     fn record(&mut self, parallel: bool, seconds: f64) {
+        if self.switched && (self.sequential.is_some() && self.parallel.is_some()) {
+            return;
+        }
         let e = if parallel {
             &mut self.parallel
         } else {
