@@ -4,9 +4,9 @@
 //! Run: `cargo bench -p portolan --bench crowd` (the maps are in `../shared/data`).
 //! Every agent plans in the first step (the replan budget is set to the crowd's size), then 20
 //! warm-up steps; the time is one `Crowd::step` after that, with the crowd moving on between
-//! samples, so it is the steady state of walking crowds, not of planning. `parallel` is the
-//! default (rayon's pool, 2 threads on the reference machine, tuning itself onto the calling
-//! thread when that measures faster), `pool` always uses the pool, `sequential` one thread.
+//! samples, so it is the steady state of walking crowds, not of planning. `pool` is the
+//! default (rayon's pool, 2 threads on the reference machine), `parallel` the pool tuning
+//! itself onto the calling thread when that measures faster, `sequential` one thread.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use portolan::crowd::scenarios::Scenario;
@@ -21,13 +21,13 @@ fn scenario(map: &str, n: usize) -> Scenario {
     Scenario::random_on(scene, n, 1, 0.25, 2.0).unwrap()
 }
 
-/// The three ways a crowd can step: `parallel` (the default: rayon's pool, tuning itself to
-/// run on the calling thread when that measures faster), `pool` (always the pool) and
-/// `sequential` (one thread).
+/// The three ways a crowd can step: `parallel` (tuning itself to run on the calling thread
+/// when that measures faster, `with_parallel_tuning(true)`), `pool` (the default: always
+/// rayon's pool) and `sequential` (one thread).
 fn options(way: &str) -> CrowdOptions {
     match way {
-        "parallel" => CrowdOptions::default(),
-        "pool" => CrowdOptions::default().with_parallel_tuning(false),
+        "parallel" => CrowdOptions::default().with_parallel_tuning(true),
+        "pool" => CrowdOptions::default(),
         _ => CrowdOptions::default().with_parallel(false),
     }
 }

@@ -123,7 +123,9 @@ fn sequential_parallel_and_rerun_give_identical_positions() {
         let again = run(&s, parallel(), 300, true);
         let tuned = run(
             &s,
-            CrowdOptions::default().with_parallel_min_agents(0),
+            CrowdOptions::default()
+                .with_parallel_min_agents(0)
+                .with_parallel_tuning(true),
             300,
             true,
         );

@@ -49,9 +49,9 @@
 //! agents), then applies it in order. Neighbours are visited in a fixed order, replans are
 //! computed independently and applied in queue order. The same inputs give bit-identical
 //! positions, sequential or parallel, on any number of threads. So a crowd may pick the way
-//! per step: by default it times its steps both ways now and then and runs the faster
-//! ([`CrowdOptions::parallel_tuning`]), since on a machine whose cores are busy elsewhere
-//! waiting for the pool's threads costs more than they save.
+//! per step: with [`CrowdOptions::parallel_tuning`] it times its steps both ways now and then
+//! and runs the faster, for machines whose cores are busy elsewhere, where waiting for the
+//! pool's threads costs more than they save.
 //!
 //! **Cost.** Per agent and step: a grid query for its neighbours, a funnel over the next
 //! polygons of its channel, a breadth-first search for walls and for the move, and a 2D linear
@@ -231,7 +231,8 @@ pub struct CrowdOptions {
     pub parallel_min_agents: usize,
     /// Whether a crowd allowed on the pool ([`CrowdOptions::parallel`], at least
     /// [`CrowdOptions::parallel_min_agents`] agents) measures its steps and takes the faster
-    /// way, on the pool or on the calling thread (default true). Every
+    /// way, on the pool or on the calling thread (default false: in the benchmarks on a quiet
+    /// machine the pool alone was as fast or faster; see `BENCHMARKS.md`). Every
     /// [`TUNING_PROBE_EVERY`]th step it tries the other way for a few steps (the first step
     /// after a switch is not counted), so the choice follows the load of
     /// the machine: with its cores busy elsewhere, waiting for the pool's threads costs more
@@ -255,7 +256,7 @@ impl Default for CrowdOptions {
             snap: None,
             parallel: true,
             parallel_min_agents: PARALLEL_MIN_AGENTS,
-            parallel_tuning: true,
+            parallel_tuning: false,
         }
     }
 }
@@ -298,7 +299,7 @@ impl CrowdOptions {
     ///
     /// ```
     /// # use portolan::crowd::CrowdOptions;
-    /// assert!(!CrowdOptions::default().with_parallel_tuning(false).parallel_tuning);
+    /// assert!(CrowdOptions::default().with_parallel_tuning(true).parallel_tuning);
     /// ```
     pub fn with_parallel_tuning(mut self, tuning: bool) -> CrowdOptions {
         self.parallel_tuning = tuning;
