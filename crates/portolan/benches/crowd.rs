@@ -4,8 +4,9 @@
 //! Run: `cargo bench -p portolan --bench crowd` (the maps are in `../shared/data`).
 //! Every agent plans in the first step (the replan budget is set to the crowd's size), then 20
 //! warm-up steps; the time is one `Crowd::step` after that, with the crowd moving on between
-//! samples, so it is the steady state of walking crowds, not of planning. `parallel` is rayon's
-//! default pool (2 threads on the reference machine) against one thread.
+//! samples, so it is the steady state of walking crowds, not of planning. `pool` is the
+//! default (rayon's pool, 2 threads on the reference machine), `parallel` the pool tuning
+//! itself onto the calling thread when that measures faster, `sequential` one thread.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use portolan::crowd::scenarios::Scenario;
@@ -20,10 +21,19 @@ fn scenario(map: &str, n: usize) -> Scenario {
     Scenario::random_on(scene, n, 1, 0.25, 2.0).unwrap()
 }
 
-fn warm(s: &Scenario, parallel: bool) -> Crowd {
-    let options = CrowdOptions::default()
-        .with_max_replans_per_step(s.agents.len())
-        .with_parallel(parallel);
+/// The three ways a crowd can step: `parallel` (tuning itself to run on the calling thread
+/// when that measures faster, `with_parallel_tuning(true)`), `pool` (the default: always
+/// rayon's pool) and `sequential` (one thread).
+fn options(way: &str) -> CrowdOptions {
+    match way {
+        "parallel" => CrowdOptions::default().with_parallel_tuning(true),
+        "pool" => CrowdOptions::default(),
+        _ => CrowdOptions::default().with_parallel(false),
+    }
+}
+
+fn warm(s: &Scenario, way: &str) -> Crowd {
+    let options = options(way).with_max_replans_per_step(s.agents.len());
     let mut crowd = s.crowd(options).unwrap();
     for _ in 0..21 {
         crowd.step(s.dt).unwrap();
@@ -41,13 +51,12 @@ fn crowd_step(c: &mut Criterion) {
         ("AcrosstheCape", "gppc/AcrosstheCape.map"),
     ] {
         for n in [1_000, 10_000] {
-            for parallel in [true, false] {
-                let label = if parallel { "parallel" } else { "sequential" };
+            for label in ["parallel", "pool", "sequential"] {
                 // Set up inside the closure: criterion calls it only for benchmarks that
                 // match the command line's filter, and a 10,000-agent setup takes seconds.
                 group.bench_function(BenchmarkId::new(format!("{name}/{label}"), n), |b| {
                     let s = scenario(map, n);
-                    let mut crowd = warm(&s, parallel);
+                    let mut crowd = warm(&s, label);
                     b.iter(|| crowd.step(s.dt).unwrap())
                 });
             }

@@ -111,16 +111,31 @@ fn sequential_parallel_and_rerun_give_identical_positions() {
         ScenarioKind::Random,
     ] {
         let s = Scenario::new(kind, 150, 11).unwrap();
+        // 150 agents are below the default parallel threshold: force the pool on every step
+        // (no tuning); `tuned` switches between the two ways as its timings say.
+        let parallel = || {
+            CrowdOptions::default()
+                .with_parallel_min_agents(0)
+                .with_parallel_tuning(false)
+        };
         let seq = run(&s, CrowdOptions::default().with_parallel(false), 300, true);
-        let par = run(&s, CrowdOptions::default().with_parallel(true), 300, true);
-        let again = run(&s, CrowdOptions::default().with_parallel(true), 300, true);
+        let par = run(&s, parallel(), 300, true);
+        let again = run(&s, parallel(), 300, true);
+        let tuned = run(
+            &s,
+            CrowdOptions::default()
+                .with_parallel_min_agents(0)
+                .with_parallel_tuning(true),
+            300,
+            true,
+        );
         // On other thread counts too: a pool of 1 and of 3 threads.
         let pool = |n| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
                 .unwrap()
-                .install(|| run(&s, CrowdOptions::default(), 300, true))
+                .install(|| run(&s, parallel(), 300, true))
         };
         let one = pool(1);
         let three = pool(3);
@@ -128,6 +143,7 @@ fn sequential_parallel_and_rerun_give_identical_positions() {
         for (name, other) in [
             ("parallel", &par),
             ("rerun", &again),
+            ("tuned", &tuned),
             ("1 thread", &one),
             ("3 threads", &three),
         ] {
@@ -328,4 +344,138 @@ fn agents_of_two_radius_classes_move_on_their_own_meshes() {
     assert!(crowd.agent(small).unwrap().is_arrived());
     assert!(crowd.agent(big).unwrap().is_arrived());
     assert!(crowd.mesh_of(big).unwrap().area() < crowd.mesh_of(small).unwrap().area());
+}
+
+/// A 200 × 100 room in 50-unit tiles; agents of radius 1 on the mesh built for it.
+fn tiled_room() -> portolan::dynamic::DynamicNavMesh {
+    use portolan::geom::Aabb;
+    let scene = Scene::new(Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(200.0, 100.0)));
+    portolan::dynamic::DynamicNavMesh::new(scene, &BuildOptions::cdt().with_agent_radius(1.0), 50.0)
+        .unwrap()
+}
+
+fn changed_boxes(
+    new: &portolan::dynamic::Snapshot,
+    old: &portolan::dynamic::Snapshot,
+) -> Vec<portolan::geom::Aabb> {
+    let g = new.grid();
+    new.changed_tiles_since(old)
+        .iter()
+        .map(|&t| g.tile_bounds(t % g.columns(), t / g.columns()))
+        .collect()
+}
+
+#[test]
+fn a_local_mesh_change_replans_only_the_agents_whose_corridor_it_touches() {
+    let mut nav = tiled_room();
+    let old = nav.snapshot();
+    let mut crowd = Crowd::new(old.mesh().clone(), CrowdOptions::default());
+    // Five agents along the bottom, five along the top, all walking right.
+    let mut low = Vec::new();
+    let mut high = Vec::new();
+    for k in 0..5 {
+        let y = 5.0 + 6.0 * k as f64;
+        let p = AgentParams::new(Vec2::new(5.0, y), Vec2::new(195.0, y), 1.0, 20.0);
+        low.push(crowd.add_agent(p).unwrap());
+        let y = 70.0 + 6.0 * k as f64;
+        let p = AgentParams::new(Vec2::new(5.0, y), Vec2::new(195.0, y), 1.0, 20.0);
+        high.push(crowd.add_agent(p).unwrap());
+    }
+    for _ in 0..5 {
+        crowd.step(0.05).unwrap();
+    }
+    // A wall across the upper half at x = 100, from y = 55 to the top.
+    let wall = [(98.0, 55.0), (102.0, 55.0), (102.0, 100.0), (98.0, 100.0)];
+    nav.add_obstacle(wall).unwrap();
+    nav.update().unwrap();
+    let new = nav.snapshot();
+    let boxes = changed_boxes(&new, &old);
+    assert!(!boxes.is_empty());
+    let points = |mesh: &portolan::NavMesh, ids: &[portolan::PolyId]| -> Vec<Vec<Vec2>> {
+        ids.iter()
+            .map(|&p| mesh.polygon_points(p).collect())
+            .collect()
+    };
+    let before: Vec<Vec<Vec<Vec2>>> = low
+        .iter()
+        .map(|&id| points(old.mesh(), crowd.agent(id).unwrap().channel()))
+        .collect();
+    let replanning = crowd
+        .set_mesh_changed(0, new.mesh().clone(), &boxes)
+        .unwrap();
+    assert_eq!(replanning, high.len(), "only the upper agents replan");
+    // The lower agents kept their corridors: the same polygons, under the new mesh's ids.
+    for (id, before) in low.iter().zip(&before) {
+        let a = crowd.agent(*id).unwrap();
+        assert!(!a.channel().is_empty());
+        assert_eq!(&points(new.mesh(), a.channel()), before, "{id}");
+        assert_eq!(a.state(), portolan::crowd::AgentState::Moving);
+    }
+    for id in &high {
+        assert_eq!(
+            crowd.agent(*id).unwrap().state(),
+            portolan::crowd::AgentState::Planning
+        );
+    }
+    assert_eq!(crowd.step(0.05).unwrap().replans, high.len());
+    // Everyone arrives, on the new mesh at every step: the upper agents go round the wall.
+    let inside_wall = |p: Vec2| p.x > 98.0 && p.x < 102.0 && p.y > 55.0;
+    let mut arrived = false;
+    for _ in 0..1500 {
+        let stats = crowd.step(0.05).unwrap();
+        for a in crowd.agents() {
+            assert!(new.mesh().locate(a.position()).polygon().is_some());
+            assert!(!inside_wall(a.position()), "{} in the wall", a.id());
+        }
+        if stats.arrived == low.len() + high.len() {
+            arrived = true;
+            break;
+        }
+    }
+    assert!(arrived, "not all arrived after the change");
+}
+
+#[test]
+fn a_renumbered_mesh_never_keeps_a_stale_corridor() {
+    // The "change" claims no region, but the new mesh is another mesh (built for a larger
+    // radius): no polygon matches, so every agent replans instead of following old ids.
+    let mut crowd = small_crowd(CrowdOptions::default());
+    for k in 0..4 {
+        let p = AgentParams::new(
+            Vec2::new(20.0 + 10.0 * k as f64, 20.0),
+            Vec2::new(700.0, 400.0),
+            1.0,
+            30.0,
+        );
+        crowd.add_agent(p).unwrap();
+    }
+    crowd.step(0.1).unwrap();
+    crowd.step(0.1).unwrap();
+    let other = build(
+        &Scene::default_map(),
+        &BuildOptions::default().with_agent_radius(3.0),
+    )
+    .unwrap();
+    assert_eq!(crowd.set_mesh_changed(0, Arc::new(other), &[]).unwrap(), 4);
+    assert!(crowd.agents().iter().all(|a| a.channel().is_empty()));
+    // Bad input: an unknown class, a box that is not finite.
+    let mesh = Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    assert!(matches!(
+        crowd.set_mesh_changed(3, mesh.clone(), &[]),
+        Err(CrowdError::InvalidOption {
+            option: "class",
+            ..
+        })
+    ));
+    let nan = portolan::geom::Aabb {
+        min: Vec2::new(f64::NAN, 0.0),
+        max: Vec2::new(1.0, 1.0),
+    };
+    assert!(matches!(
+        crowd.set_mesh_changed(0, mesh, &[nan]),
+        Err(CrowdError::InvalidOption {
+            option: "changed",
+            ..
+        })
+    ));
 }

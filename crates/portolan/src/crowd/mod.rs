@@ -16,7 +16,9 @@
 //!   corners, steers to the next corner, moves the corridor's start as it advances, skips a
 //!   corner once the one after is in sight, and asks for a replan when its goal changes, when
 //!   it strays off its channel, when it stalls, or when the mesh changes
-//!   ([`Crowd::set_mesh`], the hook for dynamic obstacles).
+//!   ([`Crowd::set_mesh`], the hook for dynamic obstacles; [`Crowd::set_mesh_changed`] when
+//!   the change is confined to known boxes, such as rebuilt tiles: only the agents whose
+//!   corridor enters them replan).
 //! - **Budgeted replanning**: at most [`CrowdOptions::max_replans_per_step`] path queries per
 //!   step, oldest request first, so a mass goal change spreads over frames.
 //! - **ORCA** (`avoidance.rs`): van den Berg, Guy, Lin and Manocha, *Reciprocal n-body
@@ -42,10 +44,14 @@
 //! class that fits it.
 //!
 //! **Determinism.** A step computes every agent's new state from the previous positions into a
-//! buffer indexed by agent (in parallel with rayon when [`CrowdOptions::parallel`] is set and
-//! the `parallel` feature is on), then applies it in order. Neighbours are visited in a fixed
-//! order, replans are computed independently and applied in queue order. The same inputs give
-//! bit-identical positions, sequential or parallel, on any number of threads.
+//! buffer indexed by agent (in parallel with rayon when [`CrowdOptions::parallel`] is set, the
+//! `parallel` feature is on and the crowd has at least [`CrowdOptions::parallel_min_agents`]
+//! agents), then applies it in order. Neighbours are visited in a fixed order, replans are
+//! computed independently and applied in queue order. The same inputs give bit-identical
+//! positions, sequential or parallel, on any number of threads. So a crowd may pick the way
+//! per step: with [`CrowdOptions::parallel_tuning`] it times its steps both ways now and then
+//! and runs the faster, for machines whose cores are busy elsewhere, where waiting for the
+//! pool's threads costs more than they save.
 //!
 //! **Cost.** Per agent and step: a grid query for its neighbours, a funnel over the next
 //! polygons of its channel, a breadth-first search for walls and for the move, and a 2D linear
@@ -73,7 +79,7 @@
 //! assert!(crowd.agent(a).unwrap().is_arrived() && crowd.agent(b).unwrap().is_arrived());
 //! ```
 
-mod avoidance;
+pub(crate) mod avoidance;
 mod corridor;
 mod grid;
 pub mod scenarios;
@@ -84,12 +90,25 @@ use std::sync::Arc;
 use self::avoidance::{Line, Me};
 use self::corridor::{norm, Corridor, SurfaceScratch};
 use self::grid::Grid;
-use crate::geom::Vec2;
+use crate::geom::{Aabb, Vec2};
 use crate::mesh::{NavMesh, PolyId};
 use crate::search::{PathError, PathFinder, SearchOptions};
 
 /// The most neighbours an agent avoids ([`CrowdOptions::max_neighbours`] is at most this).
 pub const MAX_NEIGHBOURS: usize = 16;
+/// The default of [`CrowdOptions::parallel_min_agents`].
+pub const PARALLEL_MIN_AGENTS: usize = 512;
+/// How often a crowd that tunes itself ([`CrowdOptions::parallel_tuning`]) tries the way it
+/// found slower: once every this many steps.
+pub const TUNING_PROBE_EVERY: u32 = 16;
+/// Agents per rayon task in the per-agent pass (a task costs a steal, about a microsecond).
+const PAR_CHUNK: usize = 128;
+/// Separation passes are cheap per agent (a few distance tests): they use the pool only from
+/// this many times [`CrowdOptions::parallel_min_agents`] on, in tasks of [`SEPARATION_CHUNK`]
+/// agents.
+const SEPARATION_PARALLEL_FACTOR: usize = 8;
+/// Agents per rayon task in a separation pass.
+const SEPARATION_CHUNK: usize = 512;
 /// Queueing: a neighbour is ahead within this cosine of the heading, going the same way
 /// within this cosine.
 const FOLLOW_CONE: f64 = 0.8;
@@ -204,6 +223,22 @@ pub struct CrowdOptions {
     /// Compute steps on rayon's thread pool (default true; needs the `parallel` feature,
     /// ignored without it). The result is the same either way.
     pub parallel: bool,
+    /// Crowds smaller than this step on the calling thread even when
+    /// [`CrowdOptions::parallel`] is set (default [`PARALLEL_MIN_AGENTS`]): below it, waking
+    /// the pool's threads costs more than the work they would share (measured in
+    /// `BENCHMARKS.md`, section "Crowds"). 0 always uses the pool. The result is the same
+    /// either way.
+    pub parallel_min_agents: usize,
+    /// Whether a crowd allowed on the pool ([`CrowdOptions::parallel`], at least
+    /// [`CrowdOptions::parallel_min_agents`] agents) measures its steps and takes the faster
+    /// way, on the pool or on the calling thread (default false: in the benchmarks on a quiet
+    /// machine the pool alone was as fast or faster; see `BENCHMARKS.md`). Every
+    /// [`TUNING_PROBE_EVERY`]th step it tries the other way for a few steps (the first step
+    /// after a switch is not counted), so the choice follows the load of
+    /// the machine: with its cores busy elsewhere, waiting for the pool's threads costs more
+    /// than they save. false always uses the pool. The positions are the same either way;
+    /// only the time differs.
+    pub parallel_tuning: bool,
 }
 
 impl Default for CrowdOptions {
@@ -220,6 +255,8 @@ impl Default for CrowdOptions {
             separation_iterations: 4,
             snap: None,
             parallel: true,
+            parallel_min_agents: PARALLEL_MIN_AGENTS,
+            parallel_tuning: false,
         }
     }
 }
@@ -244,6 +281,28 @@ impl CrowdOptions {
     /// ```
     pub fn with_parallel(mut self, parallel: bool) -> CrowdOptions {
         self.parallel = parallel;
+        self
+    }
+
+    /// Sets [`CrowdOptions::parallel_min_agents`].
+    ///
+    /// ```
+    /// # use portolan::crowd::CrowdOptions;
+    /// assert_eq!(CrowdOptions::default().with_parallel_min_agents(0).parallel_min_agents, 0);
+    /// ```
+    pub fn with_parallel_min_agents(mut self, n: usize) -> CrowdOptions {
+        self.parallel_min_agents = n;
+        self
+    }
+
+    /// Sets [`CrowdOptions::parallel_tuning`].
+    ///
+    /// ```
+    /// # use portolan::crowd::CrowdOptions;
+    /// assert!(CrowdOptions::default().with_parallel_tuning(true).parallel_tuning);
+    /// ```
+    pub fn with_parallel_tuning(mut self, tuning: bool) -> CrowdOptions {
+        self.parallel_tuning = tuning;
         self
     }
 
@@ -538,6 +597,29 @@ impl Agent {
     pub fn state(&self) -> AgentState {
         self.state
     }
+    /// The polygons of its corridor still ahead, from about where it stands to its goal's (on
+    /// its class's mesh); empty while it waits for its first path.
+    ///
+    /// ```
+    /// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let mut crowd = Crowd::new(mesh.clone(), CrowdOptions::default());
+    /// let id = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(780.0, 430.0), 1.0, 3.0)).unwrap();
+    /// assert!(crowd.agent(id).unwrap().channel().is_empty());
+    /// crowd.step(0.1).unwrap();
+    /// let channel = crowd.agent(id).unwrap().channel();
+    /// assert_eq!(channel.last().copied(), mesh.locate(Vec2::new(780.0, 430.0)).polygon());
+    /// ```
+    pub fn channel(&self) -> &[PolyId] {
+        if !self.corridor.valid {
+            return &[];
+        }
+        self.corridor
+            .channel
+            .get(self.corridor.cursor..)
+            .unwrap_or(&[])
+    }
     /// Whether it is at its goal now.
     ///
     /// See the [module docs](self) for an example.
@@ -636,6 +718,7 @@ pub struct Crowd {
     positions: Vec<Vec2>,
     out: Vec<StepOut>,
     finder: PathFinder,
+    tuner: Tuner,
 }
 
 impl Crowd {
@@ -707,6 +790,7 @@ impl Crowd {
             positions: Vec::new(),
             out: Vec::new(),
             finder: PathFinder::new(),
+            tuner: Tuner::default(),
         }
     }
 
@@ -963,24 +1047,123 @@ impl Crowd {
             });
         }
         self.classes[class].mesh = mesh.clone();
-        for a in self.agents.iter_mut().filter(|a| a.class == class) {
-            // A non-empty mesh always has a nearest point; an empty one leaves the agent where it
-            // was, with no polygon to stand on: it cannot plan (NoPath) until a mesh comes back.
-            if let Some((poly, p)) = mesh.nearest_point(a.position, f64::INFINITY) {
-                a.poly = poly;
-                a.position = p;
-            }
-            if let Some((_, g)) = mesh.nearest_point(a.goal, f64::INFINITY) {
-                a.goal = g;
-            }
-            a.corridor.valid = false;
-            a.state = AgentState::Planning;
-            if !a.queued {
-                a.queued = true;
-                self.queue.push_back(a.id);
+        for i in 0..self.agents.len() {
+            if self.agents[i].class == class {
+                self.put_back(i, &mesh);
             }
         }
         Ok(())
+    }
+
+    /// Replaces the mesh of radius class `class` after a change confined to the boxes
+    /// `changed` (for a [`DynamicNavMesh`](crate::dynamic::DynamicNavMesh), the bounds of the
+    /// tiles [`Snapshot::changed_tiles_since`](crate::dynamic::Snapshot::changed_tiles_since)
+    /// lists): only the agents whose remaining corridor enters a changed box replan (budgeted,
+    /// as [`Crowd::set_mesh`] does for all); the others keep their corridors. Returns how many
+    /// agents of the class replan.
+    ///
+    /// The new mesh may number its polygons differently, so a kept corridor is carried over
+    /// polygon by polygon: each is looked up in the new mesh at its centroid and kept only if
+    /// the polygon found there has exactly the same vertices, and consecutive ones still share
+    /// an edge; any polygon that fails makes the agent replan, so no stale polygon id is ever
+    /// followed. Agents waiting for a path or without one are put back on the new mesh and
+    /// replan, as with [`Crowd::set_mesh`].
+    ///
+    /// Errors: [`CrowdError::InvalidOption`] for an unknown class or a box that is not finite.
+    ///
+    /// ```
+    /// use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
+    /// use portolan::dynamic::DynamicNavMesh;
+    /// use portolan::geom::Aabb;
+    /// use portolan::{BuildOptions, Scene, Vec2};
+    /// let scene = Scene::new(Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(200.0, 100.0)));
+    /// let mut nav = DynamicNavMesh::new(scene, &BuildOptions::cdt(), 50.0).unwrap();
+    /// let old = nav.snapshot();
+    /// let mut crowd = Crowd::new(old.mesh().clone(), CrowdOptions::default());
+    /// let low = crowd.add_agent(AgentParams::new(Vec2::new(10.0, 10.0), Vec2::new(190.0, 10.0), 1.0, 20.0)).unwrap();
+    /// let high = crowd.add_agent(AgentParams::new(Vec2::new(10.0, 80.0), Vec2::new(190.0, 80.0), 1.0, 20.0)).unwrap();
+    /// crowd.step(0.1).unwrap(); // both plan
+    /// // A wall across the upper half.
+    /// nav.add_obstacle([(98.0, 55.0), (102.0, 55.0), (102.0, 100.0), (98.0, 100.0)]).unwrap();
+    /// nav.update().unwrap();
+    /// let new = nav.snapshot();
+    /// let grid = new.grid();
+    /// let boxes: Vec<Aabb> = new
+    ///     .changed_tiles_since(&old)
+    ///     .iter()
+    ///     .map(|&t| grid.tile_bounds(t % grid.columns(), t / grid.columns()))
+    ///     .collect();
+    /// assert_eq!(crowd.set_mesh_changed(0, new.mesh().clone(), &boxes).unwrap(), 1);
+    /// assert_eq!(crowd.step(0.1).unwrap().replans, 1); // only `high` replans
+    /// # let _ = (low, high);
+    /// ```
+    pub fn set_mesh_changed(
+        &mut self,
+        class: usize,
+        mesh: Arc<NavMesh>,
+        changed: &[Aabb],
+    ) -> Result<usize, CrowdError> {
+        if class >= self.classes.len() {
+            return Err(CrowdError::InvalidOption {
+                option: "class",
+                value: class as f64,
+                reason: "no such radius class",
+            });
+        }
+        if let Some(b) = changed
+            .iter()
+            .find(|b| !(b.min.is_finite() && b.max.is_finite()))
+        {
+            return Err(CrowdError::InvalidOption {
+                option: "changed",
+                value: if b.min.is_finite() { b.max.x } else { b.min.x },
+                reason: "changed boxes must be finite",
+            });
+        }
+        let old = std::mem::replace(&mut self.classes[class].mesh, mesh.clone());
+        let mut replanning = 0;
+        let mut mapped = Vec::new();
+        for i in 0..self.agents.len() {
+            let a = &mut self.agents[i];
+            if a.class != class {
+                continue;
+            }
+            let keep = a.corridor.valid
+                && matches!(a.state, AgentState::Moving | AgentState::Arrived)
+                && carry_corridor(&old, &mesh, a, changed, &mut mapped);
+            if keep {
+                let c = &mut a.corridor;
+                a.poly = mapped[0];
+                c.channel.clear();
+                c.channel.extend_from_slice(&mapped[1..]);
+                c.cursor = 0;
+                continue;
+            }
+            replanning += 1;
+            self.put_back(i, &mesh);
+        }
+        Ok(replanning)
+    }
+
+    /// Puts agent `i` back on `mesh` (its nearest point if a change left it off) with its goal,
+    /// and queues it for a plan.
+    fn put_back(&mut self, i: usize, mesh: &NavMesh) {
+        let a = &mut self.agents[i];
+        // A non-empty mesh always has a nearest point; an empty one leaves the agent where it
+        // was, with no polygon to stand on: it cannot plan (NoPath) until a mesh comes back.
+        if let Some((poly, p)) = mesh.nearest_point(a.position, f64::INFINITY) {
+            a.poly = poly;
+            a.position = p;
+        }
+        if let Some((_, g)) = mesh.nearest_point(a.goal, f64::INFINITY) {
+            a.goal = g;
+        }
+        a.corridor.valid = false;
+        a.state = AgentState::Planning;
+        if !a.queued {
+            a.queued = true;
+            self.queue.push_back(a.id);
+        }
     }
 
     /// Advances the crowd by `dt` seconds; see the [module docs](self) for what a step does.
@@ -991,7 +1174,45 @@ impl Crowd {
             return Err(CrowdError::InvalidTimeStep { dt });
         }
         self.options.validate()?;
-        let replans = self.replan();
+        let allowed = cfg!(feature = "parallel")
+            && self.options.parallel
+            && self.agents.len() >= self.options.parallel_min_agents;
+        let tuning = allowed && self.options.parallel_tuning;
+        let parallel = allowed && (!tuning || self.tuner.choose());
+        // The clock is read only when tuning.
+        let start = tuning.then(std::time::Instant::now);
+        #[cfg(feature = "parallel")]
+        let (stats, replan_time) = if parallel && rayon::current_thread_index().is_none() {
+            // The whole step runs on one of the pool's threads, so the calling thread hands
+            // over once per step instead of once per parallel pass, and each pass's first half
+            // runs where it was split.
+            rayon::scope(|_| self.step_on(dt, parallel, tuning))
+        } else {
+            self.step_on(dt, parallel, tuning)
+        };
+        #[cfg(not(feature = "parallel"))]
+        let (stats, replan_time) = self.step_on(dt, parallel, tuning);
+        if let Some(start) = start {
+            // Path queries come and go; the rest of the step is what the two ways share.
+            let t = start.elapsed().saturating_sub(replan_time);
+            self.tuner.record(parallel, t.as_secs_f64());
+        }
+        Ok(stats)
+    }
+
+    /// The step itself, with `dt` and the options checked; `parallel` says whether its passes
+    /// use rayon's pool. Also returns the time its path queries took when `timed` (else zero).
+    fn step_on(
+        &mut self,
+        dt: f64,
+        parallel: bool,
+        timed: bool,
+    ) -> (StepStats, std::time::Duration) {
+        // Path queries are heavy (tens to hundreds of microseconds each): two of them are
+        // worth the pool whatever the crowd's size.
+        let replan_start = timed.then(std::time::Instant::now);
+        let replans = self.replan(self.options.parallel);
+        let replan_time = replan_start.map_or(std::time::Duration::ZERO, |t| t.elapsed());
         let n = self.agents.len();
         // The neighbour grid, from the positions before the step.
         self.positions.clear();
@@ -1014,7 +1235,7 @@ impl Crowd {
                 range,
                 max_radius,
             };
-            for_each_out(self.options.parallel, &mut self.out, |i, out, s| {
+            for_each_out(parallel, PAR_CHUNK, &mut self.out, |i, out, s| {
                 ctx.compute(i, out, s)
             });
         }
@@ -1036,8 +1257,10 @@ impl Crowd {
                 self.queue.push_back(a.id);
             }
         }
+        let parallel_separation =
+            parallel && n >= self.options.parallel_min_agents * SEPARATION_PARALLEL_FACTOR;
         for _ in 0..self.options.separation_iterations {
-            self.separate();
+            self.separate(parallel_separation);
         }
         let mut arrived = 0;
         for a in &mut self.agents {
@@ -1050,15 +1273,16 @@ impl Crowd {
             arrived += usize::from(a.state == AgentState::Arrived);
         }
         self.steps += 1;
-        Ok(StepStats {
+        let stats = StepStats {
             replans,
             pending_replans: self.queue.len(),
             arrived,
-        })
+        };
+        (stats, replan_time)
     }
 
     /// Runs up to K queued path queries, oldest first; returns how many ran.
-    fn replan(&mut self) -> usize {
+    fn replan(&mut self, parallel: bool) -> usize {
         let mut jobs: Vec<(usize, Vec2, Vec2)> = Vec::new();
         while jobs.len() < self.options.max_replans_per_step {
             let Some(id) = self.queue.pop_front() else {
@@ -1079,16 +1303,17 @@ impl Crowd {
             )
         };
         #[cfg(feature = "parallel")]
-        let results: Vec<Result<crate::search::Path, PathError>> =
-            if self.options.parallel && jobs.len() > 1 {
-                use rayon::prelude::*;
-                jobs.par_iter().map_init(PathFinder::new, plan).collect()
-            } else {
-                jobs.iter().map(|j| plan(&mut self.finder, j)).collect()
-            };
+        let results: Vec<Result<crate::search::Path, PathError>> = if parallel && jobs.len() > 1 {
+            use rayon::prelude::*;
+            jobs.par_iter().map_init(PathFinder::new, plan).collect()
+        } else {
+            jobs.iter().map(|j| plan(&mut self.finder, j)).collect()
+        };
         #[cfg(not(feature = "parallel"))]
-        let results: Vec<Result<crate::search::Path, PathError>> =
-            jobs.iter().map(|j| plan(&mut self.finder, j)).collect();
+        let results: Vec<Result<crate::search::Path, PathError>> = {
+            let _ = parallel;
+            jobs.iter().map(|j| plan(&mut self.finder, j)).collect()
+        };
         for (&(i, _, _), result) in jobs.iter().zip(results) {
             let a = &mut self.agents[i];
             match result {
@@ -1117,14 +1342,14 @@ impl Crowd {
 
     /// One separation pass: every overlapping pair is pushed apart by half its overlap each,
     /// each push clamped to the mesh.
-    fn separate(&mut self) {
+    fn separate(&mut self, parallel: bool) {
         self.positions.clear();
         self.positions
             .extend(self.agents.iter().map(|a| a.position));
         let agents = &self.agents;
         let classes = &self.classes;
         let positions = &self.positions;
-        for_each_out(self.options.parallel, &mut self.out, |i, o, s| {
+        for_each_out(parallel, SEPARATION_CHUNK, &mut self.out, |i, o, s| {
             let a = &agents[i];
             let mut push = Vec2::ZERO;
             for &j in &o.neighbours[..o.neighbour_count] {
@@ -1166,22 +1391,137 @@ impl Crowd {
     }
 }
 
-/// Runs `f(i, &mut out[i], scratch)` for every index, on rayon's pool when `parallel`.
+/// Whether agent `a`'s polygon and remaining corridor on `old` avoid every box of `changed`
+/// and exist unchanged in `new`: then `mapped` holds their ids in `new` (the agent's polygon
+/// first, then the channel from the cursor on).
+fn carry_corridor(
+    old: &NavMesh,
+    new: &NavMesh,
+    a: &Agent,
+    changed: &[Aabb],
+    mapped: &mut Vec<PolyId>,
+) -> bool {
+    mapped.clear();
+    let c = &a.corridor;
+    let ahead = c.channel.get(c.cursor..).unwrap_or(&[]);
+    for &p in std::iter::once(&a.poly).chain(ahead) {
+        if p.index() >= old.polygon_count() {
+            return false;
+        }
+        let b = old.polygon_bounds(p);
+        // Interiors only: a polygon that merely touches a changed box keeps its geometry
+        // unless the check below says otherwise.
+        if changed.iter().any(|c| {
+            b.min.x < c.max.x && c.min.x < b.max.x && b.min.y < c.max.y && c.min.y < b.max.y
+        }) {
+            return false;
+        }
+        let Some(q) = same_polygon(old, new, p) else {
+            return false;
+        };
+        mapped.push(q);
+    }
+    // The channel must still be a chain of neighbours, and the agent must stand in its polygon.
+    mapped[1..]
+        .windows(2)
+        .all(|w| new.shared_edge(w[0], w[1]).is_some())
+        && new.locate_in(mapped[0], a.position).is_some()
+}
+
+/// The polygon of `new` with exactly the vertices of polygon `p` of `old` (in the same cyclic
+/// order), found at `p`'s centroid.
+fn same_polygon(old: &NavMesh, new: &NavMesh, p: PolyId) -> Option<PolyId> {
+    let q = new.locate(old.centroid(p)).polygon()?;
+    let a: Vec<Vec2> = old.polygon_points(p).collect();
+    let b: Vec<Vec2> = new.polygon_points(q).collect();
+    if a.len() != b.len() || a.is_empty() {
+        return None;
+    }
+    let k = b.iter().position(|&v| v == a[0])?;
+    (0..a.len())
+        .all(|i| a[i] == b[(k + i) % b.len()])
+        .then_some(q)
+}
+
+/// Step times on the pool and on the calling thread (moving averages, seconds, path queries
+/// left out), and which way to run the next step: the faster, except every
+/// [`TUNING_PROBE_EVERY`]th step, which tries the other. Only the time depends on it.
+#[derive(Clone, Debug, Default)]
+struct Tuner {
+    sequential: Option<f64>,
+    parallel: Option<f64>,
+    since_probe: u32,
+    /// Steps left in the current run of the other way (a probe is [`TUNING_PROBE_STEPS`]
+    /// steps, its first one not recorded: the pool's threads wake up from sleep on it).
+    probe_left: u32,
+    /// The way of the previous step, and whether the step being timed switched ways.
+    last: Option<bool>,
+    switched: bool,
+}
+
+/// Steps in one probe of the other way.
+const TUNING_PROBE_STEPS: u32 = 3;
+
+impl Tuner {
+    fn choose(&mut self) -> bool {
+        let way = match (self.sequential, self.parallel) {
+            (None, _) => false,
+            (_, None) => true,
+            (Some(s), Some(p)) => {
+                let faster = p < s;
+                if self.probe_left > 0 {
+                    self.probe_left -= 1;
+                    !faster
+                } else {
+                    self.since_probe += 1;
+                    if self.since_probe >= TUNING_PROBE_EVERY {
+                        self.since_probe = 0;
+                        self.probe_left = TUNING_PROBE_STEPS - 1;
+                        !faster
+                    } else {
+                        faster
+                    }
+                }
+            }
+        };
+        self.switched = self.last.is_some_and(|l| l != way);
+        self.last = Some(way);
+        way
+    }
+
+    fn record(&mut self, parallel: bool, seconds: f64) {
+        if self.switched && (self.sequential.is_some() && self.parallel.is_some()) {
+            return;
+        }
+        let e = if parallel {
+            &mut self.parallel
+        } else {
+            &mut self.sequential
+        };
+        *e = Some(e.map_or(seconds, |x| x + 0.25 * (seconds - x)));
+    }
+}
+
+/// Runs `f(i, &mut out[i], scratch)` for every index, on rayon's pool in tasks of at least
+/// `chunk` indices when `parallel` (and there is more than one task).
 fn for_each_out(
     parallel: bool,
+    chunk: usize,
     out: &mut [StepOut],
     f: impl Fn(usize, &mut StepOut, &mut Scratch) + Sync + Send,
 ) {
+    // Small crowds forced onto the pool (`parallel_min_agents` below the chunk) still split.
+    let chunk = chunk.min(out.len() / 2).max(1);
     #[cfg(feature = "parallel")]
-    if parallel && out.len() > 64 {
+    if parallel && out.len() > chunk {
         use rayon::prelude::*;
         out.par_iter_mut()
             .enumerate()
-            .with_min_len(64)
+            .with_min_len(chunk)
             .for_each_init(Scratch::default, |s, (i, o)| f(i, o, s));
         return;
     }
-    let _ = parallel;
+    let _ = (parallel, chunk);
     let mut s = Scratch::default();
     for (i, o) in out.iter_mut().enumerate() {
         f(i, o, &mut s);

@@ -7,6 +7,7 @@
 //! benchmarks (see ARCHITECTURE.md). Nothing here is stable.
 
 mod counted;
+pub mod orca;
 pub mod scenes;
 
 pub use counted::check_counted;
