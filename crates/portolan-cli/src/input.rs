@@ -299,13 +299,18 @@ impl SearchArgs {
             let t0 = std::time::Instant::now();
             let graph = portolan::search::corner_graph::CornerGraph::build(mesh);
             if verbose {
+                let per_corner = |l: usize| l as f64 / graph.corner_count().max(1) as f64;
                 let labels = match (graph.label_entries(), graph.view_entries()) {
                     (Some(l), Some(v)) => format!(
                         "{:.0} label entries per corner, {:.1} corners in view per polygon",
-                        l as f64 / graph.corner_count().max(1) as f64,
+                        per_corner(l),
                         v as f64 / mesh.polygon_count().max(1) as f64
                     ),
-                    _ => "no labels (landmarks)".to_string(),
+                    (Some(l), None) => format!(
+                        "{:.0} label entries per corner, no views (the plain search is faster here)",
+                        per_corner(l)
+                    ),
+                    (None, _) => "no labels (landmarks)".to_string(),
                 };
                 eprintln!(
                     "corner graph: {} corners, {} edges, {labels}, built in {:.1} ms ({:.0} KiB)",

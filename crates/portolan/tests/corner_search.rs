@@ -170,7 +170,7 @@ fn corner_search_equals_the_exact_search_on_random_scenes() {
         (scenes::random_scene(), pairs),
         |(scene, pairs)| {
             let mesh = scenes::mesh_of(&scene);
-            let graph = Arc::new(CornerGraph::build(&mesh));
+            let graph = Arc::new(CornerGraph::build_with_views(&mesh));
             let corner = SearchOptions::corner(graph);
             let mut finder = PathFinder::new();
             let mut n = 0;
@@ -327,7 +327,7 @@ fn corner_search_equals_the_exact_search_on_random_grid_maps() {
         let Ok(mesh) = build(&map.to_scene(), &BuildOptions::cdt()) else {
             return Ok(0);
         };
-        let graph = Arc::new(CornerGraph::build(&mesh));
+        let graph = Arc::new(CornerGraph::build_with_views(&mesh));
         let corner = SearchOptions::corner(graph);
         let mut finder = PathFinder::new();
         let mut n = 0;

@@ -140,6 +140,8 @@ pub struct CornerGraph {
     labels: Option<HubLabels>,
     /// Per polygon, the corners it sees and from where (with labels only; `views.rs`).
     views: Option<Views>,
+    /// Whether the views answer faster than the plain search ([`CornerGraph::views_pay`]).
+    views_pay: bool,
     /// The nodes a corner's sweep expanded, on average: what a query's two sweeps are likely
     /// to cost, and so how long a query first tries the plain search.
     sweep_cost: usize,
@@ -156,6 +158,24 @@ impl CornerGraph {
     /// Meshes with off-mesh links are measured without them (the corner search falls back to
     /// the plain exact search on them).
     pub fn build(mesh: &NavMesh) -> CornerGraph {
+        Self::build_inner(mesh, false)
+    }
+
+    /// [`build`](CornerGraph::build), keeping the views wherever there are labels, even where
+    /// the build's sample finds the plain search faster ([`CornerGraph::answers_from_views`]):
+    /// for maps whose queries are known to be long, and to test the views on small meshes.
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// assert!(CornerGraph::build_with_views(&mesh).answers_from_views());
+    /// ```
+    pub fn build_with_views(mesh: &NavMesh) -> CornerGraph {
+        Self::build_inner(mesh, true)
+    }
+
+    fn build_inner(mesh: &NavMesh, keep_views: bool) -> CornerGraph {
         let (turns, wedge_poly) = turning_corners(mesh);
         let corners: Vec<u32> = (0..mesh.vertex_count() as u32)
             .filter(|&v| turns[v as usize][0] != NONE)
@@ -212,10 +232,15 @@ impl CornerGraph {
             labels,
             landmarks,
             views: None,
+            views_pay: true,
         };
         // Views are only of use with labels (the query joins them).
         if graph.labels.is_some() {
             graph.views = Some(Views::build(mesh, &graph, &seen));
+            graph.views_pay = keep_views || views::pay(mesh, &graph);
+            if !graph.views_pay {
+                graph.views = None;
+            }
         }
         graph
     }
@@ -342,7 +367,7 @@ impl CornerGraph {
     /// # use portolan::{build, BuildOptions, Scene};
     /// # use portolan::search::corner_graph::CornerGraph;
     /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-    /// let graph = CornerGraph::build(&mesh);
+    /// let graph = CornerGraph::build_with_views(&mesh);
     /// assert!(graph.view_entries().unwrap() >= mesh.polygon_count());
     /// ```
     pub fn view_entries(&self) -> Option<usize> {
@@ -378,6 +403,37 @@ impl CornerGraph {
     #[inline]
     pub(crate) fn plain_budget(&self) -> usize {
         (self.sweep_cost / 2).max(16)
+    }
+
+    /// `true` when the graph answers queries from its views (`views.rs`).
+    #[inline]
+    pub(crate) fn has_views(&self) -> bool {
+        self.views.is_some()
+    }
+
+    /// `false` when the build measured the views slower than the plain exact search on this
+    /// mesh (open maps, where the endpoints see many corners and plain queries are short): the
+    /// corner search then runs the plain search. See [`CornerGraph::answers_from_views`].
+    #[inline]
+    pub(crate) fn views_pay(&self) -> bool {
+        self.views_pay
+    }
+
+    /// Whether corner queries on this mesh are answered from the graph's views (`true`), or by
+    /// the plain exact search because the build found that faster here (`false`: the views
+    /// are then dropped). The build decides by running a fixed sample of 64 queries between
+    /// polygon centroids both ways and comparing their work under a cost model (per search
+    /// node, per view entry and label entry read); deterministic, no timing.
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let graph = CornerGraph::build(&mesh);
+    /// assert_eq!(graph.answers_from_views(), graph.view_entries().is_some());
+    /// ```
+    pub fn answers_from_views(&self) -> bool {
+        self.views_pay && self.views.is_some()
     }
 
     #[inline]

@@ -52,6 +52,26 @@ use crate::search::polyanya::{channel_through, dist, for_each_polygon};
 use crate::search::raycast::{raycast_into, raycast_located, RayOutcome};
 use crate::search::{Path, PathStatus};
 
+/// The cost model that decides, once per graph, whether its views answer queries faster than
+/// the plain exact search (`CornerGraph::build` runs a fixed sample of queries both ways and
+/// compares): nanoseconds on this project's 2-core machine, per plain search node expanded
+/// (with its successors), per view entry tested, per label entry read, per path stop (its
+/// channel strip and label hops) and per query (locating, the direct raycast). The two sides
+/// are far apart on most maps (scene_mp_2p_01: views 16× cheaper), so the constants need not be
+/// exact; they were fitted to the measured mean times of the maps in `../shared/data`
+/// (BENCHMARKS.md, "Fast search"). The sample is of long queries (random polygon pairs): on a
+/// map whose queries are mostly short, such as AcrosstheCape's scenarios, the views can still
+/// lose to the plain search.
+pub(crate) const NODE_COST: f64 = 100.0;
+/// See [`NODE_COST`].
+pub(crate) const VIEW_ENTRY_COST: f64 = 24.0;
+/// See [`NODE_COST`].
+pub(crate) const LABEL_ENTRY_COST: f64 = 6.0;
+/// See [`NODE_COST`].
+pub(crate) const STOP_COST: f64 = 600.0;
+/// See [`NODE_COST`].
+pub(crate) const QUERY_COST: f64 = 3200.0;
+
 /// What a corner's sweep saw: per node, the polygon entered and the cone (`[NONE, NONE]` for a
 /// polygon the corner is a vertex of).
 pub(crate) type SweepCones = Vec<(u32, [u32; 2])>;
@@ -224,6 +244,8 @@ pub(crate) struct ViewScratch {
     way: Vec<u32>,
     back: Vec<u32>,
     stops: Vec<(Vec2, u32)>,
+    /// Work of the last query, in the units of [`VIEW_ENTRY_COST`] and the like.
+    pub(crate) work: f64,
     leg: Vec<PolyId>,
 }
 
@@ -273,6 +295,7 @@ impl CornerGraph {
         let (Some(views), Some(labels)) = (self.views.as_ref(), self.labels.as_ref()) else {
             return ViewAnswer::Search;
         };
+        scratch.work = QUERY_COST;
         // 1. In sight: the segment.
         if let Ok(RayOutcome::Reached { .. }) = raycast_located(mesh, s, sloc, t, &mut scratch.leg)
         {
@@ -285,6 +308,7 @@ impl CornerGraph {
         // 2. The corners each side sees, tautly: (straight-line bound of a path through it,
         // distance to its endpoint, corner).
         let mut sides = std::mem::take(&mut scratch.sides);
+        let mut entries = 0usize;
         for (side, (x, xloc), stamp) in [
             (0, (t, tloc), &mut scratch.goal_stamp),
             (1, (s, sloc), &mut scratch.start_stamp),
@@ -293,6 +317,7 @@ impl CornerGraph {
             let list = &mut sides[side];
             list.clear();
             for_each_polygon(mesh, xloc, |p| {
+                entries += views.entries(p).len();
                 for e in views.entries(p) {
                     let c = views.corner[e];
                     if stamp[c as usize] != gen
@@ -308,11 +333,14 @@ impl CornerGraph {
             });
         }
         let seen = sides[0].len() + sides[1].len();
+        scratch.work += VIEW_ENTRY_COST * entries as f64;
         // 3. The side whose labels are fewer fills the table; the other side's corners are
         // joined to it, the most promising first, until the straight-line bound of the rest
         // cannot win.
         let size = |list: &[(f64, f64, u32)]| list.iter().map(|x| labels.len(x.2)).sum::<usize>();
-        let fill = usize::from(size(&sides[1]) < size(&sides[0]));
+        let (s0, s1) = (size(&sides[0]), size(&sides[1]));
+        let fill = usize::from(s1 < s0);
+        scratch.work += LABEL_ENTRY_COST * s0.min(s1) as f64;
         for &(_, d, c) in &sides[fill] {
             labels.fill_arg(
                 c,
@@ -330,6 +358,7 @@ impl CornerGraph {
                 break;
             }
             let via = d + labels.join(c, &scratch.table);
+            scratch.work += LABEL_ENTRY_COST * labels.len(c) as f64;
             if via < best {
                 (best, joined) = (via, c);
             }
@@ -371,6 +400,7 @@ impl CornerGraph {
         );
         stops.push((t, NONE));
         stops.dedup_by_key(|x| x.0);
+        scratch.work += STOP_COST * stops.len() as f64;
         let path = self.view_path(mesh, views, stops, sloc, None, seen);
         // The labels' distance is the path's length; anything else is a bug to search around.
         if (path.length - best).abs() <= 1e-9 * best.max(1.0) {
@@ -435,4 +465,53 @@ impl CornerGraph {
             bound: Some(1.0),
         }
     }
+}
+
+/// How many sample queries [`pay`] runs.
+const SAMPLES: u64 = 64;
+
+/// Whether `graph`'s views answer a fixed sample of queries (between the centroids of
+/// pseudo-random polygon pairs, a fixed seed) with less work than the plain exact search, under
+/// the cost model of [`NODE_COST`].
+pub(crate) fn pay(mesh: &NavMesh, graph: &CornerGraph) -> bool {
+    let n = mesh.polygon_count() as u64;
+    if n < 2 {
+        return true;
+    }
+    let mut plain = crate::search::polyanya::ExactSearch::new();
+    let mut scratch = ViewScratch::default();
+    let options = crate::search::SearchOptions::exact();
+    let (mut plain_work, mut view_work) = (0.0, 0.0);
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        // SplitMix64: a fixed, well-spread sequence.
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for _ in 0..SAMPLES {
+        let (a, b) = (PolyId((next() % n) as u32), PolyId((next() % n) as u32));
+        let (s, t) = (mesh.centroid(a), mesh.centroid(b));
+        let Ok(path) = plain.find_path(mesh, s, t, &options) else {
+            continue;
+        };
+        plain_work += QUERY_COST + NODE_COST * path.expanded as f64;
+        if a == b {
+            view_work += QUERY_COST;
+            continue;
+        }
+        let answer = graph.view_query(
+            mesh,
+            &mut scratch,
+            (s, Location::InPolygon(a)),
+            (t, Location::InPolygon(b)),
+        );
+        view_work += scratch.work;
+        if let ViewAnswer::Search = answer {
+            view_work += NODE_COST * path.expanded as f64;
+        }
+    }
+    view_work <= plain_work
 }

@@ -154,12 +154,15 @@ impl ExactSearch {
             // (Partial paths and budgets are the plain search's: its nodes are what they measure.)
             // Without hub labels (open maps, where they grow too large) the plain search with
             // the graph's landmarks is the faster (BENCHMARKS.md).
+            // (Where the graph's build measured its views slower than the plain search, the
+            // plain search runs: `CornerGraph::views_pay`.)
             (Some(g), _)
                 if !links
                     && filter.is_none()
                     && !options.allow_partial
                     && options.max_expanded.is_none()
-                    && g.labels().is_some() =>
+                    && g.labels().is_some()
+                    && g.views_pay() =>
             {
                 Some(&**g)
             }
@@ -196,27 +199,29 @@ impl ExactSearch {
         }
         let mut expanded = 0usize;
         if let Some(g) = graph {
-            // The views and labels answer most queries without a search (`views.rs`).
-            if let ViewAnswer::Path(path) =
-                g.view_query(mesh, &mut self.views, (s, sloc), (t, tloc))
-            {
-                return Ok(path);
-            }
-            // Cheap queries first: the plain search, for half what one corner's sweep costs
-            // (`CornerGraph::plain_budget`). Short queries end within that; past it, the graph
-            // pays.
-            self.push_start_nodes(mesh, &q, sloc);
-            match self.run(mesh, &q, &mut expanded, Some(g.plain_budget())) {
-                Outcome::Found(node) => return Ok(self.bounded_path(mesh, node, &q, expanded)),
-                Outcome::Exhausted => return self.unreachable(mesh, s, sloc, t, options),
-                Outcome::Limited => {
-                    // Start afresh (new stamps: the plain nodes are dropped, and their roots'
-                    // best g with them).
-                    self.reset(mesh);
-                    let gen = self.generation;
-                    for_each_polygon(mesh, tloc, |p| self.goal_stamp[p.index()] = gen);
+            // The views and labels answer without a search (`views.rs`).
+            if g.has_views() {
+                if let ViewAnswer::Path(path) =
+                    g.view_query(mesh, &mut self.views, (s, sloc), (t, tloc))
+                {
+                    return Ok(path);
+                }
+            } else {
+                // Cheap queries first: the plain search, for half what one corner's sweep costs
+                // (`CornerGraph::plain_budget`). Short queries end within that; past it, the
+                // graph pays.
+                self.push_start_nodes(mesh, &q, sloc);
+                match self.run(mesh, &q, &mut expanded, Some(g.plain_budget())) {
+                    Outcome::Found(node) => return Ok(self.bounded_path(mesh, node, &q, expanded)),
+                    Outcome::Exhausted => return self.unreachable(mesh, s, sloc, t, options),
+                    Outcome::Limited => {}
                 }
             }
+            // Start afresh (new stamps: the plain nodes are dropped, and their roots' best g
+            // with them).
+            self.reset(mesh);
+            let gen = self.generation;
+            for_each_polygon(mesh, tloc, |p| self.goal_stamp[p.index()] = gen);
             q.graph = Some(g);
             self.sweep = Sweep::Corners;
             self.start_goal_sweep(mesh, &q, tloc);
