@@ -12,6 +12,7 @@ use portolan::{
     build, BuildOptions, PathError, PathFinder, PolygonFilter, SearchMethod, SearchOptions, Vec2,
 };
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use std::sync::Arc;
 
 fn grid_mesh(path: &str) -> NavMesh {
@@ -161,6 +162,41 @@ fn with_an_epsilon_the_length_stays_within_the_proved_bound() {
     assert_eq!(checked, 1_500);
 }
 
+/// The corner search (views kept whatever the build's sample says) against the exact search on
+/// `pairs`: same lengths (1e-9), proved bound 1, valid paths, same errors. Returns the pairs
+/// with a path.
+fn same_as_exact(
+    mesh: &NavMesh,
+    pairs: Vec<(Vec2, Vec2)>,
+    what: &str,
+) -> Result<usize, TestCaseError> {
+    let corner = SearchOptions::corner(Arc::new(CornerGraph::build_with_views(mesh)));
+    let mut finder = PathFinder::new();
+    let mut n = 0;
+    for (s, g) in pairs {
+        let exact = finder.find_path(mesh, s, g, &SearchOptions::exact());
+        let fast = finder.find_path(mesh, s, g, &corner);
+        match (exact, fast) {
+            (Ok(e), Ok(c)) => {
+                prop_assert!(
+                    (c.length - e.length).abs() <= 1e-9 * e.length.max(1.0),
+                    "{s} -> {g}: corner {} vs exact {}: {:?} / {:?}\n{what}",
+                    c.length,
+                    e.length,
+                    c.points,
+                    e.points
+                );
+                prop_assert_eq!(c.bound, Some(1.0));
+                assert_valid(mesh, &c.points, &c.channel, what);
+                n += 1;
+            }
+            (Err(a), Err(b)) => prop_assert_eq!(a, b),
+            (e, c) => prop_assert!(false, "{s} -> {g}: exact {e:?}, corner {c:?}\n{what}"),
+        }
+    }
+    Ok(n)
+}
+
 #[test]
 fn corner_search_equals_the_exact_search_on_random_scenes() {
     let pairs = prop::collection::vec((scenes::grid_point(), scenes::grid_point()), 8);
@@ -168,34 +204,7 @@ fn corner_search_equals_the_exact_search_on_random_scenes() {
         file!(),
         48,
         (scenes::random_scene(), pairs),
-        |(scene, pairs)| {
-            let mesh = scenes::mesh_of(&scene);
-            let graph = Arc::new(CornerGraph::build_with_views(&mesh));
-            let corner = SearchOptions::corner(graph);
-            let mut finder = PathFinder::new();
-            let mut n = 0;
-            for (s, g) in pairs {
-                let exact = finder.find_path(&mesh, s, g, &SearchOptions::exact());
-                let fast = finder.find_path(&mesh, s, g, &corner);
-                match (exact, fast) {
-                    (Ok(e), Ok(c)) => {
-                        prop_assert!(
-                            (c.length - e.length).abs() <= 1e-9 * e.length.max(1.0),
-                            "{s} -> {g}: corner {} vs exact {}: {:?} / {:?}",
-                            c.length,
-                            e.length,
-                            c.points,
-                            e.points
-                        );
-                        prop_assert_eq!(c.bound, Some(1.0));
-                        n += 1;
-                    }
-                    (Err(a), Err(b)) => prop_assert_eq!(a, b),
-                    (e, c) => prop_assert!(false, "{s} -> {g}: exact {e:?}, corner {c:?}"),
-                }
-            }
-            Ok(n)
-        },
+        |(scene, pairs)| same_as_exact(&scenes::mesh_of(&scene), pairs, "random scene"),
     );
     assert!(checked >= 100, "only {checked} queries had a path");
 }
@@ -327,31 +336,7 @@ fn corner_search_equals_the_exact_search_on_random_grid_maps() {
         let Ok(mesh) = build(&map.to_scene(), &BuildOptions::cdt()) else {
             return Ok(0);
         };
-        let graph = Arc::new(CornerGraph::build_with_views(&mesh));
-        let corner = SearchOptions::corner(graph);
-        let mut finder = PathFinder::new();
-        let mut n = 0;
-        for (s, g) in pairs {
-            let exact = finder.find_path(&mesh, s, g, &SearchOptions::exact());
-            let fast = finder.find_path(&mesh, s, g, &corner);
-            match (exact, fast) {
-                (Ok(e), Ok(c)) => {
-                    prop_assert!(
-                        (c.length - e.length).abs() <= 1e-9 * e.length.max(1.0),
-                        "{s} -> {g}: corner {} vs exact {}: {:?} / {:?}\n{text}",
-                        c.length,
-                        e.length,
-                        c.points,
-                        e.points
-                    );
-                    assert_valid(&mesh, &c.points, &c.channel, "random grid");
-                    n += 1;
-                }
-                (Err(a), Err(b)) => prop_assert_eq!(a, b),
-                (e, c) => prop_assert!(false, "{s} -> {g}: exact {e:?}, corner {c:?}\n{text}"),
-            }
-        }
-        Ok(n)
+        same_as_exact(&mesh, pairs, &text)
     });
     assert!(checked >= 150, "only {checked} queries had a path");
 }

@@ -477,20 +477,7 @@ fn crowd_mesh(world: &World, radius: f64, limits: &Limits) -> Result<Arc<NavMesh
     options.decomposition = settings.decomposition;
     options.cancel = Some(token);
     let mesh = build(&world.scene, &options).map_err(|e| match e {
-        BuildError::Cancelled => ApiError::OverBudget {
-            limit: "build_timeout_ms",
-            value: started
-                .elapsed()
-                .as_millis()
-                .try_into()
-                .unwrap_or(usize::MAX),
-            max: limits
-                .build_timeout
-                .as_millis()
-                .try_into()
-                .unwrap_or(usize::MAX),
-            before_build: false,
-        },
+        BuildError::Cancelled => ApiError::build_timeout(started, limits.build_timeout),
         e => ApiError::Build(e),
     })?;
     budget::check_output(&mesh, limits)?;

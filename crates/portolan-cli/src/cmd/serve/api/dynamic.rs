@@ -654,20 +654,7 @@ impl App {
             }
             Err(e @ ApiError::Edit { .. }) => return Err(e),
             _ if started.elapsed() >= limits.build_timeout => {
-                return Err(ApiError::OverBudget {
-                    limit: "build_timeout_ms",
-                    value: started
-                        .elapsed()
-                        .as_millis()
-                        .try_into()
-                        .unwrap_or(usize::MAX),
-                    max: limits
-                        .build_timeout
-                        .as_millis()
-                        .try_into()
-                        .unwrap_or(usize::MAX),
-                    before_build: false,
-                })
+                return Err(ApiError::build_timeout(started, limits.build_timeout))
             }
             _ => return Err(ApiError::Timeout),
         };

@@ -121,6 +121,17 @@ impl From<BuildError> for ApiError {
 }
 
 impl ApiError {
+    /// `422 over-budget` for a build stopped by `build_timeout_ms` (`timeout`), `started` ago.
+    pub(crate) fn build_timeout(started: std::time::Instant, timeout: std::time::Duration) -> Self {
+        let ms = |d: std::time::Duration| d.as_millis().try_into().unwrap_or(usize::MAX);
+        ApiError::OverBudget {
+            limit: "build_timeout_ms",
+            value: ms(started.elapsed()),
+            max: ms(timeout),
+            before_build: false,
+        }
+    }
+
     /// The HTTP status, the `code` and the obstacles at fault.
     fn classify(&self) -> (u16, &'static str, Vec<usize>) {
         match self {

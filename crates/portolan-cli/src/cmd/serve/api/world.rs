@@ -283,21 +283,7 @@ impl App {
                 BuildError::Cancelled
                     if edit.budget && started.elapsed() >= self.limits.build_timeout =>
                 {
-                    ApiError::OverBudget {
-                        limit: "build_timeout_ms",
-                        value: started
-                            .elapsed()
-                            .as_millis()
-                            .try_into()
-                            .unwrap_or(usize::MAX),
-                        max: self
-                            .limits
-                            .build_timeout
-                            .as_millis()
-                            .try_into()
-                            .unwrap_or(usize::MAX),
-                        before_build: false,
-                    }
+                    ApiError::build_timeout(started, self.limits.build_timeout)
                 }
                 BuildError::Cancelled => ApiError::Timeout,
                 e => ApiError::Build(e),
