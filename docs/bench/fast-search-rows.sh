@@ -1,0 +1,26 @@
+#!/bin/bash
+# The fast search rows of BENCHMARKS.md ("Fast search"): per map, the corner search interleaved with the exact
+# search (--compare-exact), then each alone. Run from anywhere after `cargo build --release`; DATA overrides
+# where ../shared/data is.
+cd "$(dirname "$0")/../.."
+P=target/release/portolan; D=${DATA:-../shared/data}
+rows=(
+ "scene_mp_2p_01|--mesh $D/polyanya/meshes/scene_mp_2p_01.mesh|$D/polyanya/meshes/scene_mp_2p_01.mesh.scen"
+ "brc202d|--map $D/movingai/dao/brc202d.map|$D/movingai/dao/brc202d.map.scen"
+ "lak303d|--map $D/movingai/dao/lak303d.map|$D/movingai/dao/lak303d.map.scen"
+ "den011d|--map $D/movingai/dao/den011d.map|$D/movingai/dao/den011d.map.scen"
+ "arena|--map $D/movingai/dao/arena.map|$D/movingai/dao/arena.map.scen"
+ "AcrosstheCape|--map $D/gppc/AcrosstheCape.map|$D/gppc/AcrosstheCape.map.scen"
+ "arena-merged|--mesh $D/polyanya/meshes/arena-merged.mesh|$D/polyanya/scenarios/arena.scen"
+)
+echo "# $(date -u) load: $(cut -d' ' -f1-3 /proc/loadavg)"
+for r in "${rows[@]}"; do
+  IFS='|' read -r name src scen <<< "$r"
+  g=$($P scen $src --scen $scen --search corner --compare-exact 2>&1 >/dev/null | grep -E "corner graph|optimal" | tr '\n' ' ')
+  ce=$($P scen $src --scen $scen --search corner 2>&1 >/dev/null | grep "time" )
+  ex=$($P scen $src --scen $scen --search exact 2>&1 >/dev/null | grep "time" )
+  echo "$name | $g"
+  echo "   corner alone: $ce"
+  echo "   exact alone:  $ex"
+done
+echo "# end $(date -u) load: $(cut -d' ' -f1-3 /proc/loadavg)"
