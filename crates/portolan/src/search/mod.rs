@@ -333,7 +333,8 @@ pub struct Path {
     pub length: f64,
     /// The polygons the path passes through, start polygon first.
     pub channel: Vec<PolyId>,
-    /// Search nodes expanded (polygons for the channel A*).
+    /// Search nodes expanded (polygons for the channel A*; for a corner query answered from
+    /// the graph's views, which expands none, the corners the two endpoints were found to see).
     pub expanded: usize,
     /// Whether the path reaches the goal.
     pub status: PathStatus,

@@ -49,7 +49,7 @@ use super::{CornerGraph, NONE};
 use crate::geom::{orient, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use crate::search::polyanya::{channel_through, dist, for_each_polygon};
-use crate::search::raycast::{raycast_into, raycast_located, RayOutcome};
+use crate::search::raycast::{raycast_located, RayOutcome};
 use crate::search::{Path, PathStatus};
 
 /// The cost model that decides, once per graph, whether its views answer queries faster than
@@ -186,6 +186,14 @@ impl Views {
     }
 }
 
+/// Where corner `v` is, as [`NavMesh::locate`] would say, without locating it.
+fn at_vertex(mesh: &NavMesh, v: u32) -> Location {
+    Location::OnVertex {
+        vertex: VertexId(v),
+        polygon: mesh.vertex_polygons(VertexId(v))[0],
+    }
+}
+
 /// Per graph edge, the polygons a raycast along it crosses (empty where the ray is refused,
 /// which a clear edge never is).
 fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
@@ -195,7 +203,7 @@ fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
             .row(c as u32)
             .map(|e| {
                 let d = graph.targets[e] as usize;
-                let _ = raycast_into(mesh, vs[c], vs[d], leg);
+                let _ = raycast_located(mesh, vs[c], at_vertex(mesh, c as u32), vs[d], leg);
                 leg.clone()
             })
             .collect()
@@ -444,10 +452,7 @@ impl CornerGraph {
                 }
             }
             let loc = if a != NONE {
-                Location::OnVertex {
-                    vertex: VertexId(a),
-                    polygon: mesh.vertex_polygons(VertexId(a))[0],
-                }
+                at_vertex(mesh, a)
             } else if i == 0 {
                 sloc
             } else {
