@@ -302,9 +302,11 @@ impl SearchArgs {
                 let per_corner = |l: usize| l as f64 / graph.corner_count().max(1) as f64;
                 let labels = match (graph.label_entries(), graph.view_entries()) {
                     (Some(l), Some(v)) => format!(
-                        "{:.0} label entries per corner, {:.1} corners in view per polygon",
+                        "{:.0} label entries per corner, {:.1} corners in view per polygon, \
+                         plain search first below {:.1}",
                         per_corner(l),
-                        v as f64 / mesh.polygon_count().max(1) as f64
+                        v as f64 / mesh.polygon_count().max(1) as f64,
+                        graph.plain_first_below().unwrap_or(0.0)
                     ),
                     (Some(l), None) => format!(
                         "{:.0} label entries per corner, no views (the plain search is faster here)",

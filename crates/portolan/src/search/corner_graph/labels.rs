@@ -208,6 +208,29 @@ impl HubLabels {
             .fold(f64::INFINITY, f64::min)
     }
 
+    /// The graph distance between corners `a` and `b`: the least `d(a, h) + d(h, b)` over the
+    /// hubs in both labels (a merge of the two lists, sorted by hub rank); infinite when they
+    /// share none.
+    pub(crate) fn distance(&self, a: u32, b: u32) -> f64 {
+        let ra = self.offsets[a as usize] as usize..self.offsets[a as usize + 1] as usize;
+        let rb = self.offsets[b as usize] as usize..self.offsets[b as usize + 1] as usize;
+        let (ha, hb) = (&self.hubs[ra.clone()], &self.hubs[rb.clone()]);
+        let (da, db) = (&self.dists[ra], &self.dists[rb]);
+        let (mut i, mut j, mut best) = (0, 0, f64::INFINITY);
+        while i < ha.len() && j < hb.len() {
+            match ha[i].cmp(&hb[j]) {
+                Ordering::Less => i += 1,
+                Ordering::Greater => j += 1,
+                Ordering::Equal => {
+                    best = best.min(da[i] + db[j]);
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        best
+    }
+
     /// [`fill`](HubLabels::fill), also setting `arg[h] = v` where `v` lowered `table[h]`.
     #[inline]
     pub(crate) fn fill_arg(
@@ -350,6 +373,12 @@ mod tests {
         assert_eq!(dist(3, 0), 4.5);
         assert_eq!(dist(1, 3), 3.5);
         assert_eq!(dist(2, 2), 0.0);
+        // The merge of two labels says the same as the table.
+        for a in 0..4 {
+            for b in 0..4 {
+                assert_eq!(labels.distance(a, b), dist(a, b), "{a} {b}");
+            }
+        }
         assert!(labels.entries() >= 4);
     }
 }

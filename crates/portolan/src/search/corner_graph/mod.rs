@@ -98,7 +98,7 @@ mod views;
 pub(crate) use labels::HubLabels;
 pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
 use views::{SweepCones, Views};
-pub(crate) use views::{ViewAnswer, ViewScratch};
+pub(crate) use views::{ViewAnswer, ViewChoice, ViewScratch};
 
 use super::landmarks::Landmarks;
 use super::polyanya::ExactSearch;
@@ -140,8 +140,9 @@ pub struct CornerGraph {
     labels: Option<HubLabels>,
     /// Per polygon, the corners it sees and from where (with labels only; `views.rs`).
     views: Option<Views>,
-    /// Whether the views answer faster than the plain search ([`CornerGraph::views_pay`]).
-    views_pay: bool,
+    /// How queries use the views (fitted by `views::fit`); `None` when the plain search is
+    /// faster on this mesh ([`CornerGraph::answers_from_views`]).
+    view_choice: Option<ViewChoice>,
     /// The nodes a corner's sweep expanded, on average: what a query's two sweeps are likely
     /// to cost, and so how long a query first tries the plain search.
     sweep_cost: usize,
@@ -161,9 +162,11 @@ impl CornerGraph {
         Self::build_inner(mesh, false)
     }
 
-    /// [`build`](CornerGraph::build), keeping the views wherever there are labels, even where
-    /// the build's sample finds the plain search faster ([`CornerGraph::answers_from_views`]):
-    /// for maps whose queries are known to be long, and to test the views on small meshes.
+    /// [`build`](CornerGraph::build), keeping the views wherever there are labels and
+    /// answering every query from them, even where the build's sample finds the plain search
+    /// faster ([`CornerGraph::answers_from_views`]) or faster for short queries
+    /// ([`CornerGraph::plain_first_below`] is 0): for maps whose queries are known to be long,
+    /// and to test the views on small meshes.
     ///
     /// ```
     /// # use portolan::{build, BuildOptions, Scene};
@@ -232,13 +235,17 @@ impl CornerGraph {
             labels,
             landmarks,
             views: None,
-            views_pay: true,
+            view_choice: None,
         };
         // Views are only of use with labels (the query joins them).
         if graph.labels.is_some() {
             graph.views = Some(Views::build(mesh, &graph, &seen));
-            graph.views_pay = keep_views || views::pay(mesh, &graph);
-            if !graph.views_pay {
+            graph.view_choice = if keep_views {
+                Some(ViewChoice::ALWAYS)
+            } else {
+                views::fit(mesh, &graph)
+            };
+            if graph.view_choice.is_none() {
                 graph.views = None;
             }
         }
@@ -411,19 +418,43 @@ impl CornerGraph {
         self.views.is_some()
     }
 
-    /// `false` when the build measured the views slower than the plain exact search on this
-    /// mesh (open maps, where the endpoints see many corners and plain queries are short): the
-    /// corner search then runs the plain search. See [`CornerGraph::answers_from_views`].
+    /// How queries use the views: `None` when the build measured them slower than the plain
+    /// exact search on this mesh (open maps, where the endpoints see many corners and plain
+    /// queries are short): the corner search then runs the plain search. See
+    /// [`CornerGraph::answers_from_views`].
     #[inline]
-    pub(crate) fn views_pay(&self) -> bool {
-        self.views_pay
+    pub(crate) fn view_choice(&self) -> Option<ViewChoice> {
+        self.view_choice
+    }
+
+    /// Where the views answer ([`answers_from_views`](CornerGraph::answers_from_views)): the
+    /// straight-line distance between start and goal below which a corner query first tries
+    /// the plain exact search for a few nodes (short queries; 0 where the views won at every
+    /// distance the build sampled). `None` without views.
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let graph = CornerGraph::build_with_views(&mesh);
+    /// assert!(graph.plain_first_below().is_some_and(|d| d >= 0.0));
+    /// ```
+    pub fn plain_first_below(&self) -> Option<f64> {
+        self.views
+            .as_ref()
+            .and(self.view_choice)
+            .map(|c| c.plain_below)
     }
 
     /// Whether corner queries on this mesh are answered from the graph's views (`true`), or by
     /// the plain exact search because the build found that faster here (`false`: the views
-    /// are then dropped). The build decides by running a fixed sample of 64 queries between
-    /// polygon centroids both ways and comparing their work under a cost model (per search
-    /// node, per view entry and label entry read); deterministic, no timing.
+    /// are then dropped). The build decides by running a fixed sample of 128 queries between
+    /// polygon centroids (half between random polygons, half short) both ways and comparing
+    /// their work under a cost model (per search node, per view entry and label entry read);
+    /// deterministic, no timing. Where the views are kept, the same sample fits the straight-
+    /// line distance below which a query first tries the plain search for a few nodes: short
+    /// queries, which the plain search ends sooner than the views can read what the endpoints
+    /// see.
     ///
     /// ```
     /// # use portolan::{build, BuildOptions, Scene};
@@ -433,7 +464,7 @@ impl CornerGraph {
     /// assert_eq!(graph.answers_from_views(), graph.view_entries().is_some());
     /// ```
     pub fn answers_from_views(&self) -> bool {
-        self.views_pay && self.views.is_some()
+        self.view_choice.is_some() && self.views.is_some()
     }
 
     #[inline]

@@ -27,17 +27,27 @@
 //!    `a` is [taut from](CornerGraph::taut_from) the start and `b` from the goal. The views give
 //!    both sets exactly: the candidates of the endpoints' polygons, filtered by their cones and
 //!    the taut test.
-//! 3. Per hub `h`: `T[h] = min over b of d(h, b) + |b t|` (one pass over the labels of the
+//! 3. An upper bound: the few corners of each side with the least straight-line bound
+//!    (`|s a| + |a t|`, `|s b| + |b t|`) joined label to label give the length of a real path;
+//!    a corner whose straight-line bound exceeds it is on no shortest path and is dropped.
+//! 4. Per hub `h`: `T[h] = min over b of d(h, b) + |b t|` (one pass over the labels of the
 //!    goal's corners), then `d(s, t) = min over a of |s a| + min over a's hubs of d(a, h) + T[h]`
 //!    (one pass over the labels of the start's corners). Each term is the length of a real path
 //!    (every `a` is seen from the start, every `b` sees the goal, labels are graph distances), and
 //!    the shortest path is among them: the minimum is the exact distance.
-//! 4. The path: the labels keep, per entry, the next corner toward its hub; from the best `a`
+//! 5. The path: the labels keep, per entry, the next corner toward its hub; from the best `a`
 //!    to the hub that joins it to the goal's side, then back from that hub to the corner `b`
 //!    that gave the hub its table entry.
 //!
 //! Where anything does not add up (no corner leads to the goal: unreachable, or a path through
 //! a bend the graph does not have), the query says so and the caller runs the sweeps instead.
+//!
+//! # Short queries
+//! A short query is often answered by the plain exact search in a few nodes, while the views
+//! still read every corner its endpoints see. The build fits, on a fixed sample of long and
+//! short queries ([`fit`]), the straight-line distance below which a query first tries the
+//! plain search, for about what an average view query costs; past that budget the views
+//! answer, so a wrong guess at most doubles a query's cost.
 //!
 //! # Cost
 //! Query: one raycast, the candidates of two polygons (a few orient tests each), and one pass
@@ -45,6 +55,7 @@
 //! bytes per (polygon, corner seen) pair and 8 per cone; BENCHMARKS.md ("Fast search") has the
 //! figures per map.
 
+use super::labels::HubLabels;
 use super::{CornerGraph, NONE};
 use crate::geom::{orient, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
@@ -342,7 +353,17 @@ impl CornerGraph {
         }
         let seen = sides[0].len() + sides[1].len();
         scratch.work += VIEW_ENTRY_COST * entries as f64;
-        // 3. The side whose labels are fewer fills the table; the other side's corners are
+        // 3. An upper bound first, from the most promising corners of each side (least
+        // straight-line bound) joined label to label: a corner whose bound exceeds it is on no
+        // shortest path, and is dropped from both sides.
+        let ub = upper_bound(labels, &sides);
+        scratch.work += LABEL_ENTRY_COST * ub.1 as f64;
+        if ub.0 < f64::INFINITY {
+            let keep = ub.0 * (1.0 + 1e-12);
+            sides[0].retain(|x| x.0 <= keep);
+            sides[1].retain(|x| x.0 <= keep);
+        }
+        // 4. The side whose labels are fewer fills the table; the other side's corners are
         // joined to it, the most promising first, until the straight-line bound of the rest
         // cannot win.
         let size = |list: &[(f64, f64, u32)]| list.iter().map(|x| labels.len(x.2)).sum::<usize>();
@@ -375,7 +396,7 @@ impl CornerGraph {
         if joined == NONE {
             return ViewAnswer::Search;
         }
-        // 4. The path: the labels' next hops from the joined corner to the hub that joins it to
+        // 5. The path: the labels' next hops from the joined corner to the hub that joins it to
         // the other side, and from the corner that set the hub's table entry to the same hub.
         let (_, Some(h)) = labels.join_arg(joined, &scratch.table) else {
             return ViewAnswer::Search;
@@ -472,21 +493,72 @@ impl CornerGraph {
     }
 }
 
-/// How many sample queries [`pay`] runs.
-const SAMPLES: u64 = 64;
+/// How many of each side's most promising corners [`upper_bound`] pairs.
+const UB_PAIRS: usize = 2;
 
-/// Whether `graph`'s views answer a fixed sample of queries (between the centroids of
-/// pseudo-random polygon pairs, a fixed seed) with less work than the plain exact search, under
-/// the cost model of [`NODE_COST`].
-pub(crate) fn pay(mesh: &NavMesh, graph: &CornerGraph) -> bool {
+/// The length of a real path from the start to the goal, short when the straight line is a
+/// good guide: the least `|s a| + d(a, b) + |b t|` over the [`UB_PAIRS`] corners `a` and `b` of
+/// each side with the least straight-line bound; with the label entries read.
+fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2]) -> (f64, usize) {
+    let best = |list: &[(f64, f64, u32)]| {
+        let mut top = [(f64::INFINITY, 0.0, NONE); UB_PAIRS];
+        for &x in list {
+            if x.0 < top[UB_PAIRS - 1].0 {
+                top[UB_PAIRS - 1] = x;
+                top.sort_unstable_by(|p, q| p.0.total_cmp(&q.0));
+            }
+        }
+        top
+    };
+    let (goal, start) = (best(&sides[0]), best(&sides[1]));
+    let (mut ub, mut read) = (f64::INFINITY, 0);
+    for a in start.iter().filter(|x| x.2 != NONE) {
+        for b in goal.iter().filter(|x| x.2 != NONE) {
+            read += labels.len(a.2) + labels.len(b.2);
+            ub = ub.min(a.1 + labels.distance(a.2, b.2) + b.1);
+        }
+    }
+    (ub, read)
+}
+
+/// How many sample queries [`fit`] runs: half between random polygon pairs (long queries), half
+/// between a random polygon and one a random walk of 1 to 64 steps away (short ones).
+const SAMPLES: u64 = 128;
+
+/// How the corner search uses a graph's views, fitted once per graph by [`fit`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ViewChoice {
+    /// Queries whose endpoints are less than this apart (straight line) try the plain exact
+    /// search first, for at most [`ViewChoice::budget`] nodes: short queries, where the plain
+    /// search ends in a few nodes while the views would still read every corner the endpoints
+    /// see. 0 on maps where the views win at every sampled distance.
+    pub(crate) plain_below: f64,
+    /// The nodes the plain search is given first: what a view query costs on average under the
+    /// cost model, so a plain try that fails at most doubles a query's cost.
+    pub(crate) budget: usize,
+}
+
+impl ViewChoice {
+    /// Views for every query, no plain try.
+    pub(crate) const ALWAYS: ViewChoice = ViewChoice {
+        plain_below: 0.0,
+        budget: 0,
+    };
+}
+
+/// How the corner search should use `graph`'s views on `mesh`: `None` when the plain exact
+/// search does less work than the views on a fixed sample of queries (seeded; between polygon
+/// centroids, half long, half short), under the cost model of [`NODE_COST`]; otherwise the
+/// distance below which a query tries the plain search first, chosen to least total work on
+/// the sample. Deterministic, no timing.
+pub(crate) fn fit(mesh: &NavMesh, graph: &CornerGraph) -> Option<ViewChoice> {
     let n = mesh.polygon_count() as u64;
     if n < 2 {
-        return true;
+        return Some(ViewChoice::ALWAYS);
     }
     let mut plain = crate::search::polyanya::ExactSearch::new();
     let mut scratch = ViewScratch::default();
     let options = crate::search::SearchOptions::exact();
-    let (mut plain_work, mut view_work) = (0.0, 0.0);
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = || {
         // SplitMix64: a fixed, well-spread sequence.
@@ -496,27 +568,72 @@ pub(crate) fn pay(mesh: &NavMesh, graph: &CornerGraph) -> bool {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     };
-    for _ in 0..SAMPLES {
-        let (a, b) = (PolyId((next() % n) as u32), PolyId((next() % n) as u32));
+    // Per sample: (distance, plain nodes, view work).
+    let mut samples: Vec<(f64, usize, f64)> = Vec::with_capacity(SAMPLES as usize);
+    for i in 0..SAMPLES {
+        let a = PolyId((next() % n) as u32);
+        let b = if i % 2 == 0 {
+            PolyId((next() % n) as u32)
+        } else {
+            let mut b = a;
+            for _ in 0..1u64 << (next() % 7) {
+                let open: Vec<PolyId> = mesh.neighbours(b).iter().flatten().copied().collect();
+                if open.is_empty() {
+                    break;
+                }
+                b = open[(next() % open.len() as u64) as usize];
+            }
+            b
+        };
         let (s, t) = (mesh.centroid(a), mesh.centroid(b));
         let Ok(path) = plain.find_path(mesh, s, t, &options) else {
             continue;
         };
-        plain_work += QUERY_COST + NODE_COST * path.expanded as f64;
-        if a == b {
-            view_work += QUERY_COST;
-            continue;
+        let view_work = if a == b {
+            QUERY_COST
+        } else {
+            let answer = graph.view_query(
+                mesh,
+                &mut scratch,
+                (s, Location::InPolygon(a)),
+                (t, Location::InPolygon(b)),
+            );
+            match answer {
+                ViewAnswer::Path(_) => scratch.work,
+                ViewAnswer::Search => scratch.work + NODE_COST * path.expanded as f64,
+            }
+        };
+        samples.push((dist(s, t), path.expanded, view_work));
+    }
+    if samples.is_empty() {
+        return Some(ViewChoice::ALWAYS);
+    }
+    let plain_work = |nodes: usize| QUERY_COST + NODE_COST * nodes as f64;
+    let all_plain: f64 = samples.iter().map(|x| plain_work(x.1)).sum();
+    let all_views: f64 = samples.iter().map(|x| x.2).sum();
+    let budget = ((all_views / samples.len() as f64 / NODE_COST) as usize).max(16);
+    // Plain first below the threshold: the plain work where it ends within the budget, else
+    // the budget wasted and the views after it.
+    let tried = |x: &(f64, usize, f64)| {
+        if x.1 <= budget {
+            plain_work(x.1)
+        } else {
+            plain_work(budget) + x.2
         }
-        let answer = graph.view_query(
-            mesh,
-            &mut scratch,
-            (s, Location::InPolygon(a)),
-            (t, Location::InPolygon(b)),
-        );
-        view_work += scratch.work;
-        if let ViewAnswer::Search = answer {
-            view_work += NODE_COST * path.expanded as f64;
+    };
+    samples.sort_unstable_by(|p, q| p.0.total_cmp(&q.0));
+    let (mut best, mut plain_below) = (all_views, 0.0);
+    let mut total = all_views;
+    for (k, x) in samples.iter().enumerate() {
+        total += tried(x) - x.2;
+        // Below the next sample's distance (ties are decided together).
+        let below = samples.get(k + 1).map_or(f64::INFINITY, |y| y.0);
+        if below > x.0 && total < best {
+            (best, plain_below) = (total, below);
         }
     }
-    view_work <= plain_work
+    (best < all_plain).then_some(ViewChoice {
+        plain_below,
+        budget,
+    })
 }

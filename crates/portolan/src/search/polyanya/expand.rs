@@ -155,14 +155,14 @@ impl ExactSearch {
             // Without hub labels (open maps, where they grow too large) the plain search with
             // the graph's landmarks is the faster (BENCHMARKS.md).
             // (Where the graph's build measured its views slower than the plain search, the
-            // plain search runs: `CornerGraph::views_pay`.)
+            // plain search runs: `CornerGraph::view_choice`.)
             (Some(g), _)
                 if !links
                     && filter.is_none()
                     && !options.allow_partial
                     && options.max_expanded.is_none()
                     && g.labels().is_some()
-                    && g.views_pay() =>
+                    && g.view_choice().is_some() =>
             {
                 Some(&**g)
             }
@@ -200,7 +200,19 @@ impl ExactSearch {
         let mut expanded = 0usize;
         if let Some(g) = graph {
             // The views and labels answer without a search (`views.rs`).
-            if g.has_views() {
+            if let (true, Some(choice)) = (g.has_views(), g.view_choice()) {
+                // Short queries try the plain search first, for what a view query costs
+                // (`views::fit`): past that, the views answer.
+                if dist(s, t) < choice.plain_below {
+                    self.push_start_nodes(mesh, &q, sloc);
+                    match self.run(mesh, &q, &mut expanded, Some(choice.budget)) {
+                        Outcome::Found(node) => {
+                            return Ok(self.bounded_path(mesh, node, &q, expanded))
+                        }
+                        Outcome::Exhausted => return self.unreachable(mesh, s, sloc, t, options),
+                        Outcome::Limited => {}
+                    }
+                }
                 if let ViewAnswer::Path(path) =
                     g.view_query(mesh, &mut self.views, (s, sloc), (t, tloc))
                 {
