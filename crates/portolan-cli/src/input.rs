@@ -8,6 +8,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::builder::{PossibleValue, TypedValueParser};
+use portolan::search::corner_graph::CornerGraph;
 use portolan::{
     build, BuildOptions, Decomposition, NavMesh, PortalPoint, Scene, SearchMethod, SearchOptions,
     Vec2,
@@ -297,35 +298,43 @@ impl SearchArgs {
         let mut o = self.options()?;
         if o.method == SearchMethod::Corner {
             let t0 = std::time::Instant::now();
-            let graph = portolan::search::corner_graph::CornerGraph::build(mesh);
+            let graph = CornerGraph::build(mesh);
             if verbose {
-                let per_corner = |l: usize| l as f64 / graph.corner_count().max(1) as f64;
-                let labels = match (graph.label_entries(), graph.view_entries()) {
-                    (Some(l), Some(v)) => format!(
-                        "{:.0} label entries per corner, {:.1} corners in view per polygon, \
-                         plain search first below {:.1}",
-                        per_corner(l),
-                        v as f64 / mesh.polygon_count().max(1) as f64,
-                        graph.plain_first_below().unwrap_or(0.0)
-                    ),
-                    (Some(l), None) => format!(
-                        "{:.0} label entries per corner, no views (the plain search is faster here)",
-                        per_corner(l)
-                    ),
-                    (None, _) => "no labels (landmarks)".to_string(),
-                };
                 eprintln!(
-                    "corner graph: {} corners, {} edges, {labels}, built in {:.1} ms ({:.0} KiB)",
-                    graph.corner_count(),
-                    graph.edge_count(),
-                    t0.elapsed().as_secs_f64() * 1e3,
-                    graph.memory_bytes() as f64 / 1024.0
+                    "corner graph: {}, built in {:.1} ms",
+                    describe_graph(&graph, mesh),
+                    t0.elapsed().as_secs_f64() * 1e3
                 );
             }
             o.corner_graph = Some(std::sync::Arc::new(graph));
         }
         Ok(o)
     }
+}
+
+/// What a corner graph holds, for a summary line: corners, edges, labels and views, memory.
+pub fn describe_graph(graph: &CornerGraph, mesh: &NavMesh) -> String {
+    let per_corner = |l: usize| l as f64 / graph.corner_count().max(1) as f64;
+    let labels = match (graph.label_entries(), graph.view_entries()) {
+        (Some(l), Some(v)) => format!(
+            "{:.0} label entries per corner, {:.1} corners in view per polygon, \
+             plain search first below {:.1}",
+            per_corner(l),
+            v as f64 / mesh.polygon_count().max(1) as f64,
+            graph.plain_first_below().unwrap_or(0.0)
+        ),
+        (Some(l), None) => format!(
+            "{:.0} label entries per corner, no views (the plain search is faster here)",
+            per_corner(l)
+        ),
+        (None, _) => "no labels (landmarks)".to_string(),
+    };
+    format!(
+        "{} corners, {} edges, {labels} ({:.0} KiB)",
+        graph.corner_count(),
+        graph.edge_count(),
+        graph.memory_bytes() as f64 / 1024.0
+    )
 }
 
 /// Reads a Polyanya `.mesh` file (version 1, 2 or 3), noting on stderr any face the reader had to

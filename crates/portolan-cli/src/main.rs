@@ -53,6 +53,9 @@ enum Command {
     DemoText,
     /// Run every query of a scenario file (.scen / .mesh.scen); CSV per query and a timing summary.
     Scen(cmd::scen::Args),
+    /// Build a mesh's corner graph (the index of `--search corner`) and save it, for
+    /// `portolan scen --index` to load instead of building it again.
+    Index(cmd::index::Args),
     /// Run a crowd scenario (circle, crossing, bottleneck, random): arrivals, overlaps, mesh
     /// exits and step times, measured every step.
     Crowd(cmd::crowd::Args),
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Some(Command::Path(args)) => cmd::path::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Scen(args)) => cmd::scen::run(args),
+        Some(Command::Index(args)) => cmd::index::run(args),
         Some(Command::Crowd(args)) => cmd::crowd::run(args),
         Some(Command::Edits(args)) => cmd::edits::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),

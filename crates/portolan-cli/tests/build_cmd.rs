@@ -566,3 +566,76 @@ fn scen_corner_search_with_compare_exact() {
         assert_clean_failure(&o, want);
     }
 }
+
+/// Issue 15: `portolan index` saves the corner graph; `scen --index` loads it instead of
+/// building it and answers every published query with the optimum; an index for another mesh,
+/// a damaged one and `--index` with another search are one-line errors.
+#[test]
+fn index_then_scen_with_index() {
+    let mesh = data("polyanya/meshes/scene_mp_2p_01.mesh");
+    let scen = data("polyanya/meshes/scene_mp_2p_01.mesh.scen");
+    let idx = temp("mp.idx");
+    let o = portolan(&["index", "--mesh", &mesh, "-o", idx.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("corner graph: 2093 corners"), "{err}");
+    let bytes = std::fs::read(&idx).unwrap();
+    assert_eq!(&bytes[..8], b"PRTLNCG\0");
+    let o = portolan(&[
+        "scen",
+        "--mesh",
+        &mesh,
+        "--scen",
+        &scen,
+        "--index",
+        idx.to_str().unwrap(),
+        "--expect",
+        "euclidean",
+        "--tolerance",
+        "1e-9",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("loaded from"), "{err}");
+    assert!(err.contains("mismatches: 0"), "{err}");
+    // Another mesh: refused, naming both fingerprints.
+    let other = data("polyanya/meshes/arena-merged.mesh");
+    let o = portolan(&[
+        "scen",
+        "--mesh",
+        &other,
+        "--scen",
+        &data("polyanya/scenarios/arena.scen"),
+        "--index",
+        idx.to_str().unwrap(),
+    ]);
+    assert_clean_failure(&o, "built for another mesh");
+    // Damaged: one byte changed.
+    let mut damaged = bytes.clone();
+    damaged[1000] ^= 1;
+    let bad = temp("damaged.idx");
+    std::fs::write(&bad, &damaged).unwrap();
+    let o = portolan(&[
+        "scen",
+        "--mesh",
+        &mesh,
+        "--scen",
+        &scen,
+        "--index",
+        bad.to_str().unwrap(),
+    ]);
+    assert_clean_failure(&o, "damaged");
+    // Another search with --index.
+    let o = portolan(&[
+        "scen",
+        "--mesh",
+        &mesh,
+        "--scen",
+        &scen,
+        "--index",
+        idx.to_str().unwrap(),
+        "--search",
+        "exact",
+    ]);
+    assert_clean_failure(&o, "--index is a corner graph");
+}

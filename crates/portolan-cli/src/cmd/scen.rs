@@ -1,7 +1,8 @@
 //! `portolan scen`: run every query of a scenario file and time it.
 
-use crate::input::{MeshArgs, SearchArg, SearchArgs};
+use crate::input::{describe_graph, MeshArgs, SearchArg, SearchArgs};
 use anyhow::{bail, Context, Result};
+use portolan::search::corner_graph::CornerGraph;
 use portolan::search::landmarks::Landmarks;
 use portolan::{PathError, PathFinder};
 use std::io::Write;
@@ -26,7 +27,13 @@ query ending on a double corner (two blocked cells touching diagonally) is answe
 shorter side."
 )]
 #[command(mut_group("input", |g| g.required(true)))]
-#[command(mut_arg("search", |a| a.default_value("exact")))]
+#[command(mut_arg("search", |a| {
+    a.default_value("exact").default_value_if(
+        "index",
+        clap::builder::ArgPredicate::IsPresent,
+        Some("corner"),
+    )
+}))]
 pub struct Args {
     /// --scene | --map | --poly | --mesh (one is required), --decomposition, --radius.
     #[command(flatten)]
@@ -59,6 +66,11 @@ pub struct Args {
     /// (optimal within 1e-9 relative; speed-up = the exact search's mean time / this one's).
     #[arg(long)]
     pub compare_exact: bool,
+    /// Load the corner graph from this file (written by `portolan index` for the same mesh)
+    /// instead of building it: the corner search (the default with --index). A file for
+    /// another mesh, of another version or damaged is refused.
+    #[arg(long, value_name = "FILE")]
+    pub index: Option<PathBuf>,
 }
 
 /// `--expect` values.
@@ -75,6 +87,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     if args.landmarks.is_some() && args.search.search == SearchArg::Funnel {
         bail!("--landmarks needs --search exact or corner (the funnel search does not use them)");
+    }
+    if args.index.is_some() && args.search.search != SearchArg::Corner {
+        bail!("--index is a corner graph: it needs --search corner (the default with --index)");
     }
     let (_, mesh) = args.input.load()?;
     let f = std::fs::File::open(&args.scen)
@@ -105,7 +120,25 @@ pub fn run(args: Args) -> Result<()> {
         "index,sx,sy,gx,gy,length,expected,us,expanded"
     };
     writeln!(out, "{header}").with_context(|| format!("cannot write {csv_name}"))?;
-    let mut opts = args.search.options_for(&mesh, true)?;
+    let mut opts = match &args.index {
+        None => args.search.options_for(&mesh, true)?,
+        Some(path) => {
+            let t0 = Instant::now();
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let graph = CornerGraph::from_bytes(&bytes, &mesh)
+                .with_context(|| format!("cannot load the index {}", path.display()))?;
+            eprintln!(
+                "corner graph: {}, loaded from {} in {:.1} ms",
+                describe_graph(&graph, &mesh),
+                path.display(),
+                t0.elapsed().as_secs_f64() * 1e3
+            );
+            let mut o = args.search.options()?;
+            o.corner_graph = Some(std::sync::Arc::new(graph));
+            o
+        }
+    };
     if let Some(k) = args.landmarks {
         let t0 = Instant::now();
         let lm = Landmarks::build(&mesh, usize::from(k));

@@ -122,10 +122,65 @@ pub struct NavMesh {
     dead_ends: std::sync::OnceLock<dead_ends::DeadEnds>,
 }
 
+/// The 64-bit FNV-1a hash (Fowler, Noll, Vo): a fast, stable, non-cryptographic hash of a byte
+/// stream, for fingerprints and checksums that must agree across processes and machines.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fnv64(u64);
+
+impl Fnv64 {
+    /// The hash of nothing (FNV's offset basis).
+    pub(crate) fn new() -> Fnv64 {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+
+    /// Hashes `bytes` in.
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// The hash so far.
+    pub(crate) fn finish(self) -> u64 {
+        self.0
+    }
+}
+
 /// Source of [`NavMesh::instance_id`]s.
 static NEXT_INSTANCE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl NavMesh {
+    /// A 64-bit hash of the mesh's geometry: its vertices (bit for bit) and its polygons'
+    /// vertex lists, in order. Equal meshes have equal fingerprints in every process and on
+    /// every machine, so data saved for a mesh, such as a
+    /// [corner graph index](crate::search::corner_graph::CornerGraph::to_bytes), can be checked
+    /// against the mesh it is loaded with (unlike [`NavMesh::instance_id`], which is per
+    /// process). Off-mesh links are not part of it. FNV-1a; O(size of the mesh).
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let again = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// assert_eq!(mesh.fingerprint(), again.fingerprint());
+    /// assert_ne!(mesh.instance_id(), again.instance_id());
+    /// ```
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv64::new();
+        h.write(&(self.vertices.len() as u64).to_le_bytes());
+        for v in &self.vertices {
+            h.write(&v.x.to_bits().to_le_bytes());
+            h.write(&v.y.to_bits().to_le_bytes());
+        }
+        h.write(&(self.offsets.len() as u64).to_le_bytes());
+        for o in &self.offsets {
+            h.write(&o.to_le_bytes());
+        }
+        for v in &self.poly_vertices {
+            h.write(&v.0.to_le_bytes());
+        }
+        h.finish()
+    }
+
     /// A number distinct for every mesh built in this process (clones share it, as they share
     /// the geometry). Data prepared for one mesh, such as
     /// [`Landmarks`](crate::search::landmarks::Landmarks), records it, so a search can refuse

@@ -112,6 +112,21 @@ impl Landmarks {
         }
     }
 
+    /// A table from its parts as [`Landmarks::table`] gives them (reading a saved index).
+    pub(crate) fn from_parts(mesh_id: u64, sites: Vec<VertexId>, dist: Vec<f64>) -> Landmarks {
+        Landmarks {
+            mesh_id,
+            sites,
+            dist,
+        }
+    }
+
+    /// The whole table: `table()[v * count + l]` is the distance from landmark `l` to vertex
+    /// `v` (saving an index).
+    pub(crate) fn table(&self) -> &[f64] {
+        &self.dist
+    }
+
     /// The number of landmarks.
     pub fn count(&self) -> usize {
         self.sites.len()

@@ -38,17 +38,17 @@ pub const MAX_ENTRIES: usize = 4 << 20;
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct HubLabels {
     /// Per vertex, its entries are `offsets[v]..offsets[v + 1]`, by increasing hub rank.
-    offsets: Vec<u32>,
-    hubs: Vec<u32>,
-    dists: Vec<f64>,
+    pub(super) offsets: Vec<u32>,
+    pub(super) hubs: Vec<u32>,
+    pub(super) dists: Vec<f64>,
     /// Per entry `(h, d)` of vertex `v`: the next corner on the way from `v` to hub `h` (its
     /// parent in `h`'s pruned Dijkstra, which is labelled with `h` too), `v` itself for `h`'s
     /// own entry. Following them reads a shortest path back.
-    next: Vec<u32>,
+    pub(super) next: Vec<u32>,
     /// Per hub rank: its vertex.
-    hub_vertex: Vec<u32>,
+    pub(super) hub_vertex: Vec<u32>,
     /// How many hubs (corners) there are: hub ranks are below this.
-    hub_count: usize,
+    pub(super) hub_count: usize,
 }
 
 #[derive(Copy, Clone, PartialEq)]

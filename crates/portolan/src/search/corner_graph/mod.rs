@@ -30,6 +30,8 @@
 //! - **Landmarks**: 16 [`Landmarks`] for an ALT heuristic where there are no labels:
 //!   `h(c) = max(|c t|, landmark bound)`.
 //!
+//! - **Saving it** ([the `file` module](self::file)): [`CornerGraph::to_bytes`] and [`CornerGraph::from_bytes`], a
+//!   versioned format with a checksum, tied to its mesh by [`NavMesh::fingerprint`].
 //! - **Views** (`views.rs`, with labels only): per polygon, the corners seen from some point
 //!   of it and, as the sweeps' exact cones, from which points; and per edge, the polygons its
 //!   segment crosses.
@@ -92,9 +94,11 @@
 //! assert_eq!(fast.bound, Some(1.0));
 //! ```
 
+pub mod file;
 mod labels;
 mod views;
 
+pub use file::IndexError;
 pub(crate) use labels::HubLabels;
 pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
 use views::{SweepCones, Views};
@@ -121,6 +125,9 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug, PartialEq)]
 pub struct CornerGraph {
     mesh_id: u64,
+    /// The mesh's [`NavMesh::fingerprint`] and polygon count (saving the graph).
+    mesh_fingerprint: u64,
+    polygons: usize,
     /// Per vertex: the wall vertices before and after it around its reflex wedge (`u → v → w`
     /// with the free space on the left), or `[NONE, NONE]` when it is not a corner.
     turns: Vec<[u32; 2]>,
@@ -226,6 +233,8 @@ impl CornerGraph {
         let mut graph = CornerGraph {
             sweep_cost,
             mesh_id: mesh.instance_id(),
+            mesh_fingerprint: mesh.fingerprint(),
+            polygons: mesh.polygon_count(),
             turns,
             wedge_poly,
             offsets,

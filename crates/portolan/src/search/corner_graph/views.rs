@@ -91,19 +91,19 @@ pub(crate) type SweepCones = Vec<(u32, [u32; 2])>;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Views {
     /// The entries of polygon `p` are `offsets[p]..offsets[p + 1]`.
-    offsets: Vec<u32>,
+    pub(super) offsets: Vec<u32>,
     /// Per entry: the corner.
-    corner: Vec<u32>,
+    pub(super) corner: Vec<u32>,
     /// Per entry `e`: its cones are `cones[cone_at[e]..cone_at[e + 1]]`; none when the corner
     /// sees the whole polygon.
-    cone_at: Vec<u32>,
+    pub(super) cone_at: Vec<u32>,
     /// `[right, left]`: the points left of (or on) the line from the corner through vertex
     /// `right` and right of (or on) the line through `left`.
-    cones: Vec<[u32; 2]>,
+    pub(super) cones: Vec<[u32; 2]>,
     /// Per graph edge `e`, the polygons its segment crosses, in order:
     /// `strips[strip_at[e]..strip_at[e + 1]]` (a path's channel without raycasts).
-    strip_at: Vec<u32>,
-    strips: Vec<PolyId>,
+    pub(super) strip_at: Vec<u32>,
+    pub(super) strips: Vec<PolyId>,
 }
 
 impl Views {

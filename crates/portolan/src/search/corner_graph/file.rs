@@ -1,0 +1,582 @@
+//! The corner graph as bytes: a saved index that a later process loads instead of building it
+//! again ([`CornerGraph::to_bytes`], [`CornerGraph::from_bytes`]).
+//!
+//! # Format (version 1)
+//! Little-endian throughout:
+//!
+//! | bytes | what |
+//! | --- | --- |
+//! | 8 | magic `PRTLNCG\0` |
+//! | 4 | format version ([`VERSION`]) |
+//! | 8 | the mesh's [`fingerprint`](NavMesh::fingerprint) |
+//! | 8, 8 | the mesh's vertex and polygon counts |
+//! | … | the graph: its arrays, each as a 64-bit length and its elements |
+//! | 8 | checksum: 64-bit FNV-1a of every byte before it |
+//!
+//! A file is refused with a typed [`IndexError`] that names what is wrong: not an index, another
+//! version, a damaged file (the checksum), another mesh (the fingerprint), or arrays that do not
+//! fit the mesh (every index is checked against its bounds, so even a file written by someone
+//! else's tool cannot make a query read out of bounds).
+//!
+//! # What an edit costs
+//! The index belongs to one mesh: after an edit (a [`DynamicNavMesh`](crate::dynamic) update)
+//! the graph must be built again; there is no incremental update yet.
+//!
+//! # Cost
+//! Writing and reading are linear in the graph's size (BENCHMARKS.md, "Fast search", gives
+//! sizes per map); the checksum and the fingerprint are one pass each.
+
+use super::labels::HubLabels;
+use super::views::{ViewChoice, Views};
+use super::{CornerGraph, NONE};
+use crate::mesh::{Fnv64, NavMesh, PolyId, VertexId};
+use crate::search::landmarks::Landmarks;
+use std::sync::Arc;
+
+/// The first bytes of every index file.
+pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
+
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// Why [`CornerGraph::from_bytes`] refused a file.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum IndexError {
+    /// The bytes do not start with [`MAGIC`].
+    #[error("not a Portolan corner graph index (it does not start with \"PRTLNCG\")")]
+    NotAnIndex,
+    /// The file's format version is not [`VERSION`].
+    #[error("corner graph index format version {found}; this build reads version {supported}")]
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// The file ends before `what` does.
+    #[error("corner graph index truncated: it ends inside {what}")]
+    Truncated {
+        /// The part the file ends in.
+        what: &'static str,
+    },
+    /// The checksum does not match the bytes: the file is damaged.
+    #[error(
+        "corner graph index damaged: checksum {stored:#018x} stored, {computed:#018x} computed"
+    )]
+    Checksum {
+        /// The checksum the file holds.
+        stored: u64,
+        /// The checksum of the bytes read.
+        computed: u64,
+    },
+    /// The index was built for another mesh.
+    #[error(
+        "corner graph index built for another mesh: fingerprint {index:#018x} \
+         ({index_vertices} vertices, {index_polygons} polygons), this mesh's is {mesh:#018x} \
+         ({mesh_vertices} vertices, {mesh_polygons} polygons)"
+    )]
+    OtherMesh {
+        /// The fingerprint the index was built for.
+        index: u64,
+        /// The fingerprint of the mesh given.
+        mesh: u64,
+        /// The vertex count the index was built for.
+        index_vertices: u64,
+        /// The polygon count the index was built for.
+        index_polygons: u64,
+        /// The mesh's vertex count.
+        mesh_vertices: u64,
+        /// The mesh's polygon count.
+        mesh_polygons: u64,
+    },
+    /// A part of the graph does not fit the mesh (an index out of bounds, a length that
+    /// disagrees, a distance that is not a number).
+    #[error("corner graph index corrupt: {what}")]
+    Corrupt {
+        /// The part and what is wrong with it.
+        what: String,
+    },
+}
+
+/// Little-endian output.
+struct Out(Vec<u8>);
+
+impl Out {
+    fn u8(&mut self, x: u8) {
+        self.0.push(x);
+    }
+    fn u32(&mut self, x: u32) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn u64(&mut self, x: u64) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn f64(&mut self, x: f64) {
+        self.u64(x.to_bits());
+    }
+    fn u32s(&mut self, xs: impl ExactSizeIterator<Item = u32>) {
+        self.u64(xs.len() as u64);
+        self.0.reserve(xs.len() * 4);
+        xs.for_each(|x| self.u32(x));
+    }
+    fn f64s(&mut self, xs: &[f64]) {
+        self.u64(xs.len() as u64);
+        self.0.reserve(xs.len() * 8);
+        xs.iter().for_each(|&x| self.f64(x));
+    }
+    fn u8s(&mut self, xs: &[u8]) {
+        self.u64(xs.len() as u64);
+        self.0.extend_from_slice(xs);
+    }
+}
+
+/// Little-endian input, every read checked against the end.
+struct In<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> In<'a> {
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], IndexError> {
+        if n > self.bytes.len() {
+            return Err(IndexError::Truncated { what });
+        }
+        let (head, rest) = self.bytes.split_at(n);
+        self.bytes = rest;
+        Ok(head)
+    }
+    fn u8(&mut self, what: &'static str) -> Result<u8, IndexError> {
+        Ok(self.take(1, what)?[0])
+    }
+    fn u32(&mut self, what: &'static str) -> Result<u32, IndexError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self, what: &'static str) -> Result<u64, IndexError> {
+        let b = self.take(8, what)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn f64(&mut self, what: &'static str) -> Result<f64, IndexError> {
+        Ok(f64::from_bits(self.u64(what)?))
+    }
+    /// An array's length, checked against the bytes left (`size` bytes per element).
+    fn len(&mut self, size: usize, what: &'static str) -> Result<usize, IndexError> {
+        let n = self.u64(what)?;
+        match usize::try_from(n).ok().and_then(|n| n.checked_mul(size)) {
+            Some(bytes) if bytes <= self.bytes.len() => Ok(n as usize),
+            _ => Err(IndexError::Truncated { what }),
+        }
+    }
+    fn u32s(&mut self, what: &'static str) -> Result<Vec<u32>, IndexError> {
+        let n = self.len(4, what)?;
+        let b = self.take(n * 4, what)?;
+        Ok(b.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+    fn f64s(&mut self, what: &'static str) -> Result<Vec<f64>, IndexError> {
+        let n = self.len(8, what)?;
+        let b = self.take(n * 8, what)?;
+        Ok(b.chunks_exact(8)
+            .map(|c| {
+                let mut a = [0u8; 8];
+                a.copy_from_slice(c);
+                f64::from_bits(u64::from_le_bytes(a))
+            })
+            .collect())
+    }
+    fn u8s(&mut self, what: &'static str) -> Result<Vec<u8>, IndexError> {
+        let n = self.len(1, what)?;
+        Ok(self.take(n, what)?.to_vec())
+    }
+}
+
+fn corrupt(what: impl Into<String>) -> IndexError {
+    IndexError::Corrupt { what: what.into() }
+}
+
+/// `Ok` when every value is below `bound` (or [`NONE`] where `none_ok`).
+fn check_ids(xs: &[u32], bound: usize, none_ok: bool, what: &str) -> Result<(), IndexError> {
+    match xs
+        .iter()
+        .find(|&&x| (x as usize) >= bound && !(none_ok && x == NONE))
+    {
+        Some(x) => Err(corrupt(format!("{what}: {x} is out of bounds (< {bound})"))),
+        None => Ok(()),
+    }
+}
+
+/// `Ok` when `offsets` are `len` + 1 compressed-row offsets, from 0, not decreasing, ending at
+/// `end`.
+fn check_offsets(offsets: &[u32], len: usize, end: usize, what: &str) -> Result<(), IndexError> {
+    if offsets.len() != len + 1
+        || offsets[0] != 0
+        || offsets[len] as usize != end
+        || offsets.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err(corrupt(format!(
+            "{what}: not {} offsets from 0 to {end}, in order",
+            len + 1
+        )));
+    }
+    Ok(())
+}
+
+/// `Ok` when every value is a number ≥ 0 (infinite allowed where `inf_ok`).
+fn check_dists(xs: &[f64], inf_ok: bool, what: &str) -> Result<(), IndexError> {
+    match xs
+        .iter()
+        .find(|&&x| x.is_nan() || x < 0.0 || (x.is_infinite() && !inf_ok))
+    {
+        Some(x) => Err(corrupt(format!("{what}: {x} is not a distance"))),
+        None => Ok(()),
+    }
+}
+
+impl CornerGraph {
+    /// The graph as bytes, to be loaded with [`CornerGraph::from_bytes`] in another process
+    /// (see the [format](crate::search::corner_graph::file)): a build paid once and saved next
+    /// to the mesh.
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let graph = CornerGraph::build(&mesh);
+    /// let bytes = graph.to_bytes();
+    /// let loaded = CornerGraph::from_bytes(&bytes, &mesh).unwrap();
+    /// assert_eq!(loaded.edge_count(), graph.edge_count());
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut o = Out(Vec::with_capacity(self.memory_bytes() + 256));
+        o.0.extend_from_slice(&MAGIC);
+        o.u32(VERSION);
+        o.u64(self.mesh_fingerprint);
+        o.u64(self.turns.len() as u64);
+        o.u64(self.polygons as u64);
+        o.u64(self.sweep_cost as u64);
+        o.u32s(self.turns.as_flattened().iter().copied());
+        o.u32s(self.wedge_poly.iter().copied());
+        o.u32s(self.offsets.iter().copied());
+        o.u32s(self.targets.iter().copied());
+        o.f64s(&self.lengths);
+        o.u8s(&self.sides);
+        match &self.labels {
+            None => o.u8(0),
+            Some(l) => {
+                o.u8(1);
+                o.u64(l.hub_count as u64);
+                o.u32s(l.offsets.iter().copied());
+                o.u32s(l.hubs.iter().copied());
+                o.f64s(&l.dists);
+                o.u32s(l.next.iter().copied());
+                o.u32s(l.hub_vertex.iter().copied());
+            }
+        }
+        match &self.views {
+            None => o.u8(0),
+            Some(v) => {
+                o.u8(1);
+                o.u32s(v.offsets.iter().copied());
+                o.u32s(v.corner.iter().copied());
+                o.u32s(v.cone_at.iter().copied());
+                o.u32s(v.cones.as_flattened().iter().copied());
+                o.u32s(v.strip_at.iter().copied());
+                o.u32s(v.strips.iter().map(|p| p.0));
+            }
+        }
+        match self.view_choice {
+            None => o.u8(0),
+            Some(c) => {
+                o.u8(1);
+                o.f64(c.plain_below);
+                o.u64(c.budget as u64);
+            }
+        }
+        match &self.landmarks {
+            None => o.u8(0),
+            Some(l) => {
+                o.u8(1);
+                o.u32s(l.sites().iter().map(|v| v.0));
+                o.f64s(l.table());
+            }
+        }
+        let mut h = Fnv64::new();
+        h.write(&o.0);
+        o.u64(h.finish());
+        o.0
+    }
+
+    /// The graph saved by [`CornerGraph::to_bytes`], for `mesh`: the same graph as a build on
+    /// `mesh` would give, now tied to this `mesh` ([`CornerGraph::mesh_id`]). Refused, with the
+    /// reason, when the bytes are not an index of this version, are damaged, were saved for
+    /// another mesh (its [`fingerprint`](NavMesh::fingerprint)), or do not fit the mesh.
+    /// Never panics.
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::{CornerGraph, IndexError};
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let mut bytes = CornerGraph::build(&mesh).to_bytes();
+    /// assert!(CornerGraph::from_bytes(&bytes, &mesh).is_ok());
+    /// let last = bytes.len() - 9;
+    /// bytes[last] ^= 1;
+    /// assert!(matches!(
+    ///     CornerGraph::from_bytes(&bytes, &mesh),
+    ///     Err(IndexError::Checksum { .. })
+    /// ));
+    /// assert_eq!(CornerGraph::from_bytes(b"nonsense", &mesh).unwrap_err(), IndexError::NotAnIndex);
+    /// ```
+    pub fn from_bytes(bytes: &[u8], mesh: &NavMesh) -> Result<CornerGraph, IndexError> {
+        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+            return Err(IndexError::NotAnIndex);
+        }
+        let mut i = In {
+            bytes: &bytes[MAGIC.len()..],
+        };
+        let version = i.u32("the header")?;
+        if version != VERSION {
+            return Err(IndexError::Version {
+                found: version,
+                supported: VERSION,
+            });
+        }
+        // The checksum first: a damaged file says so, whatever else it seems to say.
+        if bytes.len() < MAGIC.len() + 4 + 8 {
+            return Err(IndexError::Truncated { what: "the header" });
+        }
+        let (body, tail) = bytes.split_at(bytes.len() - 8);
+        let mut h = Fnv64::new();
+        h.write(body);
+        let stored = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
+        if stored != h.finish() {
+            return Err(IndexError::Checksum {
+                stored,
+                computed: h.finish(),
+            });
+        }
+        i.bytes = &body[MAGIC.len() + 4..];
+        let fingerprint = i.u64("the header")?;
+        let vertices = i.u64("the header")?;
+        let polygons = i.u64("the header")?;
+        let (nv, np) = (mesh.vertex_count(), mesh.polygon_count());
+        if fingerprint != mesh.fingerprint() || vertices != nv as u64 || polygons != np as u64 {
+            return Err(IndexError::OtherMesh {
+                index: fingerprint,
+                mesh: mesh.fingerprint(),
+                index_vertices: vertices,
+                index_polygons: polygons,
+                mesh_vertices: nv as u64,
+                mesh_polygons: np as u64,
+            });
+        }
+        let sweep_cost = usize::try_from(i.u64("the header")?)
+            .map_err(|_| corrupt("the sweep cost does not fit this machine"))?;
+        let flat = i.u32s("the corners' walls")?;
+        if flat.len() != 2 * nv {
+            return Err(corrupt("the corners' walls: not two per vertex"));
+        }
+        check_ids(&flat, nv, true, "the corners' walls")?;
+        let turns: Vec<[u32; 2]> = flat.chunks_exact(2).map(|c| [c[0], c[1]]).collect();
+        let wedge_poly = i.u32s("the corners' wedges")?;
+        if wedge_poly.len() != nv {
+            return Err(corrupt("the corners' wedges: not one per vertex"));
+        }
+        check_ids(&wedge_poly, np, true, "the corners' wedges")?;
+        // A corner has both walls and a wedge; any other vertex none of them.
+        if let Some(v) = (0..nv).find(|&v| {
+            let [u, w] = turns[v];
+            (u == NONE) != (w == NONE) || (u == NONE) != (wedge_poly[v] == NONE)
+        }) {
+            return Err(corrupt(format!(
+                "vertex {v}: walls and wedge disagree on whether it is a corner"
+            )));
+        }
+        let is_corner = |v: u32| turns[v as usize][0] != NONE;
+        let offsets = i.u32s("the edge offsets")?;
+        let targets = i.u32s("the edge targets")?;
+        check_offsets(&offsets, nv, targets.len(), "the edge offsets")?;
+        check_ids(&targets, nv, false, "the edge targets")?;
+        // Edges join corners only.
+        if let Some(v) = (0..nv).find(|&v| {
+            let row = &targets[offsets[v] as usize..offsets[v + 1] as usize];
+            !row.is_empty() && (!is_corner(v as u32) || !row.iter().all(|&d| is_corner(d)))
+        }) {
+            return Err(corrupt(format!(
+                "the edges of vertex {v}: an edge that does not join two corners"
+            )));
+        }
+        let lengths = i.f64s("the edge lengths")?;
+        check_dists(&lengths, false, "the edge lengths")?;
+        let sides = i.u8s("the edge sides")?;
+        if lengths.len() != targets.len() || sides.len() != targets.len() {
+            return Err(corrupt("the edge lengths and sides: not one per edge"));
+        }
+        let labels = match i.u8("the labels")? {
+            0 => None,
+            1 => {
+                let hub_count = usize::try_from(i.u64("the labels")?)
+                    .ok()
+                    .filter(|&h| h <= nv)
+                    .ok_or_else(|| corrupt("the labels: more hubs than vertices"))?;
+                let offsets = i.u32s("the label offsets")?;
+                let hubs = i.u32s("the label hubs")?;
+                check_offsets(&offsets, nv, hubs.len(), "the label offsets")?;
+                check_ids(&hubs, hub_count, false, "the label hubs")?;
+                let dists = i.f64s("the label distances")?;
+                check_dists(&dists, false, "the label distances")?;
+                let next = i.u32s("the label next hops")?;
+                check_ids(&next, nv, false, "the label next hops")?;
+                let hub_vertex = i.u32s("the hubs' vertices")?;
+                check_ids(&hub_vertex, nv, false, "the hubs' vertices")?;
+                if dists.len() != hubs.len()
+                    || next.len() != hubs.len()
+                    || hub_vertex.len() != hub_count
+                {
+                    return Err(corrupt("the labels: arrays of different lengths"));
+                }
+                Some(HubLabels {
+                    offsets,
+                    hubs,
+                    dists,
+                    next,
+                    hub_vertex,
+                    hub_count,
+                })
+            }
+            x => return Err(corrupt(format!("the labels: flag {x}, not 0 or 1"))),
+        };
+        let views = match i.u8("the views")? {
+            0 => None,
+            1 => {
+                let offsets = i.u32s("the view offsets")?;
+                let corner = i.u32s("the view corners")?;
+                check_offsets(&offsets, np, corner.len(), "the view offsets")?;
+                check_ids(&corner, nv, false, "the view corners")?;
+                let cone_at = i.u32s("the view cone offsets")?;
+                let flat = i.u32s("the view cones")?;
+                if flat.len() % 2 != 0 {
+                    return Err(corrupt("the view cones: an odd number of vertices"));
+                }
+                check_offsets(
+                    &cone_at,
+                    corner.len(),
+                    flat.len() / 2,
+                    "the view cone offsets",
+                )?;
+                check_ids(&flat, nv, false, "the view cones")?;
+                let strip_at = i.u32s("the edge strip offsets")?;
+                let strips = i.u32s("the edge strips")?;
+                check_offsets(
+                    &strip_at,
+                    targets.len(),
+                    strips.len(),
+                    "the edge strip offsets",
+                )?;
+                check_ids(&strips, np, false, "the edge strips")?;
+                Some(Views {
+                    offsets,
+                    corner,
+                    cone_at,
+                    cones: flat.chunks_exact(2).map(|c| [c[0], c[1]]).collect(),
+                    strip_at,
+                    strips: strips.into_iter().map(PolyId).collect(),
+                })
+            }
+            x => return Err(corrupt(format!("the views: flag {x}, not 0 or 1"))),
+        };
+        let view_choice = match i.u8("the view choice")? {
+            0 => None,
+            1 => {
+                let plain_below = i.f64("the view choice")?;
+                if plain_below.is_nan() || plain_below < 0.0 {
+                    return Err(corrupt("the view choice: a distance that is not one"));
+                }
+                let budget = usize::try_from(i.u64("the view choice")?)
+                    .map_err(|_| corrupt("the view choice: a budget too large"))?;
+                Some(ViewChoice {
+                    plain_below,
+                    budget,
+                })
+            }
+            x => return Err(corrupt(format!("the view choice: flag {x}, not 0 or 1"))),
+        };
+        let landmarks = match i.u8("the landmarks")? {
+            0 => None,
+            1 => {
+                let sites = i.u32s("the landmark sites")?;
+                check_ids(&sites, nv, false, "the landmark sites")?;
+                let table = i.f64s("the landmark table")?;
+                // NaN marks pinch vertices; infinity, unreachable ones.
+                if table.len() != sites.len() * nv || table.iter().any(|&d| d < 0.0) {
+                    return Err(corrupt(
+                        "the landmark table: not one distance per site and vertex",
+                    ));
+                }
+                Some(Arc::new(Landmarks::from_parts(
+                    mesh.instance_id(),
+                    sites.into_iter().map(VertexId).collect(),
+                    table,
+                )))
+            }
+            x => return Err(corrupt(format!("the landmarks: flag {x}, not 0 or 1"))),
+        };
+        if !i.bytes.is_empty() {
+            return Err(corrupt(format!("{} bytes after the graph", i.bytes.len())));
+        }
+        Ok(CornerGraph {
+            mesh_id: mesh.instance_id(),
+            mesh_fingerprint: fingerprint,
+            polygons: np,
+            turns,
+            wedge_poly,
+            offsets,
+            targets,
+            lengths,
+            sides,
+            landmarks,
+            labels,
+            views,
+            view_choice,
+            sweep_cost,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{build, BuildOptions, Scene};
+
+    /// A graph without labels (open maps) carries landmarks instead; they round-trip too.
+    #[test]
+    fn a_graph_with_landmarks_instead_of_labels_round_trips() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let mut graph = CornerGraph::build(&mesh);
+        graph.labels = None;
+        graph.views = None;
+        graph.view_choice = None;
+        graph.landmarks = Some(Arc::new(Landmarks::build(&mesh, 4)));
+        let loaded = CornerGraph::from_bytes(&graph.to_bytes(), &mesh).unwrap();
+        assert_eq!(loaded, graph);
+        // A table one distance short is corrupt.
+        let mut bytes = graph.to_bytes();
+        let n = bytes.len();
+        let sites = 4 * 4 + 8;
+        let table_len_at = n - 8 - mesh.vertex_count() * 4 * 8 - 8;
+        assert!(table_len_at > sites);
+        bytes[table_len_at..table_len_at + 8]
+            .copy_from_slice(&((mesh.vertex_count() * 4 - 1) as u64).to_le_bytes());
+        let body = bytes.len() - 8;
+        let mut h = Fnv64::new();
+        h.write(&bytes[..body]);
+        let sum = h.finish().to_le_bytes();
+        bytes[body..].copy_from_slice(&sum);
+        assert!(matches!(
+            CornerGraph::from_bytes(&bytes, &mesh),
+            Err(IndexError::Corrupt { .. })
+        ));
+    }
+}
