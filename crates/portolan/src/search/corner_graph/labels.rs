@@ -203,9 +203,16 @@ impl HubLabels {
     /// The least `d(v, h) + table[h]` over `v`'s hubs (infinite when none is in the table).
     #[inline]
     pub(crate) fn join(&self, v: u32, table: &[f64]) -> f64 {
-        self.label(v)
-            .map(|(h, d)| d + table[h as usize])
-            .fold(f64::INFINITY, f64::min)
+        // A plain comparison, not `f64::min`: no NaN to care for (distances and table entries
+        // are numbers or infinite), and the loop is the query's hottest.
+        let mut best = f64::INFINITY;
+        for (h, d) in self.label(v) {
+            let x = d + table[h as usize];
+            if x < best {
+                best = x;
+            }
+        }
+        best
     }
 
     /// The graph distance between corners `a` and `b`: the least `d(a, h) + d(h, b)` over the

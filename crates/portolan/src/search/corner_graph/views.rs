@@ -205,8 +205,8 @@ fn at_vertex(mesh: &NavMesh, v: u32) -> Location {
     }
 }
 
-/// Per graph edge, the polygons a raycast along it crosses (empty where the ray is refused,
-/// which a clear edge never is).
+/// Per graph edge, the polygons a raycast along it crosses, as a chain of polygons sharing
+/// edges (empty where the ray is refused, which a clear edge never is).
 fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
     let vs = mesh.vertices();
     let row = |c: usize, leg: &mut Vec<PolyId>| -> Vec<Vec<PolyId>> {
@@ -215,7 +215,12 @@ fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
             .map(|e| {
                 let d = graph.targets[e] as usize;
                 let _ = raycast_located(mesh, vs[c], at_vertex(mesh, c as u32), vs[d], leg);
-                leg.clone()
+                // Made a chain of polygons sharing edges here, once (where the segment passes
+                // through a vertex, the polygons around it), so that a query only joins strips.
+                channel_through(mesh, &[vs[c], vs[d]], |_, _, _, out| {
+                    out.extend_from_slice(leg);
+                    false
+                })
             })
             .collect()
     };
@@ -458,7 +463,7 @@ impl CornerGraph {
             let (a, b) = (stops[i].1, stops[i + 1].1);
             if let (0, Some(known)) = (i, first_leg) {
                 leg.extend_from_slice(known);
-                return;
+                return false;
             }
             if a != NONE && b != NONE {
                 let r = self.row(a);
@@ -468,7 +473,7 @@ impl CornerGraph {
                         &views.strips[views.strip_at[e] as usize..views.strip_at[e + 1] as usize];
                     if !strip.is_empty() {
                         leg.extend_from_slice(strip);
-                        return;
+                        return true;
                     }
                 }
             }
@@ -480,6 +485,7 @@ impl CornerGraph {
                 mesh.locate(from)
             };
             let _ = raycast_located(mesh, from, loc, to, leg);
+            false
         });
         Path {
             length: Path::polyline_length(&points),

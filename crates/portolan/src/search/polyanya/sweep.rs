@@ -307,15 +307,18 @@ pub(crate) fn channel_along(mesh: &NavMesh, points: &[Vec2]) -> Vec<PolyId> {
     channel_through(mesh, points, |_, from, to, leg| {
         // The legs of a path found on this mesh are clear; a refused ray leaves `leg` empty.
         let _ = crate::search::raycast::raycast_into(mesh, from, to, leg);
+        false
     })
 }
 
 /// [`channel_along`] with the polygons of leg `i` (from `points[i]` to `points[i + 1]`, in
-/// order) written into the buffer by `leg` (which may know them without a raycast).
+/// order) written into the buffer by `leg` (which may know them without a raycast), which
+/// returns `true` when they are already a chain of polygons sharing edges (then only the joint
+/// with the previous leg is checked).
 pub(crate) fn channel_through(
     mesh: &NavMesh,
     points: &[Vec2],
-    mut legs: impl FnMut(usize, Vec2, Vec2, &mut Vec<PolyId>),
+    mut legs: impl FnMut(usize, Vec2, Vec2, &mut Vec<PolyId>) -> bool,
 ) -> Vec<PolyId> {
     let mut out: Vec<PolyId> = Vec::new();
     let mut leg = Vec::new();
@@ -324,8 +327,12 @@ pub(crate) fn channel_through(
     }
     for (i, w) in points.windows(2).enumerate() {
         leg.clear();
-        legs(i, w[0], w[1], &mut leg);
-        for &b in &leg {
+        let chained = legs(i, w[0], w[1], &mut leg);
+        for (k, &b) in leg.iter().enumerate() {
+            if chained && k == 1 {
+                out.extend_from_slice(&leg[1..]);
+                break;
+            }
             match out.last() {
                 Some(&a) if a == b => continue,
                 Some(&a) if mesh.shared_edge(a, b).is_none() => around_vertex(mesh, a, b, &mut out),
