@@ -34,6 +34,9 @@ pub struct DeadEnds {
     /// Per component: first and last depth-first number of its subtree in the bridge tree
     /// (a component's own number is `range[c].0`).
     range: Vec<(u32, u32)>,
+    /// Per component: the root of its tree in the bridge forest (one tree per connected part
+    /// of the mesh).
+    root: Vec<u32>,
     /// Per edge slot (in [`NavMesh`]'s flat order): [`NONE`] for a wall or a portal on a cycle;
     /// else `child << 1 | enters`, where `child` is the component on the bridge's far side from
     /// the tree's root and `enters` is 1 when crossing from this slot's polygon goes into it.
@@ -139,6 +142,7 @@ impl DeadEnds {
         }
         let mut range = vec![(NONE, NONE); nc];
         let mut parent = vec![NONE; nc];
+        let mut root = vec![NONE; nc];
         let mut order = 0u32;
         let mut walk: Vec<(u32, usize)> = Vec::new();
         for r in 0..nc {
@@ -150,6 +154,7 @@ impl DeadEnds {
             walk.push((r as u32, 0));
             while let Some(&mut (c, ref mut i)) = walk.last_mut() {
                 let c = c as usize;
+                root[c] = r as u32;
                 if *i < tree[c].len() {
                     let d = tree[c][*i];
                     *i += 1;
@@ -189,6 +194,7 @@ impl DeadEnds {
         DeadEnds {
             component,
             range,
+            root,
             slot,
             bridges: bridges / 2,
         }
@@ -203,6 +209,22 @@ impl DeadEnds {
     #[inline]
     pub fn component(&self, p: PolyId) -> u32 {
         self.component[p.index()]
+    }
+
+    /// `true` when polygons `a` and `b` are in one connected part of the mesh (walking across
+    /// portals, off-mesh links aside): where they are not, no path joins them. O(1).
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene, Vec2};
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let (a, b) = (mesh.locate(Scene::DEFAULT_START), mesh.locate(Scene::DEFAULT_GOAL));
+    /// let (a, b) = (a.polygon().unwrap(), b.polygon().unwrap());
+    /// assert!(mesh.dead_ends().connected(a, b));
+    /// ```
+    #[inline]
+    pub fn connected(&self, a: PolyId, b: PolyId) -> bool {
+        self.root[self.component[a.index()] as usize]
+            == self.root[self.component[b.index()] as usize]
     }
 
     /// `true` when crossing edge `slot` of polygon `p` can be on a shortest path to a point in

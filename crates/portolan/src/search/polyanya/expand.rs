@@ -143,6 +143,18 @@ impl ExactSearch {
                 }
             });
         }
+        // Start and goal in parts of the mesh that no portal joins: no path, without a search
+        // (which would explore the start's whole part; the corner search's views and sweeps
+        // too).
+        if let Some(de) = dead_ends {
+            let mut joined = false;
+            for_each_polygon(mesh, sloc, |a| {
+                for_each_polygon(mesh, tloc, |b| joined |= de.connected(a, b));
+            });
+            if !joined {
+                return self.unreachable(mesh, s, sloc, t, options);
+            }
+        }
         // The corner search, where its graph applies (it measures the mesh alone).
         let graph = match (&options.corner_graph, options.method) {
             (_, SearchMethod::Exact | SearchMethod::Funnel) => None,
