@@ -63,25 +63,25 @@ use crate::search::polyanya::{channel_through, dist, for_each_polygon};
 use crate::search::raycast::{raycast_located, RayOutcome};
 use crate::search::{Path, PathStatus};
 
-/// The cost model that decides, once per graph, whether its views answer queries faster than
-/// the plain exact search (`CornerGraph::build` runs a fixed sample of queries both ways and
-/// compares): nanoseconds on this project's 2-core machine, per plain search node expanded
+/// The cost model that decides, once per graph, how its views answer queries ([`fit`] runs a
+/// fixed sample of queries both ways and compares): nanoseconds, per plain search node expanded
 /// (with its successors), per view entry tested, per label entry read, per path stop (its
-/// channel strip and label hops) and per query (locating, the direct raycast). The two sides
-/// are far apart on most maps (scene_mp_2p_01: views 16× cheaper), so the constants need not be
-/// exact; they were fitted to the measured mean times of the maps in `../shared/data`
-/// (BENCHMARKS.md, "Fast search"). The sample is of long queries (random polygon pairs): on a
-/// map whose queries are mostly short, such as AcrosstheCape's scenarios, the views can still
-/// lose to the plain search.
-pub(crate) const NODE_COST: f64 = 100.0;
+/// channel strip and label hops), and per query for each side (locating, the direct raycast;
+/// the plain search's start and goal set-up). Fitted by least squares to the best-of-30 times
+/// of the build's own sample queries on the five maps of the fast-search table (BENCHMARKS.md)
+/// on this project's 2-core machine (2026-12-03): per-query times within about 30% on most
+/// samples; what matters is the ratio of the two sides, which is far from 1 on most maps.
+pub(crate) const NODE_COST: f64 = 70.0;
 /// See [`NODE_COST`].
-pub(crate) const VIEW_ENTRY_COST: f64 = 24.0;
+pub(crate) const VIEW_ENTRY_COST: f64 = 9.5;
 /// See [`NODE_COST`].
-pub(crate) const LABEL_ENTRY_COST: f64 = 6.0;
+pub(crate) const LABEL_ENTRY_COST: f64 = 1.1;
 /// See [`NODE_COST`].
-pub(crate) const STOP_COST: f64 = 600.0;
+pub(crate) const STOP_COST: f64 = 63.0;
 /// See [`NODE_COST`].
-pub(crate) const QUERY_COST: f64 = 3200.0;
+pub(crate) const QUERY_COST: f64 = 900.0;
+/// See [`NODE_COST`].
+pub(crate) const PLAIN_QUERY_COST: f64 = 1500.0;
 
 /// What a corner's sweep saw: per node, the polygon entered and the cone (`[NONE, NONE]` for a
 /// polygon the corner is a vertex of).
@@ -528,7 +528,7 @@ fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2]) -> (f64, u
 }
 
 /// How many sample queries [`fit`] runs: half between random polygon pairs (long queries), half
-/// between a random polygon and one a random walk of 1 to 64 steps away (short ones).
+/// from a random polygon to a point at a log-uniform distance from it (mostly short ones).
 const SAMPLES: u64 = 128;
 
 /// How the corner search uses a graph's views, fitted once per graph by [`fit`].
@@ -565,6 +565,8 @@ pub(crate) fn fit(mesh: &NavMesh, graph: &CornerGraph) -> Option<ViewChoice> {
     let mut plain = crate::search::polyanya::ExactSearch::new();
     let mut scratch = ViewScratch::default();
     let options = crate::search::SearchOptions::exact();
+    let bounds = mesh.bounds();
+    let diagonal = bounds.min.distance(bounds.max);
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = || {
         // SplitMix64: a fixed, well-spread sequence.
@@ -581,22 +583,24 @@ pub(crate) fn fit(mesh: &NavMesh, graph: &CornerGraph) -> Option<ViewChoice> {
         let b = if i % 2 == 0 {
             PolyId((next() % n) as u32)
         } else {
-            let mut b = a;
-            for _ in 0..1u64 << (next() % 7) {
-                let open: Vec<PolyId> = mesh.neighbours(b).iter().flatten().copied().collect();
-                if open.is_empty() {
-                    break;
-                }
-                b = open[(next() % open.len() as u64) as usize];
+            // A point at a log-uniform distance (1/256 of the map's diagonal to all of it) in a
+            // random direction, where it is on the mesh: short queries as they come, straight
+            // or winding.
+            let unit = |x: u64| (x >> 11) as f64 / (1u64 << 53) as f64;
+            let r = diagonal * (-(8.0 * unit(next()))).exp2();
+            let (sin, cos) = (std::f64::consts::TAU * unit(next())).sin_cos();
+            let p = mesh.centroid(a) + Vec2::new(cos, sin) * r;
+            match mesh.locate(p).polygon() {
+                Some(b) => b,
+                None => continue,
             }
-            b
         };
         let (s, t) = (mesh.centroid(a), mesh.centroid(b));
         let Ok(path) = plain.find_path(mesh, s, t, &options) else {
             continue;
         };
         let view_work = if a == b {
-            QUERY_COST
+            PLAIN_QUERY_COST
         } else {
             let answer = graph.view_query(
                 mesh,
@@ -614,7 +618,7 @@ pub(crate) fn fit(mesh: &NavMesh, graph: &CornerGraph) -> Option<ViewChoice> {
     if samples.is_empty() {
         return Some(ViewChoice::ALWAYS);
     }
-    let plain_work = |nodes: usize| QUERY_COST + NODE_COST * nodes as f64;
+    let plain_work = |nodes: usize| PLAIN_QUERY_COST + NODE_COST * nodes as f64;
     let all_plain: f64 = samples.iter().map(|x| plain_work(x.1)).sum();
     let all_views: f64 = samples.iter().map(|x| x.2).sum();
     let budget = ((all_views / samples.len() as f64 / NODE_COST) as usize).max(16);
