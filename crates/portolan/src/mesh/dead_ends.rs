@@ -21,6 +21,10 @@
 //! two comparisons. A search then asks, for each bridge it would cross, whether the goal's
 //! component lies on the far side. O(n) time and memory, computed once per mesh on first use
 //! ([`NavMesh::dead_ends`]).
+//!
+//! The same pass lays out, per edge slot, the record the exact search reads when it crosses
+//! that slot (`Crossing`: the slot's vertex, the polygon across and its entry slot, a
+//! cul-de-sac flag, the bridge code), so that one lazily built table serves the whole search.
 
 use super::{NavMesh, PolyId};
 

@@ -89,6 +89,15 @@
 //! that it also bounds the detour still to come. Expansions, times and the ratios against the
 //! `polyanya` crate on the same meshes and queries are in BENCHMARKS.md, with their commands.
 //!
+//! # Memory layout
+//! On large meshes an expansion's time goes mostly to cache misses, so the search reads the mesh
+//! through one record per polygon slot (`Crossing`, kept with the mesh's dead ends and built with
+//! them on first use): the slot's vertex id and position, the polygon across, the slot of the
+//! same edge there, a cul-de-sac flag and the bridge code. A polygon's records are contiguous, and
+//! making a successor reads nothing of the polygon beyond. Per root, the stamp, best `g`, pinch
+//! flag and landmark bound share one record; the goal's polygons are a short list, not a
+//! per-polygon array. Figures: BENCHMARKS.md (issue 15).
+//!
 //! # Off-mesh links
 //! On a mesh with [links](crate::mesh::links), a link's take-off point is reached like the goal:
 //! straight from a node's root when its cone holds the point, or around the corner on its side.
