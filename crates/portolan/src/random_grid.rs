@@ -4,7 +4,7 @@
 //! 512 map with a fifth of its cells blocked at random, and a 512 × 512 maze. Both generators
 //! here return the same [`GridMap`] that [`read_map`](crate::io::movingai::read_map) returns for a
 //! MovingAI `.map` file, so a generated map becomes a scene and a mesh exactly the way
-//! `portolan build --map` builds a file ([`GridMap::to_scene`], then [`build`](crate::build)),
+//! `portolan build --map` builds a file ([`GridMap::to_scene`], then [`build`](fn@crate::build)),
 //! and [`write_map`](crate::io::movingai::write_map) writes it as a `.map` file that reads back
 //! equal.
 //!
