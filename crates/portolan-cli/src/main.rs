@@ -62,6 +62,8 @@ enum Command {
     /// Random obstacle edits on a tiled dynamic mesh: update times, checked against builds from
     /// scratch.
     Edits(cmd::edits::Args),
+    /// Write a seeded grid map (.map): random blocked cells or a maze.
+    GenMap(cmd::gen_map::Args),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Some(Command::Index(args)) => cmd::index::run(args),
         Some(Command::Crowd(args)) => cmd::crowd::run(args),
         Some(Command::Edits(args)) => cmd::edits::run(args),
+        Some(Command::GenMap(args)) => cmd::gen_map::run(args),
         Some(Command::Eval(args)) => cmd::eval::run(args),
         Some(Command::Serve(args)) => cmd::serve::run(args),
         Some(Command::DemoText) => cmd::path::run_default(),

@@ -639,3 +639,56 @@ fn index_then_scen_with_index() {
     ]);
     assert_clean_failure(&o, "--index is a corner graph");
 }
+
+/// `portolan gen-map` writes the library's seeded maps as `.map` files that `build --map` reads;
+/// the same seed gives the same bytes; a bad parameter is a one-line error naming it.
+#[test]
+fn gen_map_writes_seeded_maps_that_build() {
+    let random = temp("gen-random.map");
+    let again = temp("gen-random-again.map");
+    for out in [&random, &again] {
+        let o = portolan(&[
+            "gen-map",
+            "random",
+            "--size",
+            "48",
+            "--density",
+            "0.2",
+            "--seed",
+            "3",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let bytes = std::fs::read(&random).unwrap();
+    assert_eq!(bytes, std::fs::read(&again).unwrap());
+    let want = portolan::random_grid::random_blocked_grid(48, 48, 0.2, 3).unwrap();
+    assert_eq!(portolan::io::movingai::read_map(&bytes[..]).unwrap(), want);
+
+    let maze = temp("gen-maze.map");
+    let o = portolan(&[
+        "gen-map",
+        "maze",
+        "--width",
+        "41",
+        "--height",
+        "21",
+        "-o",
+        maze.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mesh = temp("gen-maze.mesh");
+    let o = build(["--map", maze.to_str().unwrap()], &mesh, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let o = portolan(&[
+        "gen-map",
+        "random",
+        "--density",
+        "2",
+        "-o",
+        temp("never.map").to_str().unwrap(),
+    ]);
+    assert_clean_failure(&o, "density");
+}

@@ -3,24 +3,37 @@
 //! process.
 //!
 //! ```text
-//! cargo run --release -p portolan-compare -- [DATA_DIR] [--reps N]
+//! cargo run --release -p portolan-compare -- [DATA_DIR] [--reps N] [--landmarks K] [--only NAME[,NAME...]]
 //! ```
 //!
-//! Meshes: `arena-merged` (160 queries with published optima), `scene_mp_2p_01` (2,000 queries
-//! with published optima), and a large trapezoid mesh built by Portolan from a generated scene
-//! (written as Polyanya v2 and read by both). Each query runs `--reps` times (default 5) on
-//! each side, alternating which side goes first; a query's time is the median of its runs.
-//! Lengths must agree (the `polyanya` crate computes in `f32`, so to a relative 1e-4).
+//! Rows (`--only` takes these names; the default is all of them, in this order):
+//! - `arena-merged` (160 queries with published optima), `scene_mp_2p_01` (2,000 queries with
+//!   published optima);
+//! - `generated-40x40`: a large trapezoid mesh built by Portolan from a generated scene;
+//! - `arena`, `den011d`, `lak303d`, `brc202d` (the Dragon Age maps) and `AcrosstheCape` (GPPC,
+//!   published Euclidean optima): grid maps built as `portolan build --map` builds them, with
+//!   their `.scen` queries;
+//! - `random-20-512` and `maze-512`: 512 × 512 grid maps from [`portolan::random_grid`] (seed
+//!   15), built the same way, with 200 seeded queries between centres of free cells in the same
+//!   connected component.
+//!
+//! Every mesh is written as Polyanya v2 and read by both sides. Each query runs `--reps` times
+//! (default 5) on each side, rotating which side goes first; a query's time is the median of its
+//! runs. Lengths must agree (the `polyanya` crate computes in `f32`, so to a relative 1e-4). The
+//! last line is the geometric mean, over the rows run, of the plain ratio (the crate's mean time
+//! / Portolan's).
 //!
 //! Portolan runs twice: plain Polyanya (no preprocessing, like the crate), and with
-//! `--landmarks K` (default 16) precomputed landmark distances
+//! `--landmarks K` (default 16; 0 skips these runs) precomputed landmark distances
 //! ([`portolan::search::landmarks`]), whose lengths must equal the plain run's exactly. The
 //! landmarks' build time and memory are printed with them.
 
 use anyhow::{bail, Context, Result};
 use portolan::geom::{orient, Aabb, Vec2};
+use portolan::io::movingai::{self, GridMap};
 use portolan::io::polyanya_mesh;
 use portolan::random::Rng;
+use portolan::random_grid;
 use portolan::search::landmarks::Landmarks;
 use portolan::{build, BuildOptions, Location, NavMesh, PathFinder, Scene, SearchOptions};
 use std::time::Instant;
@@ -73,73 +86,177 @@ fn generated_scene(n: usize, rng: &mut Rng) -> Scene {
     scene
 }
 
-fn load_cases(data: &std::path::Path) -> Result<Vec<Case>> {
+/// The rows, in order: a name (what `--only` matches) and how to load the case.
+const ROWS: [&str; 10] = [
+    "arena-merged",
+    "scene_mp_2p_01",
+    "generated-40x40",
+    "arena",
+    "den011d",
+    "lak303d",
+    "brc202d",
+    "AcrosstheCape",
+    "random-20-512",
+    "maze-512",
+];
+
+/// The mesh built from a grid map the way `portolan build --map` builds it (traced outlines,
+/// the default merged CDT, point agent), as Polyanya v2 bytes.
+fn grid_mesh(name: &str, map: &GridMap) -> Result<(NavMesh, Vec<u8>)> {
+    let mesh = build(&map.to_scene(), &BuildOptions::default())
+        .with_context(|| format!("building {name}"))?;
+    let mut bytes = Vec::new();
+    polyanya_mesh::write_v2(&mesh, &mut bytes)?;
+    Ok((mesh, bytes))
+}
+
+/// `count` seeded queries on a grid map: start and goal at the centres of two free cells
+/// whose polygons are in the same connected component of `mesh` (so every query has a path).
+fn grid_queries(map: &GridMap, mesh: &NavMesh, count: usize, seed: u64) -> Vec<Query> {
+    let component = mesh.connected_components();
+    let mut rng = Rng::new(seed);
+    let cell = |rng: &mut Rng| loop {
+        let x = rng.range_usize(0, map.width() - 1);
+        let y = rng.range_usize(0, map.height() - 1);
+        if !map.is_blocked(x as i64, y as i64) {
+            let p = Vec2::new(x as f64 + 0.5, y as f64 + 0.5);
+            if let Location::InPolygon(poly) = mesh.locate(p) {
+                return (p, component[poly.index()]);
+            }
+        }
+    };
+    let mut queries = Vec::with_capacity(count);
+    while queries.len() < count {
+        let (s, cs) = cell(&mut rng);
+        let (g, cg) = cell(&mut rng);
+        if cs == cg && s != g {
+            queries.push((s, g, None));
+        }
+    }
+    queries
+}
+
+/// Loads row `name` (one of [`ROWS`]).
+fn load_case(data: &std::path::Path, name: &str) -> Result<Case> {
     let read = |rel: &str| {
         std::fs::read(data.join(rel))
             .with_context(|| format!("cannot read {}", data.join(rel).display()))
     };
-    let mut cases = Vec::new();
-
-    let csv = String::from_utf8(read("polyanya/expected/arena-euclidean.csv")?)?;
-    let arena: Vec<Query> = csv
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.starts_with('#') && !l.starts_with("sx") && !l.trim().is_empty())
-        .map(|(i, l)| {
-            let v = l
-                .split(',')
-                .map(|x| x.trim().parse::<f64>())
-                .collect::<Result<Vec<f64>, _>>()
-                .ok()
-                .filter(|v| v.len() >= 5)
-                .with_context(|| {
-                    format!(
-                        "arena-euclidean.csv line {}: expected sx,sy,gx,gy,length numbers, got {l:?}",
-                        i + 1
-                    )
-                })?;
-            Ok((Vec2::new(v[0], v[1]), Vec2::new(v[2], v[3]), Some(v[4])))
-        })
-        .collect::<Result<_>>()?;
-    cases.push(Case {
-        name: "arena-merged".into(),
-        bytes: read("polyanya/meshes/arena-merged.mesh")?,
-        queries: arena,
-        scene: None,
-    });
-
-    let scen =
-        portolan::io::scenario::read(&read("polyanya/meshes/scene_mp_2p_01.mesh.scen")?[..])?;
-    cases.push(Case {
-        name: "scene_mp_2p_01".into(),
-        bytes: read("polyanya/meshes/scene_mp_2p_01.mesh")?,
-        queries: scen.iter().map(|q| (q.start, q.goal, q.expected)).collect(),
-        scene: None,
-    });
-
-    let mut rng = Rng::new(2017); // SplitMix64: the same scene every run
-    let scene = generated_scene(40, &mut rng);
-    let mesh = build(&scene, &BuildOptions::trapezoid()).context("building the generated scene")?;
-    let mut bytes = Vec::new();
-    polyanya_mesh::write_v2(&mesh, &mut bytes)?;
-    let size = scene.bounds.size();
-    let mut queries = Vec::new();
-    while queries.len() < 2000 {
-        let p = |rng: &mut Rng| Vec2::new(rng.next_f64() * size.x, rng.next_f64() * size.y);
-        let (s, g) = (p(&mut rng), p(&mut rng));
-        if matches!(mesh.locate(s), Location::InPolygon(_))
-            && matches!(mesh.locate(g), Location::InPolygon(_))
-        {
-            queries.push((s, g, None));
+    let scen = |rel: &str, published: bool| -> Result<Vec<Query>> {
+        Ok(portolan::io::scenario::read(&read(rel)?[..])
+            .with_context(|| rel.to_owned())?
+            .iter()
+            .map(|q| (q.start, q.goal, q.expected.filter(|_| published)))
+            .collect())
+    };
+    let grid = |rel: &str| -> Result<GridMap> {
+        movingai::read_map(&read(rel)?[..]).with_context(|| rel.to_owned())
+    };
+    Ok(match name {
+        "arena-merged" => {
+            let csv = String::from_utf8(read("polyanya/expected/arena-euclidean.csv")?)?;
+            let arena: Vec<Query> = csv
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.starts_with('#') && !l.starts_with("sx") && !l.trim().is_empty())
+                .map(|(i, l)| {
+                    let v = l
+                        .split(',')
+                        .map(|x| x.trim().parse::<f64>())
+                        .collect::<Result<Vec<f64>, _>>()
+                        .ok()
+                        .filter(|v| v.len() >= 5)
+                        .with_context(|| {
+                            format!(
+                                "arena-euclidean.csv line {}: expected sx,sy,gx,gy,length numbers, got {l:?}",
+                                i + 1
+                            )
+                        })?;
+                    Ok((Vec2::new(v[0], v[1]), Vec2::new(v[2], v[3]), Some(v[4])))
+                })
+                .collect::<Result<_>>()?;
+            Case {
+                name: name.into(),
+                bytes: read("polyanya/meshes/arena-merged.mesh")?,
+                queries: arena,
+                scene: None,
+            }
         }
-    }
-    cases.push(Case {
-        name: format!("generated-40x40 ({} obstacles)", scene.obstacles.len()),
-        bytes,
-        queries,
-        scene: Some(scene),
-    });
-    Ok(cases)
+        "scene_mp_2p_01" => Case {
+            name: name.into(),
+            bytes: read("polyanya/meshes/scene_mp_2p_01.mesh")?,
+            queries: scen("polyanya/meshes/scene_mp_2p_01.mesh.scen", true)?,
+            scene: None,
+        },
+        "generated-40x40" => {
+            let mut rng = Rng::new(2017); // SplitMix64: the same scene every run
+            let scene = generated_scene(40, &mut rng);
+            let mesh = build(&scene, &BuildOptions::trapezoid())
+                .context("building the generated scene")?;
+            let mut bytes = Vec::new();
+            polyanya_mesh::write_v2(&mesh, &mut bytes)?;
+            let size = scene.bounds.size();
+            let mut queries = Vec::new();
+            while queries.len() < 2000 {
+                let p = |rng: &mut Rng| Vec2::new(rng.next_f64() * size.x, rng.next_f64() * size.y);
+                let (s, g) = (p(&mut rng), p(&mut rng));
+                if matches!(mesh.locate(s), Location::InPolygon(_))
+                    && matches!(mesh.locate(g), Location::InPolygon(_))
+                {
+                    queries.push((s, g, None));
+                }
+            }
+            Case {
+                name: format!("generated-40x40 ({} obstacles)", scene.obstacles.len()),
+                bytes,
+                queries,
+                scene: Some(scene),
+            }
+        }
+        "arena" | "den011d" | "lak303d" | "brc202d" => {
+            let rel = format!("movingai/dao/{name}.map");
+            let (_, bytes) = grid_mesh(name, &grid(&rel)?)?;
+            Case {
+                name: format!("{name} (--map)"),
+                bytes,
+                // Column 9 is the octile optimum, not the Euclidean one: not compared.
+                queries: scen(&format!("{rel}.scen"), false)?,
+                scene: None,
+            }
+        }
+        "AcrosstheCape" => {
+            let rel = "gppc/AcrosstheCape.map";
+            let (_, bytes) = grid_mesh(name, &grid(rel)?)?;
+            Case {
+                name: format!("{name} (--map)"),
+                bytes,
+                // The GPPC kit's column 9 is the Euclidean optimum.
+                queries: scen(&format!("{rel}.scen"), true)?,
+                scene: None,
+            }
+        }
+        "random-20-512" => {
+            let map = random_grid::random_blocked_grid(512, 512, 0.2, 15)?;
+            let (mesh, bytes) = grid_mesh(name, &map)?;
+            Case {
+                name: "random 512×512, 20% blocked, seed 15 (--map)".into(),
+                bytes,
+                queries: grid_queries(&map, &mesh, 200, 1015),
+                scene: None,
+            }
+        }
+        "maze-512" => {
+            let map = random_grid::maze_grid(512, 512, &random_grid::MazeOptions::new(3, 1), 15)?;
+            let (mesh, bytes) = grid_mesh(name, &map)?;
+            Case {
+                name: "maze 512×512, corridors 3, walls 1, seed 15 (--map)".into(),
+                bytes,
+                queries: grid_queries(&map, &mesh, 200, 1015),
+                scene: None,
+            }
+        }
+        other => bail!("no row {other:?}; rows: {}", ROWS.join(", ")),
+    })
 }
 
 use portolan::testkit::{median, stats};
@@ -148,6 +265,7 @@ fn main() -> Result<()> {
     let mut data = portolan::testkit::data_dir();
     let mut reps = 5usize;
     let mut landmark_count = 16usize;
+    let mut only: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--reps" {
@@ -160,6 +278,16 @@ fn main() -> Result<()> {
                 .next()
                 .and_then(|r| r.parse().ok())
                 .context("--landmarks K")?;
+        } else if a == "--only" {
+            let names = args.next().context("--only NAME[,NAME...]")?;
+            only.extend(names.split(',').map(str::to_owned));
+        } else if a == "--help" || a == "-h" {
+            println!(
+                "portolan-compare [DATA_DIR] [--reps N] [--landmarks K] [--only NAME[,NAME...]]\n\
+                 rows: {}\n--landmarks 0 skips the landmark runs.",
+                ROWS.join(", ")
+            );
+            return Ok(());
         } else {
             data = a.into();
         }
@@ -167,11 +295,22 @@ fn main() -> Result<()> {
     if reps == 0 {
         bail!("--reps must be at least 1");
     }
+    for name in &only {
+        if !ROWS.contains(&name.as_str()) {
+            bail!("--only {name:?}: no such row; rows: {}", ROWS.join(", "));
+        }
+    }
+    let with_lm = landmark_count > 0;
     println!(
         "| mesh | polygons | queries | portolan µs mean / median / p99 | portolan + {landmark_count} landmarks µs mean / median / p99 | polyanya µs mean / median / p99 | ratio mean / median | with landmarks: ratio mean / median | landmarks: build, memory | lengths |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-    for case in load_cases(&data)? {
+    let mut log_ratios = Vec::new();
+    for row in ROWS
+        .iter()
+        .filter(|r| only.is_empty() || only.iter().any(|o| o == *r))
+    {
+        let case = load_case(&data, row)?;
         let ours: NavMesh =
             polyanya_mesh::read(&case.bytes[..]).with_context(|| case.name.clone())?;
         let theirs: polyanya::Mesh = polyanya::PolyanyaFile::from_bytes(&case.bytes)
@@ -179,10 +318,13 @@ fn main() -> Result<()> {
             .map_err(|e| anyhow::anyhow!("polyanya cannot load {}: {e:?}", case.name))?;
         let opts = SearchOptions::exact();
         let t = Instant::now();
-        let landmarks = std::sync::Arc::new(Landmarks::build(&ours, landmark_count));
+        let landmarks =
+            with_lm.then(|| std::sync::Arc::new(Landmarks::build(&ours, landmark_count)));
         let landmark_ms = t.elapsed().as_secs_f64() * 1e3;
-        let landmark_kib = landmarks.memory_bytes() as f64 / 1024.0;
-        let opts_lm = opts.clone().with_landmarks(Some(landmarks));
+        let landmark_kib = landmarks
+            .as_ref()
+            .map_or(0.0, |l| l.memory_bytes() as f64 / 1024.0);
+        let opts_lm = opts.clone().with_landmarks(landmarks);
         let mut finder = PathFinder::new();
         let to_glam = |p: Vec2| glam::Vec2::new(p.x as f32, p.y as f32);
         let (mut t_ours, mut t_lm, mut t_theirs) = (Vec::new(), Vec::new(), Vec::new());
@@ -201,6 +343,8 @@ fn main() -> Result<()> {
                     format!(", visibility-graph oracle {}", p.length)
                 })
         };
+        // Which runs are timed: 0 Portolan plain, 1 the crate, 2 Portolan with landmarks.
+        let sides = if with_lm { 3 } else { 2 };
         for (i, &(s, g, want)) in case.queries.iter().enumerate() {
             // Warm-up, and the answers to compare.
             let a = finder.find_path(&ours, s, g, &opts).ok().map(|p| p.length);
@@ -233,22 +377,24 @@ fn main() -> Result<()> {
                     }
                 }
             }
-            let c = finder
-                .find_path(&ours, s, g, &opts_lm)
-                .ok()
-                .map(|p| p.length);
-            // Equal-length paths may differ in their last bits when a tie breaks the other way.
-            let same = match (a, c) {
-                (Some(x), Some(y)) => (x - y).abs() <= 1e-12 * x.max(1.0),
-                (x, y) => x == y,
-            };
-            if !same {
-                lm_differs += 1;
-                if lm_differs <= 5 {
-                    eprintln!(
-                        "{} #{i}: {s} -> {g}: portolan {a:?}, with landmarks {c:?}",
-                        case.name
-                    );
+            if with_lm {
+                let c = finder
+                    .find_path(&ours, s, g, &opts_lm)
+                    .ok()
+                    .map(|p| p.length);
+                // Equal-length paths may differ in their last bits when a tie breaks the other way.
+                let same = match (a, c) {
+                    (Some(x), Some(y)) => (x - y).abs() <= 1e-12 * x.max(1.0),
+                    (x, y) => x == y,
+                };
+                if !same {
+                    lm_differs += 1;
+                    if lm_differs <= 5 {
+                        eprintln!(
+                            "{} #{i}: {s} -> {g}: portolan {a:?}, with landmarks {c:?}",
+                            case.name
+                        );
+                    }
                 }
             }
             if let (Some(w), Some(x)) = (want, a) {
@@ -256,48 +402,65 @@ fn main() -> Result<()> {
                     vs_expected += 1;
                 }
             }
-            // Each repetition runs the three in a rotated order, so none is always first.
+            // Each repetition runs the sides in a rotated order, so none is always first.
             let mut runs = [
                 Vec::with_capacity(reps),
                 Vec::with_capacity(reps),
                 Vec::with_capacity(reps),
             ];
             for r in 0..reps {
-                for k in 0..3 {
-                    let which = (i + r + k) % 3;
+                for k in 0..sides {
+                    let which = (i + r + k) % sides;
                     let t = Instant::now();
                     match which {
                         0 => {
                             std::hint::black_box(finder.find_path(&ours, s, g, &opts).ok());
                         }
                         1 => {
-                            std::hint::black_box(finder.find_path(&ours, s, g, &opts_lm).ok());
+                            std::hint::black_box(theirs.path(to_glam(s), to_glam(g)));
                         }
                         _ => {
-                            std::hint::black_box(theirs.path(to_glam(s), to_glam(g)));
+                            std::hint::black_box(finder.find_path(&ours, s, g, &opts_lm).ok());
                         }
                     }
                     runs[which].push(t.elapsed().as_secs_f64() * 1e6);
                 }
             }
             t_ours.push(median(&mut runs[0]));
-            t_lm.push(median(&mut runs[1]));
-            t_theirs.push(median(&mut runs[2]));
+            t_theirs.push(median(&mut runs[1]));
+            if with_lm {
+                t_lm.push(median(&mut runs[2]));
+            }
         }
         let (om, omed, o99) = stats(&mut t_ours);
-        let (lm, lmed, l99) = stats(&mut t_lm);
         let (tm, tmed, t99) = stats(&mut t_theirs);
+        let (lm_cells, lm_ratio, lm_build) = if with_lm {
+            let (lm, lmed, l99) = stats(&mut t_lm);
+            (
+                format!("{lm:.1} / {lmed:.1} / {l99:.1}"),
+                format!("{:.2}× / {:.2}×", tm / lm, tmed / lmed),
+                format!("{landmark_ms:.1} ms, {landmark_kib:.0} KiB"),
+            )
+        } else {
+            ("-".into(), "-".into(), "-".into())
+        };
+        log_ratios.push((tm / om).ln());
         println!(
-            "| {} | {} | {} | {om:.1} / {omed:.1} / {o99:.1} | {lm:.1} / {lmed:.1} / {l99:.1} | {tm:.1} / {tmed:.1} / {t99:.1} | {:.2}× / {:.2}× | {:.2}× / {:.2}× | {landmark_ms:.1} ms, {landmark_kib:.0} KiB | {} disagree (max rel. diff {worst:.1e}); {} off the published optimum; {lm_differs} differ with landmarks (relative 1e-12) |",
+            "| {} | {} | {} | {om:.1} / {omed:.1} / {o99:.1} | {lm_cells} | {tm:.1} / {tmed:.1} / {t99:.1} | {:.2}× / {:.2}× | {lm_ratio} | {lm_build} | {} disagree (max rel. diff {worst:.1e}); {} off the published optimum; {lm_differs} differ with landmarks (relative 1e-12) |",
             case.name,
             ours.polygon_count(),
             case.queries.len(),
             tm / om,
             tmed / omed,
-            tm / lm,
-            tmed / lmed,
             disagree,
             vs_expected,
+        );
+    }
+    if !log_ratios.is_empty() {
+        let g = (log_ratios.iter().sum::<f64>() / log_ratios.len() as f64).exp();
+        println!(
+            "\ngeometric mean of the plain ratio (crate mean / Portolan mean) over {} rows: {g:.2}×",
+            log_ratios.len()
         );
     }
     Ok(())

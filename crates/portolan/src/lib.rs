@@ -46,6 +46,7 @@ pub mod geom;
 pub mod io;
 pub mod mesh;
 pub mod random;
+pub mod random_grid;
 pub mod scene;
 pub mod search;
 #[cfg(any(test, feature = "testkit"))]

@@ -4,6 +4,7 @@ pub mod build;
 pub mod crowd;
 pub mod edits;
 pub mod eval;
+pub mod gen_map;
 pub mod index;
 pub mod path;
 pub mod render;

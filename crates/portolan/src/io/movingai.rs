@@ -228,6 +228,33 @@ impl GridMap {
     }
 }
 
+/// Writes `map` as a MovingAI `.map` file (`type octile`, `.` free, `@` blocked), which
+/// [`read_map`] reads back equal.
+///
+/// ```
+/// use portolan::io::movingai::{read_map, write_map, GridMap};
+/// let map = GridMap::new(3, 2, vec![false, true, false, false, false, true]).unwrap();
+/// let mut bytes = Vec::new();
+/// write_map(&map, &mut bytes).unwrap();
+/// assert_eq!(String::from_utf8(bytes.clone()).unwrap(), "type octile\nheight 2\nwidth 3\nmap\n.@.\n..@\n");
+/// assert_eq!(read_map(&bytes[..]).unwrap(), map);
+/// ```
+pub fn write_map(map: &GridMap, mut w: impl std::io::Write) -> std::io::Result<()> {
+    write!(
+        w,
+        "type octile\nheight {}\nwidth {}\nmap\n",
+        map.height, map.width
+    )?;
+    let mut row = Vec::with_capacity(map.width + 1);
+    for cells in map.blocked.chunks(map.width.max(1)) {
+        row.clear();
+        row.extend(cells.iter().map(|&b| if b { b'@' } else { b'.' }));
+        row.push(b'\n');
+        w.write_all(&row)?;
+    }
+    Ok(())
+}
+
 /// Reads a MovingAI `.map` file.
 pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
     let mut lines = BufReader::new(r).lines();

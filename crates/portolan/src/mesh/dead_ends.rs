@@ -21,6 +21,10 @@
 //! two comparisons. A search then asks, for each bridge it would cross, whether the goal's
 //! component lies on the far side. O(n) time and memory, computed once per mesh on first use
 //! ([`NavMesh::dead_ends`]).
+//!
+//! The same pass lays out, per edge slot, the record the exact search reads when it crosses
+//! that slot (`Crossing`: the slot's vertex, the polygon across and its entry slot, a
+//! cul-de-sac flag, the bridge code), so that one lazily built table serves the whole search.
 
 use super::{NavMesh, PolyId};
 
@@ -42,6 +46,35 @@ pub struct DeadEnds {
     /// the tree's root and `enters` is 1 when crossing from this slot's polygon goes into it.
     slot: Vec<u32>,
     bridges: usize,
+    /// Per edge slot (flat order): where crossing it leads, for the exact search (see
+    /// [`Crossing`]).
+    crossing: Vec<Crossing>,
+}
+
+/// One edge slot of a polygon as the exact search reads it: the slot's first vertex (id and
+/// position) and where crossing the edge leads, in one 32-byte record. A polygon's records are
+/// contiguous (flat slot order), so expanding a node reads one or two cache lines for its
+/// polygon instead of one per vertex position, vertex list, neighbour list and bridge table,
+/// and making a successor reads nothing of the polygon beyond (on large meshes each of those
+/// was a cache miss; see BENCHMARKS.md, issue 15).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub(crate) struct Crossing {
+    /// Position of the slot's first vertex.
+    pub point: crate::geom::Vec2,
+    /// Id of the slot's first vertex.
+    pub vertex: u32,
+    /// The polygon across the edge, or `u32::MAX` for a wall.
+    pub next: u32,
+    /// The slot of the same edge in `next` (it runs the other way there), with
+    /// [`Crossing::CUL_DE_SAC`] set when `next` has fewer than two portals.
+    pub entry: u32,
+    /// The bridge code of the slot ([`DeadEnds::may_cross_code`]): `u32::MAX` when not a bridge.
+    pub bridge: u32,
+}
+
+impl Crossing {
+    /// Flag in [`Crossing::entry`]: the polygon across has fewer than two portals.
+    pub const CUL_DE_SAC: u32 = 1 << 31;
 }
 
 impl DeadEnds {
@@ -191,12 +224,45 @@ impl DeadEnds {
                 slot[s] = child << 1 | enters;
             }
         }
+        let open: Vec<u32> = (0..np)
+            .map(|p| {
+                mesh.poly_neighbours[base[p]..base[p + 1]]
+                    .iter()
+                    .filter(|n| n.is_some())
+                    .count() as u32
+            })
+            .collect();
+        let mut crossing = vec![Crossing::default(); mesh.poly_neighbours.len()];
+        for p in 0..np {
+            for s in base[p]..base[p + 1] {
+                let v = mesh.poly_vertices[s];
+                let (next, entry) = match mesh.poly_neighbours[s] {
+                    None => (NONE, NONE),
+                    Some(q) => {
+                        let q = q.index();
+                        let entry = (twin(mesh, &base, p, s, q) - base[q]) as u32;
+                        // (A polygon of 2³¹ vertices cannot be stored in the first place.)
+                        debug_assert!(entry < Crossing::CUL_DE_SAC);
+                        let flag = if open[q] < 2 { Crossing::CUL_DE_SAC } else { 0 };
+                        (q as u32, entry | flag)
+                    }
+                };
+                crossing[s] = Crossing {
+                    point: mesh.vertices[v.index()],
+                    vertex: v.0,
+                    next,
+                    entry,
+                    bridge: slot[s],
+                };
+            }
+        }
         DeadEnds {
             component,
             range,
             root,
             slot,
             bridges: bridges / 2,
+            crossing,
         }
     }
 
@@ -232,7 +298,12 @@ impl DeadEnds {
     /// not crossed anyway); for a bridge, only toward the side that holds the goal.
     #[inline]
     pub fn may_cross(&self, mesh: &NavMesh, p: PolyId, slot: usize, goal: u32) -> bool {
-        let b = self.slot[mesh.offsets[p.index()] as usize + slot];
+        self.may_cross_code(self.slot[mesh.offsets[p.index()] as usize + slot], goal)
+    }
+
+    /// [`DeadEnds::may_cross`] for a slot's bridge code ([`Crossing::bridge`]).
+    #[inline]
+    pub(crate) fn may_cross_code(&self, b: u32, goal: u32) -> bool {
         if b == NONE {
             return true;
         }
@@ -240,6 +311,15 @@ impl DeadEnds {
         let g = self.range[goal as usize].0;
         let inside = lo <= g && g <= hi;
         inside == (b & 1 == 1)
+    }
+}
+
+impl DeadEnds {
+    /// The edge slots of polygon `p` as the exact search reads them, counter-clockwise (see
+    /// [`Crossing`]).
+    #[inline]
+    pub(crate) fn crossings(&self, mesh: &NavMesh, p: PolyId) -> &[Crossing] {
+        &self.crossing[mesh.offsets[p.index()] as usize..mesh.offsets[p.index() + 1] as usize]
     }
 }
 

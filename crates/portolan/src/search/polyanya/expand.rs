@@ -16,28 +16,49 @@ impl ExactSearch {
             mesh.vertex_count() + 4 * mesh.links().len(),
             mesh.polygon_count(),
         );
-        if self.root_stamp.len() < nv {
-            self.root_stamp.resize(nv, 0);
-            self.root_g.resize(nv, 0.0);
-            self.alt_h.resize(nv, f64::NAN);
+        if self.roots.len() < nv {
+            self.roots.resize(nv, RootRecord::default());
         }
         if self.goal_stamp.len() < np {
             self.goal_stamp.resize(np, 0);
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.root_stamp.iter_mut().for_each(|s| *s = 0);
+            self.roots.iter_mut().for_each(|r| r.stamp = 0);
             self.goal_stamp.iter_mut().for_each(|s| *s = 0);
             self.seen_stamp.iter_mut().for_each(|s| *s = 0);
             self.corner_stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
+        self.goal_polys.clear();
+        self.goal_many = false;
         self.nodes.clear();
         self.heap.clear();
         self.succ.clear();
         self.best_final = f64::INFINITY;
         self.best_final_node = NONE;
         self.sweep = Sweep::Off;
+    }
+
+    /// Marks `p` as a polygon holding the goal.
+    #[inline]
+    pub(super) fn mark_goal(&mut self, p: PolyId) {
+        self.goal_stamp[p.index()] = self.generation;
+        if self.goal_polys.len() < FEW_GOALS {
+            self.goal_polys.push(p.0);
+        } else {
+            self.goal_many = true;
+        }
+    }
+
+    /// `true` when `p` holds the goal (marked by [`ExactSearch::mark_goal`] in this query).
+    #[inline]
+    pub(super) fn is_goal(&self, p: PolyId) -> bool {
+        if self.goal_many {
+            self.goal_stamp[p.index()] == self.generation
+        } else {
+            self.goal_polys.contains(&p.0)
+        }
     }
 
     /// Finds a shortest path from `start` to `goal` (on a mesh with off-mesh links, the cheapest,
@@ -86,7 +107,6 @@ impl ExactSearch {
         let (s, sloc) = locate_endpoint(mesh, start, options.snap, EndpointRole::Start)?;
         let (t, tloc) = locate_endpoint(mesh, goal, options.snap, EndpointRole::Goal)?;
         self.reset(mesh);
-        let gen = self.generation;
         // A goal only in closed polygons is unreachable; the start may be left even when its
         // polygon is closed (the agent is already there).
         let filter = options.filter.as_deref().filter(|f| !f.is_empty());
@@ -94,7 +114,7 @@ impl ExactSearch {
         let mut goal_open = false;
         for_each_polygon(mesh, tloc, |p| {
             if open(p) {
-                self.goal_stamp[p.index()] = gen;
+                self.mark_goal(p);
                 goal_open = true;
             }
         });
@@ -109,7 +129,7 @@ impl ExactSearch {
             self.prepare_links(mesh, t);
         }
         for_each_polygon(mesh, sloc, |p| {
-            if shared.is_none() && self.goal_stamp[p.index()] == gen {
+            if shared.is_none() && self.is_goal(p) {
                 shared = Some(p);
             }
         });
@@ -193,6 +213,7 @@ impl ExactSearch {
         // (With hub labels the heuristic of corners is exact; landmarks would only slow the
         // plain part down.)
         let mut q = Query {
+            layout: mesh.dead_ends(),
             start: s,
             goal: t,
             landmarks,
@@ -244,8 +265,7 @@ impl ExactSearch {
             // Start afresh (new stamps: the plain nodes are dropped, and their roots' best g
             // with them).
             self.reset(mesh);
-            let gen = self.generation;
-            for_each_polygon(mesh, tloc, |p| self.goal_stamp[p.index()] = gen);
+            for_each_polygon(mesh, tloc, |p| self.mark_goal(p));
             q.graph = Some(g);
             self.sweep = Sweep::Corners;
             self.start_goal_sweep(mesh, &q, tloc);
@@ -323,7 +343,7 @@ impl ExactSearch {
             }
             let origin = self.push_point_node(g, root, p.0, ORIGIN, parent);
             if q.links {
-                if self.goal_stamp[p.index()] == self.generation {
+                if self.is_goal(p) {
                     self.final_node(mesh, q, origin, root, g);
                 }
                 for e in mesh.links_from(p) {
@@ -407,8 +427,8 @@ impl ExactSearch {
                 return Outcome::Found(self.best_final_node);
             }
             if n.root < GOAL
-                && self.root_stamp[n.root as usize] == self.generation
-                && n.g > self.root_g[n.root as usize] * (1.0 + ROOT_PRUNE_SLACK)
+                && self.roots[n.root as usize].stamp == self.generation
+                && n.g > self.roots[n.root as usize].g * (1.0 + ROOT_PRUNE_SLACK)
             {
                 continue;
             }
@@ -489,14 +509,14 @@ impl ExactSearch {
         q: &Query,
         n: &Node,
     ) -> Option<(Vec2, Vec2, Vec2)> {
-        let vs = mesh.polygon_vertices(PolyId(n.poly));
+        let recs = q.layout.crossings(mesh, PolyId(n.poly));
         let k = n.entry as usize;
-        let (b_id, a_id) = (vs[k], vs[wrap(k + 1, vs.len())]);
-        if n.root == a_id.0 || n.root == b_id.0 {
+        let (rb, ra) = (recs[k], recs[wrap(k + 1, recs.len())]);
+        if n.root == ra.vertex || n.root == rb.vertex {
             return None;
         }
         let r = Self::root_point(mesh, q, n.root);
-        let (a, b) = (mesh.vertex(a_id), mesh.vertex(b_id));
+        let (a, b) = (ra.point, rb.point);
         let (rp, rq) = (
             Self::point(mesh, q, n.right_line[0]),
             Self::point(mesh, q, n.right_line[1]),
@@ -551,22 +571,28 @@ impl ExactSearch {
             return true;
         }
         let i = root as usize;
-        // A pinch vertex has one best `g` per wedge, and what follows depends on the wedge:
-        // not pruned there.
-        if i < mesh.vertex_count() && mesh.is_pinch(VertexId(root)) {
-            return true;
-        }
-        if self.root_stamp[i] == self.generation {
-            if g > self.root_g[i] * (1.0 + ROOT_PRUNE_SLACK) {
+        let gen = self.generation;
+        let rec = &mut self.roots[i];
+        if rec.stamp == gen {
+            if rec.pinch {
+                return true;
+            }
+            if g > rec.g * (1.0 + ROOT_PRUNE_SLACK) {
                 return false;
             }
-            if g < self.root_g[i] {
-                self.root_g[i] = g;
+            if g < rec.g {
+                rec.g = g;
             }
         } else {
-            self.root_stamp[i] = self.generation;
-            self.root_g[i] = g;
-            self.alt_h[i] = f64::NAN;
+            // A pinch vertex has one best `g` per wedge, and what follows depends on the
+            // wedge: not pruned there (its record keeps an infinite `g`, which prunes nothing).
+            let pinch = i < mesh.vertex_count() && mesh.is_pinch(VertexId(root));
+            *rec = RootRecord {
+                stamp: gen,
+                pinch,
+                g: if pinch { f64::INFINITY } else { g },
+                alt: f64::NAN,
+            };
         }
         true
     }
@@ -597,31 +623,35 @@ impl ExactSearch {
         {
             return;
         }
-        let Some(next) = mesh.neighbours(poly)[slot] else {
+        // One record says where the edge leads: nothing of the polygon beyond is read here.
+        let de = q.layout;
+        let recs = de.crossings(mesh, poly);
+        let crossing = recs[slot];
+        if crossing.next == NONE {
             return;
-        };
+        }
+        let next = PolyId(crossing.next);
         // A closed polygon is a wall for this query.
         if q.filter.is_some_and(|f| f.is_excluded(next)) {
             return;
         }
         // Dead-end pruning: a bridge is crossed only toward the goal (not in a goal sweep,
         // which heads for the start).
-        if let Some((de, parts)) = q.dead_ends.filter(|_| root != GOAL) {
-            if !de.may_cross(mesh, poly, slot, parts[0])
-                && (parts[1] == u32::MAX || !de.may_cross(mesh, poly, slot, parts[1]))
+        if let Some((_, parts)) = q.dead_ends.filter(|_| root != GOAL) {
+            if !de.may_cross_code(crossing.bridge, parts[0])
+                && (parts[1] == u32::MAX || !de.may_cross_code(crossing.bridge, parts[1]))
             {
                 return;
             }
         }
-        let vs = mesh.polygon_vertices(poly);
-        let (ea, eb) = (vs[slot], vs[wrap(slot + 1, vs.len())]);
+        let far = recs[wrap(slot + 1, recs.len())];
+        let (ea, eb) = (VertexId(crossing.vertex), VertexId(far.vertex));
         let (mut root, mut g, mut parent) = (root, g, parent);
         let original_root = root;
         let mut cone = (right.line(root), left.line(root));
         if root != ea.0 && root != eb.0 {
             let r = Self::root_point(mesh, q, root);
-            let (pa, pb) = (mesh.vertex(ea), mesh.vertex(eb));
-            if orient(pa, pb, r).is_collinear() {
+            if orient(crossing.point, far.point, r).is_collinear() {
                 // A root on the edge's line sees nothing through it (collinear pruning), except
                 // by walking along the line to the interval's nearer end and turning there,
                 // which a taut path does only at a corner. That end becomes the root.
@@ -634,26 +664,12 @@ impl ExactSearch {
                 cone = ([root, root], [root, root]);
             }
         }
-        // One pass over `next`: its neighbour count (cul-de-sac pruning) and the slot of the
-        // shared edge, which runs eb → ea in `next` (a convex polygon lists a vertex once, so
-        // the slot starting at eb is that edge).
-        let nv = mesh.polygon_vertices(next);
-        let nb = mesh.neighbours(next);
-        let (mut entry, mut open_edges) = (usize::MAX, 0usize);
-        for (i, (&v, n)) in nv.iter().zip(nb).enumerate() {
-            if v == eb {
-                entry = i;
-            }
-            open_edges += usize::from(n.is_some());
-        }
-        if entry == usize::MAX {
-            return; // not a manifold edge; NavMesh guarantees this does not happen
-        }
-        debug_assert_eq!(nv[wrap(entry + 1, nv.len())], ea);
+        // The shared edge runs eb → ea in `next`, at slot `crossing.entry`.
+        let entry = (crossing.entry & !Crossing::CUL_DE_SAC) as usize;
+        debug_assert_eq!(mesh.polygon_vertices(next)[entry], eb);
         // Cul-de-sac pruning.
-        let goal_here = self.goal_stamp[next.index()] == self.generation;
-        if !goal_here
-            && open_edges < 2
+        if crossing.entry & Crossing::CUL_DE_SAC != 0
+            && !self.is_goal(next)
             && !self.one_to_all
             && self.sweep != Sweep::Collect
             && root != GOAL
@@ -712,17 +728,21 @@ impl ExactSearch {
     pub(super) fn expand(&mut self, mesh: &NavMesh, q: &Query, idx: u32) {
         let n = self.nodes[idx as usize];
         let poly = PolyId(n.poly);
-        let vs = mesh.polygon_vertices(poly);
-        let size = vs.len();
+        // The polygon's slots, positions and ids in one contiguous run (`Crossing`).
+        let recs = q.layout.crossings(mesh, poly);
+        let size = recs.len();
         let k = n.entry as usize;
-        let (b_id, a_id) = (vs[k], vs[wrap(k + 1, size)]);
+        let (b_id, a_id) = (
+            VertexId(recs[k].vertex),
+            VertexId(recs[wrap(k + 1, size)].vertex),
+        );
         let r = Self::root_point(mesh, q, n.root);
-        let goal_here = self.goal_stamp[poly.index()] == self.generation;
+        let goal_here = self.is_goal(poly);
         // The far chain c_0 = a, c_1, ..., c_m = b; far edge j runs c_j → c_{j+1} = slot(j).
         let m = size - 1;
         let slot = |j: usize| wrap(k + 1 + j, size);
-        let c = |j: usize| mesh.vertex(vs[wrap(k + 1 + j, size)]);
-        let id = |j: usize| vs[wrap(k + 1 + j, size)].0;
+        let c = |j: usize| recs[wrap(k + 1 + j, size)].point;
+        let id = |j: usize| recs[wrap(k + 1 + j, size)].vertex;
         if n.root == a_id.0 || n.root == b_id.0 {
             // The root is an end of the entry edge (a corner being walked around): all of the
             // polygon is visible from it.
@@ -744,7 +764,7 @@ impl ExactSearch {
             return;
         }
         // Otherwise the root lies strictly on the far side of the entry edge (by construction).
-        let (a, b) = (mesh.vertex(a_id), mesh.vertex(b_id));
+        let (a, b) = (c(0), recs[k].point);
         let rl = n.right_line;
         let ll = n.left_line;
         let (rp, rq) = (Self::point(mesh, q, rl[0]), Self::point(mesh, q, rl[1]));

@@ -76,15 +76,15 @@ impl ExactSearch {
             return self.alt_start;
         }
         let r = root as usize;
-        if self.root_stamp[r] == self.generation && !self.alt_h[r].is_nan() {
-            return self.alt_h[r];
+        if self.roots[r].stamp == self.generation && !self.roots[r].alt.is_nan() {
+            return self.roots[r].alt;
         }
         let mut h = 0.0f64;
         for (&d, &(lb, ub)) in lm.row(VertexId(root)).iter().zip(&self.alt_goal) {
             // Unreachable pairs give infinities (a valid bound) or NaN, which `max` skips.
             h = h.max(lower_bound(d, ub)).max(lower_bound(lb, d));
         }
-        self.alt_h[r] = h;
+        self.roots[r].alt = h;
         h
     }
 

@@ -150,7 +150,7 @@ impl ExactSearch {
         // Decided first, so that a refused landing leaves no nodes behind.
         let down = up + 1;
         let i = down as usize;
-        if self.root_stamp[i] == self.generation && g_down >= self.root_g[i] {
+        if self.roots[i].stamp == self.generation && g_down >= self.roots[i].g {
             return;
         }
         let (parent_root, poly) = {

@@ -89,6 +89,15 @@
 //! that it also bounds the detour still to come. Expansions, times and the ratios against the
 //! `polyanya` crate on the same meshes and queries are in BENCHMARKS.md, with their commands.
 //!
+//! # Memory layout
+//! On large meshes an expansion's time goes mostly to cache misses, so the search reads the mesh
+//! through one record per polygon slot (`Crossing`, kept with the mesh's dead ends and built with
+//! them on first use): the slot's vertex id and position, the polygon across, the slot of the
+//! same edge there, a cul-de-sac flag and the bridge code. A polygon's records are contiguous, and
+//! making a successor reads nothing of the polygon beyond. Per root, the stamp, best `g`, pinch
+//! flag and landmark bound share one record; the goal's polygons are a short list, not a
+//! per-polygon array. Figures: BENCHMARKS.md (issue 15).
+//!
 //! # Off-mesh links
 //! On a mesh with [links](crate::mesh::links), a link's take-off point is reached like the goal:
 //! straight from a node's root when its cone holds the point, or around the corner on its side.
@@ -144,7 +153,7 @@ use super::{LinkTraversal, Path, PathError, PathStatus, PolygonFilter, SearchOpt
 use crate::geom::{
     closest_point_on_segment, line_intersection_t, on_segment, orient, Orientation, Vec2,
 };
-use crate::mesh::dead_ends::DeadEnds;
+use crate::mesh::dead_ends::{Crossing, DeadEnds};
 use crate::mesh::{LinkEdge, LinkId, Location, NavMesh, PolyId, VertexId};
 use std::collections::BinaryHeap;
 
@@ -161,6 +170,8 @@ pub(crate) const ROOT_PRUNE_SLACK: f64 = 1e-12;
 pub(crate) const LANDMARK_SLACK: f64 = 1e-11;
 
 const NONE: u32 = u32::MAX;
+/// The longest goal-polygon list [`ExactSearch::is_goal`] scans.
+const FEW_GOALS: usize = 8;
 /// Root id of the start point (roots are otherwise vertex ids).
 const START: u32 = u32::MAX;
 /// Root id of the goal, for the nodes of a corner query's goal sweep.
@@ -217,11 +228,17 @@ pub(crate) struct ExactSearch {
     /// Successors of the node being expanded (indices into `nodes`).
     succ: Vec<u32>,
     generation: u32,
-    /// Per vertex: generation stamp and best `g` for root-level pruning.
-    root_stamp: Vec<u32>,
-    root_g: Vec<f64>,
+    /// Per root (vertex, then link ends): generation stamp, best `g` for root-level pruning,
+    /// and the landmark bound, in one record (one cache line read per root, not three).
+    roots: Vec<RootRecord>,
     /// Per polygon: generation stamp when it holds the goal.
     goal_stamp: Vec<u32>,
+    /// The polygons holding the goal in this query, when there are at most [`FEW_GOALS`]
+    /// (almost always one or two): [`ExactSearch::is_goal`] scans this instead of reading
+    /// `goal_stamp`, a cache miss per expansion on a large mesh. Longer lists are not kept
+    /// (`goal_many`), and `goal_stamp` answers.
+    goal_polys: Vec<u32>,
+    goal_many: bool,
     /// Length of the best path found so far in this query (a queued final node).
     best_final: f64,
     /// One-to-all mode ([`ExactSearch::distances_from`]): no goal, no cul-de-sac pruning, and
@@ -233,8 +250,6 @@ pub(crate) struct ExactSearch {
     alt_goal: Vec<(f64, f64)>,
     alt_start_bounds: Vec<(f64, f64)>,
     alt_start: f64,
-    /// Per vertex: its landmark bound in this query, NaN until computed (valid with `root_stamp`).
-    alt_h: Vec<f64>,
     /// Scratch for [`ExactSearch::prepare_links`]: the shortcut edges (see [`link_end`]) with
     /// their direct bound `cost + |landing goal|`, the [`LINK_BOUND_EDGES`] least first.
     link_pick: Vec<(f64, u32)>,
@@ -280,6 +295,19 @@ pub(crate) struct ExactSearch {
     lower_bound: f64,
     /// Scratch of a corner query answered from the graph's views.
     views: ViewScratch,
+}
+
+/// Per root of [`ExactSearch`]: valid when `stamp` is the current generation.
+#[derive(Copy, Clone, Debug, Default)]
+struct RootRecord {
+    /// Generation in which `g` and `alt` were set.
+    stamp: u32,
+    /// The root is a pinch vertex ([`NavMesh::is_pinch`]): never pruned (`g` stays infinite).
+    pinch: bool,
+    /// The best `g` the root was reached with (root-level pruning).
+    g: f64,
+    /// Its landmark bound in this query, NaN until computed.
+    alt: f64,
 }
 
 /// What a sweep does with a successor that would turn at a corner (see `sweep.rs`).
@@ -340,12 +368,15 @@ struct Query<'a> {
     /// Corner search: stop once the best path found is within `1 + epsilon` of the least `f`
     /// still open (0: exact).
     epsilon: f64,
+    /// The mesh's per-slot records ([`Crossing`], kept with its dead ends), fetched once.
+    layout: &'a DeadEnds,
 }
 
 impl Query<'_> {
     /// A search from `p` with no goal and no options (one-to-all and sweeps).
-    fn from_point(p: Vec2) -> Query<'static> {
+    fn from_point(mesh: &NavMesh, p: Vec2) -> Query<'_> {
         Query {
+            layout: mesh.dead_ends(),
             start: p,
             goal: p,
             landmarks: None,

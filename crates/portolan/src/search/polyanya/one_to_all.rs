@@ -30,7 +30,7 @@ impl ExactSearch {
             vertex: source,
             polygon,
         };
-        let q = Query::from_point(mesh.vertex(source));
+        let q = Query::from_point(mesh, mesh.vertex(source));
         self.push_start_nodes(mesh, &q, loc);
         let mut expanded = 0;
         self.run(mesh, &q, &mut expanded, None);

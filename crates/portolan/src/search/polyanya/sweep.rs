@@ -43,7 +43,7 @@ impl ExactSearch {
         self.reset(mesh);
         self.grow_sweep_buffers(mesh);
         let x = mesh.vertex(c);
-        let q = Query::from_point(x);
+        let q = Query::from_point(mesh, x);
         self.sweep = Sweep::Collect;
         self.seen.clear();
         let pinch = mesh.is_pinch(c);

@@ -1,0 +1,344 @@
+//! Seeded grid maps: random blocked cells and mazes, as [`GridMap`]s.
+//!
+//! The benchmarks of the exact search need grid maps that are not in the shared data: a 512 ×
+//! 512 map with a fifth of its cells blocked at random, and a 512 × 512 maze. Both generators
+//! here return the same [`GridMap`] that [`read_map`](crate::io::movingai::read_map) returns for a
+//! MovingAI `.map` file, so a generated map becomes a scene and a mesh exactly the way
+//! `portolan build --map` builds a file ([`GridMap::to_scene`], then [`build`](fn@crate::build)),
+//! and [`write_map`](crate::io::movingai::write_map) writes it as a `.map` file that reads back
+//! equal.
+//!
+//! Both draw from [`Rng`] (SplitMix64, integer arithmetic only), so a seed gives the same map on
+//! every platform.
+//!
+//! # Random cells
+//! [`random_blocked_grid`]: each cell is blocked, independently, with probability `density`.
+//! At 20% the free cells form one large component with small pockets cut off by blocked cells.
+//!
+//! # Mazes
+//! [`maze_grid`] lays a lattice of square *rooms* `corridor` cells wide, `wall` cells apart,
+//! inside a blocked border `wall` cells thick, and carves a perfect maze through it (randomised
+//! depth-first search: every room reachable, exactly one route between two rooms):
+//!
+//! ```text
+//!   wall = 1, corridor = 2:     @@@@@@@@@@
+//!                               @..@.....@
+//!                               @..@.....@
+//!                               @..@..@@@@
+//!                               @.....@..@
+//!                               @.....@..@
+//!                               @@@@@@@@@@
+//! ```
+//!
+//! Cells right of or below the last full room stay blocked. Every free cell is reachable from
+//! every other one.
+//!
+//! ```
+//! use portolan::random_grid::{maze_grid, random_blocked_grid, MazeOptions};
+//! use portolan::{build, BuildOptions};
+//!
+//! let map = random_blocked_grid(64, 64, 0.2, 7).unwrap();
+//! assert_eq!(map, random_blocked_grid(64, 64, 0.2, 7).unwrap()); // same seed, same map
+//! let blocked = 64 * 64 - map.passable_count();
+//! assert!((600..1000).contains(&blocked)); // about 20% of 4,096
+//!
+//! let maze = maze_grid(64, 64, &MazeOptions::default(), 7).unwrap();
+//! let mesh = build(&maze.to_scene(), &BuildOptions::default()).unwrap();
+//! // A perfect maze: its free space is one piece.
+//! let components = mesh.connected_components();
+//! assert!(components.iter().all(|&c| c == components[0]));
+//! ```
+
+use crate::io::movingai::GridMap;
+use crate::random::Rng;
+
+/// Why a grid map cannot be generated; names the parameter.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GridGenError {
+    /// A parameter is out of its documented domain.
+    #[error("grid map parameter `{field}`: {reason}")]
+    BadParameter {
+        /// The parameter's name.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+}
+
+fn bad(field: &'static str, reason: &'static str) -> GridGenError {
+    GridGenError::BadParameter { field, reason }
+}
+
+/// The largest side accepted, so that `width × height` cells fit in memory comfortably.
+pub const MAX_SIDE: usize = 1 << 14;
+
+fn check_size(width: usize, height: usize) -> Result<(), GridGenError> {
+    for (field, v) in [("width", width), ("height", height)] {
+        if v == 0 {
+            return Err(bad(field, "must be at least 1"));
+        }
+        if v > MAX_SIDE {
+            return Err(bad(field, "must be at most MAX_SIDE (16,384)"));
+        }
+    }
+    Ok(())
+}
+
+/// A `width × height` map whose cells are each blocked with probability `density`, drawn from
+/// `seed` (row by row, from the top left).
+///
+/// Errors: a side of 0 or above [`MAX_SIDE`]; a `density` outside `[0, 1]` (or NaN).
+///
+/// ```
+/// use portolan::random_grid::random_blocked_grid;
+/// let map = random_blocked_grid(10, 4, 0.0, 1).unwrap();
+/// assert_eq!(map.passable_count(), 40);
+/// assert!(random_blocked_grid(10, 4, 1.5, 1).is_err());
+/// ```
+pub fn random_blocked_grid(
+    width: usize,
+    height: usize,
+    density: f64,
+    seed: u64,
+) -> Result<GridMap, GridGenError> {
+    check_size(width, height)?;
+    if !(0.0..=1.0).contains(&density) {
+        return Err(bad("density", "must be a number in [0, 1]"));
+    }
+    let mut rng = Rng::new(seed);
+    let blocked = (0..width * height)
+        .map(|_| rng.next_f64() < density)
+        .collect();
+    // The length is width × height by construction.
+    Ok(GridMap::new(width, height, blocked).expect("sizes agree"))
+}
+
+/// The shape of a [`maze_grid`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MazeOptions {
+    /// Width of the corridors, in cells (default 3).
+    pub corridor: usize,
+    /// Thickness of the walls between corridors and of the border, in cells (default 1).
+    pub wall: usize,
+}
+
+impl Default for MazeOptions {
+    fn default() -> MazeOptions {
+        MazeOptions {
+            corridor: 3,
+            wall: 1,
+        }
+    }
+}
+
+impl MazeOptions {
+    /// Options with the given corridor width and wall thickness.
+    ///
+    /// ```
+    /// use portolan::random_grid::MazeOptions;
+    /// assert_eq!(MazeOptions::new(3, 1), MazeOptions::default());
+    /// ```
+    pub fn new(corridor: usize, wall: usize) -> MazeOptions {
+        MazeOptions { corridor, wall }
+    }
+}
+
+/// A `width × height` perfect maze (see the [module docs](self)), drawn from `seed`.
+///
+/// Errors: a side of 0 or above [`MAX_SIDE`]; `corridor` or `wall` 0; a map too small for one
+/// room (`wall + corridor + wall` cells on each side).
+///
+/// ```
+/// use portolan::random_grid::{maze_grid, MazeOptions};
+/// let maze = maze_grid(7, 7, &MazeOptions::new(2, 1), 3).unwrap();
+/// // Rooms at 1..3 and 4..6 on each axis, all four joined by three openings of 2 cells:
+/// assert_eq!(maze.passable_count(), 4 * 4 + 3 * 2);
+/// assert!(maze_grid(3, 3, &MazeOptions::new(2, 1), 3).is_err());
+/// ```
+pub fn maze_grid(
+    width: usize,
+    height: usize,
+    options: &MazeOptions,
+    seed: u64,
+) -> Result<GridMap, GridGenError> {
+    check_size(width, height)?;
+    let (c, w) = (options.corridor, options.wall);
+    if c == 0 {
+        return Err(bad("corridor", "must be at least 1"));
+    }
+    if w == 0 {
+        return Err(bad("wall", "must be at least 1"));
+    }
+    if c > MAX_SIDE || w > MAX_SIDE {
+        return Err(bad(
+            "corridor",
+            "corridor and wall must be at most MAX_SIDE",
+        ));
+    }
+    let pitch = c + w;
+    // Rooms per axis: wall + n · pitch ≤ side.
+    let rooms = |side: usize| side.saturating_sub(w) / pitch;
+    let (rw, rh) = (rooms(width), rooms(height));
+    if rw == 0 || rh == 0 {
+        return Err(bad(
+            "corridor",
+            "the map is too small for one room (wall + corridor + wall cells on each side)",
+        ));
+    }
+    let mut blocked = vec![true; width * height];
+    let mut clear = |x0: usize, y0: usize, x1: usize, y1: usize| {
+        for y in y0..y1 {
+            blocked[y * width + x0..y * width + x1].fill(false);
+        }
+    };
+    let origin = |i: usize| w + i * pitch;
+    for ry in 0..rh {
+        for rx in 0..rw {
+            clear(origin(rx), origin(ry), origin(rx) + c, origin(ry) + c);
+        }
+    }
+    // Randomised depth-first search over the rooms, with an explicit stack.
+    let mut rng = Rng::new(seed);
+    let mut seen = vec![false; rw * rh];
+    let start = rng.range_usize(0, rw * rh - 1);
+    seen[start] = true;
+    let mut stack = vec![start];
+    let mut options_buf = Vec::with_capacity(4);
+    while let Some(&room) = stack.last() {
+        let (x, y) = (room % rw, room / rw);
+        options_buf.clear();
+        if x > 0 && !seen[room - 1] {
+            options_buf.push(room - 1);
+        }
+        if x + 1 < rw && !seen[room + 1] {
+            options_buf.push(room + 1);
+        }
+        if y > 0 && !seen[room - rw] {
+            options_buf.push(room - rw);
+        }
+        if y + 1 < rh && !seen[room + rw] {
+            options_buf.push(room + rw);
+        }
+        if options_buf.is_empty() {
+            stack.pop();
+            continue;
+        }
+        let next = options_buf[rng.range_usize(0, options_buf.len() - 1)];
+        seen[next] = true;
+        // Knock out the wall between the two rooms.
+        let (a, b) = (room.min(next), room.max(next));
+        let (ax, ay) = (a % rw, a / rw);
+        if b == a + 1 {
+            // East of `a`.
+            clear(
+                origin(ax) + c,
+                origin(ay),
+                origin(ax) + pitch,
+                origin(ay) + c,
+            );
+        } else {
+            // South of `a`.
+            clear(
+                origin(ax),
+                origin(ay) + c,
+                origin(ax) + c,
+                origin(ay) + pitch,
+            );
+        }
+        stack.push(next);
+    }
+    // The length is width × height by construction.
+    Ok(GridMap::new(width, height, blocked).expect("sizes agree"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::movingai::{read_map, write_map};
+    use crate::{build, BuildOptions};
+
+    #[test]
+    fn random_density_is_close_and_seeded() {
+        let a = random_blocked_grid(200, 100, 0.2, 42).unwrap();
+        let blocked = 200 * 100 - a.passable_count();
+        // 20,000 Bernoulli(0.2) draws: mean 4,000, standard deviation 57.
+        assert!((3700..4300).contains(&blocked), "{blocked}");
+        assert_eq!(a, random_blocked_grid(200, 100, 0.2, 42).unwrap());
+        assert_ne!(a, random_blocked_grid(200, 100, 0.2, 43).unwrap());
+        assert_eq!(
+            random_blocked_grid(5, 5, 1.0, 0).unwrap().passable_count(),
+            0
+        );
+    }
+
+    #[test]
+    fn bad_parameters_are_named() {
+        let field = |e: GridGenError| match e {
+            GridGenError::BadParameter { field, .. } => field,
+        };
+        assert_eq!(
+            field(random_blocked_grid(0, 5, 0.2, 0).unwrap_err()),
+            "width"
+        );
+        assert_eq!(
+            field(random_blocked_grid(5, 0, 0.2, 0).unwrap_err()),
+            "height"
+        );
+        assert_eq!(
+            field(random_blocked_grid(MAX_SIDE + 1, 5, 0.2, 0).unwrap_err()),
+            "width"
+        );
+        assert_eq!(
+            field(random_blocked_grid(5, 5, f64::NAN, 0).unwrap_err()),
+            "density"
+        );
+        assert_eq!(
+            field(random_blocked_grid(5, 5, -0.1, 0).unwrap_err()),
+            "density"
+        );
+        let o = MazeOptions::default();
+        assert_eq!(field(maze_grid(0, 5, &o, 0).unwrap_err()), "width");
+        assert_eq!(
+            field(maze_grid(9, 9, &MazeOptions::new(0, 1), 0).unwrap_err()),
+            "corridor"
+        );
+        assert_eq!(
+            field(maze_grid(9, 9, &MazeOptions::new(2, 0), 0).unwrap_err()),
+            "wall"
+        );
+        assert_eq!(field(maze_grid(4, 9, &o, 0).unwrap_err()), "corridor");
+        assert!(maze_grid(5, 5, &o, 0).is_ok());
+    }
+
+    #[test]
+    fn maze_is_one_piece_with_walls_where_expected() {
+        let o = MazeOptions::new(3, 2);
+        let map = maze_grid(63, 50, &o, 9).unwrap();
+        // Rooms: (63 - 2) / 5 = 12 across, (50 - 2) / 5 = 9 down; 108 rooms of 9 cells, and a
+        // spanning tree's 107 openings of 3 × 2 cells.
+        assert_eq!(map.passable_count(), 108 * 9 + 107 * 6);
+        // The border and the strip right of the last room are blocked.
+        for y in 0..50 {
+            assert!(map.is_blocked(0, y) && map.is_blocked(1, y));
+            assert!(map.is_blocked(62, y) && map.is_blocked(61, y));
+        }
+        let mesh = build(&map.to_scene(), &BuildOptions::default()).unwrap();
+        let comps = mesh.connected_components();
+        assert!(comps.iter().all(|&c| c == comps[0]));
+        assert_eq!(map, maze_grid(63, 50, &o, 9).unwrap());
+    }
+
+    #[test]
+    fn generated_maps_round_trip_through_map_files() {
+        for map in [
+            random_blocked_grid(33, 17, 0.3, 5).unwrap(),
+            maze_grid(40, 21, &MazeOptions::default(), 5).unwrap(),
+        ] {
+            let mut bytes = Vec::new();
+            write_map(&map, &mut bytes).unwrap();
+            assert_eq!(read_map(&bytes[..]).unwrap(), map);
+        }
+    }
+}
