@@ -3,7 +3,7 @@
 //! process.
 //!
 //! ```text
-//! cargo run --release -p portolan-compare -- [DATA_DIR] [--reps N] [--landmarks K] [--only NAME[,NAME...]]
+//! cargo run --release -p portolan-compare -- [DATA_DIR] [--reps N] [--landmarks K] [--index] [--only NAME[,NAME...]]
 //! ```
 //!
 //! Rows (`--only` takes these names; the default is all of them, in this order):
@@ -27,6 +27,12 @@
 //! `--landmarks K` (default 16; 0 skips these runs) precomputed landmark distances
 //! ([`portolan::search::landmarks`]), whose lengths must equal the plain run's exactly. The
 //! landmarks' build time and memory are printed with them.
+//!
+//! With `--index`, a third Portolan run: the corner search (issue 15's preprocessed index) on the
+//! mesh's [`CornerGraph`], built, saved with [`CornerGraph::to_bytes`] and loaded back with
+//! [`CornerGraph::from_bytes`]; its lengths must equal the plain run's (1e-9). Its build time,
+//! memory, file size and load time are printed, and a second geometric mean, of its ratio to
+//! the crate.
 
 use anyhow::{bail, Context, Result};
 use portolan::geom::{orient, Aabb, Vec2};
@@ -34,6 +40,7 @@ use portolan::io::movingai::{self, GridMap};
 use portolan::io::polyanya_mesh;
 use portolan::random::Rng;
 use portolan::random_grid;
+use portolan::search::corner_graph::CornerGraph;
 use portolan::search::landmarks::Landmarks;
 use portolan::{build, BuildOptions, Location, NavMesh, PathFinder, Scene, SearchOptions};
 use std::time::Instant;
@@ -265,6 +272,7 @@ fn main() -> Result<()> {
     let mut data = portolan::testkit::data_dir();
     let mut reps = 5usize;
     let mut landmark_count = 16usize;
+    let mut with_index = false;
     let mut only: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -278,13 +286,16 @@ fn main() -> Result<()> {
                 .next()
                 .and_then(|r| r.parse().ok())
                 .context("--landmarks K")?;
+        } else if a == "--index" {
+            with_index = true;
         } else if a == "--only" {
             let names = args.next().context("--only NAME[,NAME...]")?;
             only.extend(names.split(',').map(str::to_owned));
         } else if a == "--help" || a == "-h" {
             println!(
-                "portolan-compare [DATA_DIR] [--reps N] [--landmarks K] [--only NAME[,NAME...]]\n\
-                 rows: {}\n--landmarks 0 skips the landmark runs.",
+                "portolan-compare [DATA_DIR] [--reps N] [--landmarks K] [--index] [--only NAME[,NAME...]]\n\
+                 rows: {}\n--landmarks 0 skips the landmark runs; --index adds the corner search on a\n\
+                 saved corner graph index (CornerGraph::to_bytes, loaded back).",
                 ROWS.join(", ")
             );
             return Ok(());
@@ -301,11 +312,20 @@ fn main() -> Result<()> {
         }
     }
     let with_lm = landmark_count > 0;
+    let index_cols = if with_index {
+        " portolan + index µs mean / median / p99 | with index: ratio mean / median | index: build, memory, file, load |"
+    } else {
+        ""
+    };
     println!(
-        "| mesh | polygons | queries | portolan µs mean / median / p99 | portolan + {landmark_count} landmarks µs mean / median / p99 | polyanya µs mean / median / p99 | ratio mean / median | with landmarks: ratio mean / median | landmarks: build, memory | lengths |"
+        "| mesh | polygons | queries | portolan µs mean / median / p99 | portolan + {landmark_count} landmarks µs mean / median / p99 | polyanya µs mean / median / p99 | ratio mean / median | with landmarks: ratio mean / median | landmarks: build, memory |{index_cols} lengths |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!(
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |{} --- |",
+        if with_index { " --- | --- | --- |" } else { "" }
+    );
     let mut log_ratios = Vec::new();
+    let mut index_log_ratios = Vec::new();
     for row in ROWS
         .iter()
         .filter(|r| only.is_empty() || only.iter().any(|o| o == *r))
@@ -325,9 +345,39 @@ fn main() -> Result<()> {
             .as_ref()
             .map_or(0.0, |l| l.memory_bytes() as f64 / 1024.0);
         let opts_lm = opts.clone().with_landmarks(landmarks);
+        // The index: the corner graph built, saved as bytes and loaded back, as a program
+        // shipping it next to its mesh would.
+        let (opts_index, index_build) = if with_index {
+            let t = Instant::now();
+            let graph = CornerGraph::build(&ours);
+            let build_ms = t.elapsed().as_secs_f64() * 1e3;
+            let bytes = graph.to_bytes();
+            let t = Instant::now();
+            let loaded = CornerGraph::from_bytes(&bytes, &ours)
+                .map_err(|e| anyhow::anyhow!("{}: the saved index: {e}", case.name))?;
+            let load_ms = t.elapsed().as_secs_f64() * 1e3;
+            let how = format!(
+                "{build_ms:.0} ms, {:.1} MB, {:.1} MB, {load_ms:.0} ms{}",
+                loaded.memory_bytes() as f64 / 1e6,
+                bytes.len() as f64 / 1e6,
+                if loaded.answers_from_views() {
+                    ""
+                } else {
+                    " (no views)"
+                }
+            );
+            (
+                Some(SearchOptions::corner(std::sync::Arc::new(loaded))),
+                how,
+            )
+        } else {
+            (None, String::new())
+        };
         let mut finder = PathFinder::new();
         let to_glam = |p: Vec2| glam::Vec2::new(p.x as f32, p.y as f32);
         let (mut t_ours, mut t_lm, mut t_theirs) = (Vec::new(), Vec::new(), Vec::new());
+        let mut t_index = Vec::new();
+        let mut index_differs = 0usize;
         let (mut disagree, mut worst, mut vs_expected) = (0usize, 0.0f64, 0usize);
         let mut lm_differs = 0usize;
         let oracle = case
@@ -343,8 +393,13 @@ fn main() -> Result<()> {
                     format!(", visibility-graph oracle {}", p.length)
                 })
         };
-        // Which runs are timed: 0 Portolan plain, 1 the crate, 2 Portolan with landmarks.
-        let sides = if with_lm { 3 } else { 2 };
+        // Which runs are timed: 0 Portolan plain, 1 the crate, 2 Portolan with landmarks, 3 the
+        // corner search on the index (the sides not asked for are skipped).
+        let sides: Vec<usize> = [0, 1]
+            .into_iter()
+            .chain(with_lm.then_some(2))
+            .chain(with_index.then_some(3))
+            .collect();
         for (i, &(s, g, want)) in case.queries.iter().enumerate() {
             // Warm-up, and the answers to compare.
             let a = finder.find_path(&ours, s, g, &opts).ok().map(|p| p.length);
@@ -397,27 +452,42 @@ fn main() -> Result<()> {
                     }
                 }
             }
+            if let Some(o) = &opts_index {
+                let c = finder.find_path(&ours, s, g, o).ok().map(|p| p.length);
+                let same = match (a, c) {
+                    (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.max(1.0),
+                    (x, y) => x == y,
+                };
+                if !same {
+                    index_differs += 1;
+                    if index_differs <= 5 {
+                        eprintln!(
+                            "{} #{i}: {s} -> {g}: portolan {a:?}, with the index {c:?}",
+                            case.name
+                        );
+                    }
+                }
+            }
             if let (Some(w), Some(x)) = (want, a) {
                 if (x - w).abs() > 1e-5 * w.max(1.0) {
                     vs_expected += 1;
                 }
             }
             // Each repetition runs the sides in a rotated order, so none is always first.
-            let mut runs = [
-                Vec::with_capacity(reps),
-                Vec::with_capacity(reps),
-                Vec::with_capacity(reps),
-            ];
+            let mut runs: [Vec<f64>; 4] = Default::default();
             for r in 0..reps {
-                for k in 0..sides {
-                    let which = (i + r + k) % sides;
+                for k in 0..sides.len() {
+                    let which = sides[(i + r + k) % sides.len()];
                     let t = Instant::now();
-                    match which {
-                        0 => {
+                    match (which, &opts_index) {
+                        (0, _) => {
                             std::hint::black_box(finder.find_path(&ours, s, g, &opts).ok());
                         }
-                        1 => {
+                        (1, _) => {
                             std::hint::black_box(theirs.path(to_glam(s), to_glam(g)));
+                        }
+                        (3, Some(o)) => {
+                            std::hint::black_box(finder.find_path(&ours, s, g, o).ok());
                         }
                         _ => {
                             std::hint::black_box(finder.find_path(&ours, s, g, &opts_lm).ok());
@@ -430,6 +500,9 @@ fn main() -> Result<()> {
             t_theirs.push(median(&mut runs[1]));
             if with_lm {
                 t_lm.push(median(&mut runs[2]));
+            }
+            if with_index {
+                t_index.push(median(&mut runs[3]));
             }
         }
         let (om, omed, o99) = stats(&mut t_ours);
@@ -445,8 +518,24 @@ fn main() -> Result<()> {
             ("-".into(), "-".into(), "-".into())
         };
         log_ratios.push((tm / om).ln());
+        let index_cells = if with_index {
+            let (im, imed, i99) = stats(&mut t_index);
+            index_log_ratios.push((tm / im).ln());
+            format!(
+                " {im:.1} / {imed:.1} / {i99:.1} | {:.2}× / {:.2}× | {index_build} |",
+                tm / im,
+                tmed / imed
+            )
+        } else {
+            String::new()
+        };
+        let index_check = if with_index {
+            format!("; {index_differs} differ with the index (relative 1e-9)")
+        } else {
+            String::new()
+        };
         println!(
-            "| {} | {} | {} | {om:.1} / {omed:.1} / {o99:.1} | {lm_cells} | {tm:.1} / {tmed:.1} / {t99:.1} | {:.2}× / {:.2}× | {lm_ratio} | {lm_build} | {} disagree (max rel. diff {worst:.1e}); {} off the published optimum; {lm_differs} differ with landmarks (relative 1e-12) |",
+            "| {} | {} | {} | {om:.1} / {omed:.1} / {o99:.1} | {lm_cells} | {tm:.1} / {tmed:.1} / {t99:.1} | {:.2}× / {:.2}× | {lm_ratio} | {lm_build} |{index_cells} {} disagree (max rel. diff {worst:.1e}); {} off the published optimum; {lm_differs} differ with landmarks (relative 1e-12){index_check} |",
             case.name,
             ours.polygon_count(),
             case.queries.len(),
@@ -461,6 +550,13 @@ fn main() -> Result<()> {
         println!(
             "\ngeometric mean of the plain ratio (crate mean / Portolan mean) over {} rows: {g:.2}×",
             log_ratios.len()
+        );
+    }
+    if !index_log_ratios.is_empty() {
+        let g = (index_log_ratios.iter().sum::<f64>() / index_log_ratios.len() as f64).exp();
+        println!(
+            "geometric mean of the index ratio (crate mean / Portolan-with-index mean) over {} rows: {g:.2}×",
+            index_log_ratios.len()
         );
     }
     Ok(())
