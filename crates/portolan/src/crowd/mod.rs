@@ -693,6 +693,19 @@ impl Default for StepOut {
     }
 }
 
+/// What an agent sees of a neighbour, copied once per step into an array in the grid's cell
+/// order: neighbours' data sit close together in memory, where the agents themselves are
+/// large and in the order they were added.
+#[derive(Copy, Clone, Debug)]
+struct Snap {
+    position: Vec2,
+    velocity: Vec2,
+    heading: Vec2,
+    radius: f64,
+    id: AgentId,
+    arrived: bool,
+}
+
 /// Per-worker scratch.
 #[derive(Default)]
 struct Scratch {
@@ -715,6 +728,8 @@ pub struct Crowd {
     queue: VecDeque<AgentId>,
     steps: u64,
     grid: Grid,
+    /// What agents see of their neighbours, in the grid's cell order (see [`Snap`]).
+    snaps: Vec<Snap>,
     positions: Vec<Vec2>,
     out: Vec<StepOut>,
     finder: PathFinder,
@@ -787,6 +802,7 @@ impl Crowd {
             queue: VecDeque::new(),
             steps: 0,
             grid: Grid::default(),
+            snaps: Vec::new(),
             positions: Vec::new(),
             out: Vec::new(),
             finder: PathFinder::new(),
@@ -1221,7 +1237,23 @@ impl Crowd {
         let max_radius = self.agents.iter().map(|a| a.radius).fold(0.0, f64::max);
         let max_speed = self.agents.iter().map(|a| a.max_speed).fold(0.0, f64::max);
         let range = 2.0 * max_radius + 2.0 * max_speed * self.options.time_horizon.max(dt);
-        self.grid.rebuild(&self.positions, range);
+        // Cells of half the largest query range (an agent looks within its radius, the largest
+        // radius and its top speed times the horizon, and never past `range`): the k nearest
+        // are found in the few cells around an agent (see `grid.rs`).
+        let query = (2.0 * max_radius + max_speed * self.options.time_horizon).min(range);
+        self.grid.rebuild(&self.positions, query * 0.5);
+        self.snaps.clear();
+        self.snaps.extend(self.grid.items().iter().map(|&j| {
+            let b = &self.agents[j as usize];
+            Snap {
+                position: b.position,
+                velocity: b.velocity,
+                heading: b.heading,
+                radius: b.radius,
+                id: b.id,
+                arrived: b.state == AgentState::Arrived,
+            }
+        }));
         self.out.clear();
         self.out.resize(n, StepOut::default());
         {
@@ -1230,7 +1262,7 @@ impl Crowd {
                 classes: &self.classes,
                 options: &self.options,
                 grid: &self.grid,
-                positions: &self.positions,
+                snaps: &self.snaps,
                 dt,
                 range,
                 max_radius,
@@ -1552,7 +1584,7 @@ struct Ctx<'a> {
     classes: &'a [Class],
     options: &'a CrowdOptions,
     grid: &'a Grid,
-    positions: &'a [Vec2],
+    snaps: &'a [Snap],
     dt: f64,
     range: f64,
     max_radius: f64,
@@ -1667,34 +1699,10 @@ impl Ctx<'_> {
         );
         let num_hard = lines.len();
         let my_range = a.radius + self.max_radius + a.max_speed * self.options.time_horizon;
-        let mut range_sq = (my_range.min(self.range)).powi(2);
+        let range_sq = (my_range.min(self.range)).powi(2);
         let k = self.options.max_neighbours;
         let mut near: [(f64, u32); MAX_NEIGHBOURS] = [(0.0, 0); MAX_NEIGHBOURS];
-        let mut count = 0;
-        self.grid.for_each_near(pos, |j| {
-            if j == i {
-                return;
-            }
-            let d = (self.positions[j] - pos).length_squared();
-            if d >= range_sq {
-                return;
-            }
-            // Insertion into the k nearest, kept sorted by distance (ties: visiting order).
-            let mut slot = count.min(k - 1);
-            if count < k {
-                count += 1;
-            } else if d >= near[k - 1].0 {
-                return;
-            }
-            while slot > 0 && near[slot - 1].0 > d {
-                near[slot] = near[slot - 1];
-                slot -= 1;
-            }
-            near[slot] = (d, j as u32);
-            if count == k {
-                range_sq = near[k - 1].0;
-            }
-        });
+        let count = self.grid.nearest(pos, i, range_sq, &mut near[..k]);
         out.neighbour_count = count;
         // Queueing: an agent does not push into the back of a neighbour ahead going its way;
         // it follows at that neighbour's speed plus the gap closed in FOLLOW_TIME (a
@@ -1705,9 +1713,9 @@ impl Ctx<'_> {
         if speed > 0.0 {
             let dir = preferred / speed;
             let mut cap = speed;
-            for &(_, j) in &near[..count] {
-                let b = &self.agents[j as usize];
-                if b.state == AgentState::Arrived || b.heading.dot(dir) <= FOLLOW_CONE {
+            for &(_, slot) in &near[..count] {
+                let b = &self.snaps[slot as usize];
+                if b.arrived || b.heading.dot(dir) <= FOLLOW_CONE {
                     continue;
                 }
                 let rel = b.position - pos;
@@ -1728,9 +1736,10 @@ impl Ctx<'_> {
             radius: a.radius,
         };
         let inv_horizon = 1.0 / self.options.time_horizon;
-        for (slot, &(_, j)) in near[..count].iter().enumerate() {
-            out.neighbours[slot] = j;
-            let b = &self.agents[j as usize];
+        let items = self.grid.items();
+        for (n, &(_, slot)) in near[..count].iter().enumerate() {
+            out.neighbours[n] = items[slot as usize];
+            let b = &self.snaps[slot as usize];
             lines.push(avoidance::agent_line(
                 &me,
                 b.position,
