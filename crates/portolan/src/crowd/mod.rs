@@ -671,6 +671,7 @@ struct StepOut {
     replan: bool,
     /// The agent stood in polygon p beside the channel, next to `channel[k]`: (k, p).
     reconnect: Option<(usize, PolyId)>,
+    /// The grid slots (cell order) of the agent's nearest neighbours.
     neighbours: [u32; MAX_NEIGHBOURS],
     neighbour_count: usize,
 }
@@ -703,6 +704,7 @@ struct Snap {
     heading: Vec2,
     radius: f64,
     id: AgentId,
+    class: usize,
     arrived: bool,
 }
 
@@ -730,6 +732,8 @@ pub struct Crowd {
     grid: Grid,
     /// What agents see of their neighbours, in the grid's cell order (see [`Snap`]).
     snaps: Vec<Snap>,
+    /// `slot_of[i]`: agent i's place in the grid's cell order.
+    slot_of: Vec<u32>,
     positions: Vec<Vec2>,
     out: Vec<StepOut>,
     finder: PathFinder,
@@ -803,6 +807,7 @@ impl Crowd {
             steps: 0,
             grid: Grid::default(),
             snaps: Vec::new(),
+            slot_of: Vec::new(),
             positions: Vec::new(),
             out: Vec::new(),
             finder: PathFinder::new(),
@@ -1251,6 +1256,7 @@ impl Crowd {
                 heading: b.heading,
                 radius: b.radius,
                 id: b.id,
+                class: b.class,
                 arrived: b.state == AgentState::Arrived,
             }
         }));
@@ -1267,11 +1273,20 @@ impl Crowd {
                 range,
                 max_radius,
             };
-            for_each_out(parallel, PAR_CHUNK, &mut self.out, |i, out, s| {
-                ctx.compute(i, out, s)
+            // Agents in cell order (`out[slot]` is agent `items[slot]`'s): consecutive agents
+            // are neighbours, so their queries read the same cells and snapshots from cache.
+            let items = self.grid.items();
+            for_each_out(parallel, PAR_CHUNK, &mut self.out, |slot, out, s| {
+                ctx.compute(items[slot] as usize, out, s)
             });
         }
-        for (a, o) in self.agents.iter_mut().zip(&self.out) {
+        self.slot_of.clear();
+        self.slot_of.resize(n, 0);
+        for (slot, &i) in self.grid.items().iter().enumerate() {
+            self.slot_of[i as usize] = slot as u32;
+        }
+        for (a, &slot) in self.agents.iter_mut().zip(&self.slot_of) {
+            let o = &self.out[slot as usize];
             a.position = o.position;
             a.velocity = o.velocity;
             a.poly = o.poly;
@@ -1293,6 +1308,13 @@ impl Crowd {
             parallel && n >= self.options.parallel_min_agents * SEPARATION_PARALLEL_FACTOR;
         for _ in 0..self.options.separation_iterations {
             self.separate(parallel_separation);
+        }
+        if self.options.separation_iterations > 0 {
+            for (a, &slot) in self.agents.iter_mut().zip(&self.slot_of) {
+                let o = &self.out[slot as usize];
+                a.position = o.position;
+                a.poly = o.poly;
+            }
         }
         let mut arrived = 0;
         for a in &mut self.agents {
@@ -1374,19 +1396,20 @@ impl Crowd {
 
     /// One separation pass: every overlapping pair is pushed apart by half its overlap each,
     /// each push clamped to the mesh.
+    /// Works in cell order on `out` (each slot's position and polygon, its neighbours' slots),
+    /// from the positions of the previous pass; the caller writes the result back to the agents.
     fn separate(&mut self, parallel: bool) {
         self.positions.clear();
-        self.positions
-            .extend(self.agents.iter().map(|a| a.position));
-        let agents = &self.agents;
+        self.positions.extend(self.out.iter().map(|o| o.position));
+        let snaps = &self.snaps;
         let classes = &self.classes;
         let positions = &self.positions;
         for_each_out(parallel, SEPARATION_CHUNK, &mut self.out, |i, o, s| {
-            let a = &agents[i];
+            let a = &snaps[i];
             let mut push = Vec2::ZERO;
             for &j in &o.neighbours[..o.neighbour_count] {
                 let j = j as usize;
-                let b = &agents[j];
+                let b = &snaps[j];
                 let d = positions[j] - positions[i];
                 let combined = a.radius + b.radius;
                 let dist_sq = d.length_squared();
@@ -1401,13 +1424,11 @@ impl Crowd {
                 };
                 push += away * ((combined - dist) * 0.5);
             }
-            o.position = positions[i];
-            o.poly = a.poly;
             if push != Vec2::ZERO {
                 let mesh = &classes[a.class].mesh;
                 let (poly, p) = corridor::move_along_surface(
                     mesh,
-                    a.poly,
+                    o.poly,
                     positions[i],
                     positions[i] + push,
                     &mut s.surface,
@@ -1416,10 +1437,6 @@ impl Crowd {
                 o.poly = poly;
             }
         });
-        for (a, o) in self.agents.iter_mut().zip(&self.out) {
-            a.position = o.position;
-            a.poly = o.poly;
-        }
     }
 }
 
@@ -1736,9 +1753,8 @@ impl Ctx<'_> {
             radius: a.radius,
         };
         let inv_horizon = 1.0 / self.options.time_horizon;
-        let items = self.grid.items();
         for (n, &(_, slot)) in near[..count].iter().enumerate() {
-            out.neighbours[n] = items[slot as usize];
+            out.neighbours[n] = slot;
             let b = &self.snaps[slot as usize];
             lines.push(avoidance::agent_line(
                 &me,
