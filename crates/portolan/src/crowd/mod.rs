@@ -737,6 +737,8 @@ pub struct Crowd {
     positions: Vec<Vec2>,
     out: Vec<StepOut>,
     finder: PathFinder,
+    /// Search contexts of the parallel path queries, one per task.
+    finders: Vec<PathFinder>,
     tuner: Tuner,
 }
 
@@ -811,6 +813,7 @@ impl Crowd {
             positions: Vec::new(),
             out: Vec::new(),
             finder: PathFinder::new(),
+            finders: Vec::new(),
             tuner: Tuner::default(),
         }
     }
@@ -1359,7 +1362,25 @@ impl Crowd {
         #[cfg(feature = "parallel")]
         let results: Vec<Result<crate::search::Path, PathError>> = if parallel && jobs.len() > 1 {
             use rayon::prelude::*;
-            jobs.par_iter().map_init(PathFinder::new, plan).collect()
+            // One search context per task, kept from step to step: a fresh one grows its
+            // arrays to the mesh on its first query.
+            let tasks = rayon::current_num_threads().clamp(1, jobs.len());
+            let per = jobs.len().div_ceil(tasks);
+            if self.finders.len() < tasks {
+                self.finders.resize_with(tasks, PathFinder::new);
+            }
+            let mut results: Vec<Option<Result<crate::search::Path, PathError>>> =
+                (0..jobs.len()).map(|_| None).collect();
+            self.finders
+                .par_iter_mut()
+                .zip(jobs.par_chunks(per))
+                .zip(results.par_chunks_mut(per))
+                .for_each(|((finder, jobs), out)| {
+                    for (job, o) in jobs.iter().zip(out) {
+                        *o = Some(plan(finder, job));
+                    }
+                });
+            results.into_iter().flatten().collect()
         } else {
             jobs.iter().map(|j| plan(&mut self.finder, j)).collect()
         };
