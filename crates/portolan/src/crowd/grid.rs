@@ -134,7 +134,7 @@ impl Grid {
         near: &mut [(f64, u32)],
     ) -> usize {
         let k = near.len();
-        if k == 0 || !(range_sq > 0.0) {
+        if k == 0 || range_sq.is_nan() || range_sq <= 0.0 {
             return 0;
         }
         let mut count = 0;
