@@ -44,14 +44,15 @@
 //! class that fits it.
 //!
 //! **Determinism.** A step computes every agent's new state from the previous positions into a
-//! buffer indexed by agent (in parallel with rayon when [`CrowdOptions::parallel`] is set, the
-//! `parallel` feature is on and the crowd has at least [`CrowdOptions::parallel_min_agents`]
-//! agents), then applies it in order. Neighbours are visited in a fixed order, replans are
-//! computed independently and applied in queue order. The same inputs give bit-identical
-//! positions, sequential or parallel, on any number of threads. So a crowd may pick the way
-//! per step: with [`CrowdOptions::parallel_tuning`] it times its steps both ways now and then
-//! and runs the faster, for machines whose cores are busy elsewhere, where waiting for the
-//! pool's threads costs more than they save.
+//! buffer (in parallel with rayon when [`CrowdOptions::parallel`] is set, the `parallel` feature
+//! is on and the crowd has at least [`CrowdOptions::parallel_min_agents`] agents), then applies
+//! it in agent order. The buffer is in the neighbour grid's cell order, so agents computed one
+//! after the other are neighbours and find each other's data in cache. Neighbours are visited
+//! in a fixed order, replans are computed independently and applied in queue order. The same
+//! inputs give bit-identical positions, sequential or parallel, on any number of threads. So a
+//! crowd may pick the way per step: with [`CrowdOptions::parallel_tuning`] it times its steps
+//! both ways now and then and runs the faster, for machines whose cores are busy elsewhere,
+//! where waiting for the pool's threads costs more than they save.
 //!
 //! **Cost.** Per agent and step: a grid query for its neighbours, a funnel over the next
 //! polygons of its channel, a breadth-first search for walls and for the move, and a 2D linear
