@@ -27,9 +27,10 @@
 //! after every step, whatever avoidance asked for.
 
 use crate::geom::Vec2;
+use crate::geom::{orient, Orientation};
 use crate::mesh::{NavMesh, PolyId};
 use crate::search::corner::outer_bisector;
-use crate::search::funnel::{Funnel, Portal};
+use crate::search::funnel::Portal;
 
 /// How many polygons ahead of its cursor an agent looks for itself in its channel.
 pub(crate) const LOOKAHEAD: usize = 8;
@@ -47,6 +48,14 @@ pub(crate) struct Corridor {
     pub cursor: usize,
     /// Whether the corridor holds a path (false until the first plan arrives).
     pub valid: bool,
+}
+
+/// The portal from polygon `p` into its neighbour `q`, if they share an edge.
+#[inline]
+fn portal(mesh: &NavMesh, p: PolyId, q: PolyId) -> Option<Portal> {
+    let i = mesh.shared_edge(p, q)?;
+    let (a, b) = mesh.edge(p, i);
+    Some(Portal { left: b, right: a })
 }
 
 impl Corridor {
@@ -86,28 +95,29 @@ impl Corridor {
         let whole = end == self.channel.len();
         portals.clear();
         portals.push(Portal::point(pos));
-        let mut push = |p: PolyId, q: PolyId| {
-            if let Some(i) = mesh.shared_edge(p, q) {
-                let (a, b) = mesh.edge(p, i);
-                portals.push(Portal { left: b, right: a });
-            }
+        // The portals are made as the funnel reaches them (most agents see their first two
+        // corners a few polygons ahead, so most of the window is never looked at), one edge
+        // ahead: the window's last portal is dropped for its midpoint when the channel goes on.
+        let mut source = Portals {
+            mesh,
+            first: first.filter(|_| !window.is_empty()),
+            window,
+            next: 0,
+            pending: None,
+            finished: false,
+            goal,
+            whole,
+            // Set once the funnel reaches the end; never equal to a corner before that.
+            last: if whole {
+                goal
+            } else {
+                Vec2::new(f64::NAN, f64::NAN)
+            },
         };
-        if let (Some(f), Some(&w)) = (first, window.first()) {
-            push(f, w);
-        }
-        for w in window.windows(2) {
-            push(w[0], w[1]);
-        }
-        let last = if whole {
-            goal
-        } else {
-            // Drop the window's last portal and aim at its midpoint.
-            portals.pop().map_or(goal, |p| p.midpoint())
-        };
-        portals.push(Portal::point(last));
-        let mut funnel = Funnel::new(portals);
-        while funnel.path().len() < 3 && funnel.step().is_some() {}
-        let path = funnel.path();
+        let mut path = [Vec2::ZERO; 3];
+        let len = first_corners(portals, &mut source, &mut path);
+        let last = source.last;
+        let path = &path[..len];
         match path.len() {
             0 | 1 => (last, whole),
             2 => (path[1], whole && path[1] == last),
@@ -128,6 +138,136 @@ impl Corridor {
             }
         }
     }
+}
+
+/// The portals of a steering window, made on demand (see [`Corridor::steer_target`]).
+struct Portals<'a> {
+    mesh: &'a NavMesh,
+    /// The polygon beside the channel the agent stands in, before `window[0]`.
+    first: Option<PolyId>,
+    window: &'a [PolyId],
+    /// The next pair to look at: 0 is (first, window[0]), k ≥ 1 is (window[k - 1], window[k]).
+    next: usize,
+    /// The edge portal made but not yet handed out (it may be the window's last).
+    pending: Option<Portal>,
+    finished: bool,
+    goal: Vec2,
+    whole: bool,
+    /// The funnel's end: the goal, or the midpoint of the window's last portal.
+    last: Vec2,
+}
+
+impl Portals<'_> {
+    /// The next edge portal of the window, skipping pairs that share no edge.
+    fn next_edge(&mut self) -> Option<Portal> {
+        loop {
+            let edge = if self.next == 0 {
+                self.next = 1;
+                match (self.first, self.window.first()) {
+                    (Some(f), Some(&w)) => portal(self.mesh, f, w),
+                    _ => None,
+                }
+            } else {
+                let k = self.next;
+                if k >= self.window.len() {
+                    return None;
+                }
+                self.next += 1;
+                portal(self.mesh, self.window[k - 1], self.window[k])
+            };
+            if edge.is_some() {
+                return edge;
+            }
+        }
+    }
+
+    /// Makes portals until `portals` holds more than `n`, or all of them.
+    fn fill(&mut self, portals: &mut Vec<Portal>, n: usize) {
+        while portals.len() <= n && !self.finished {
+            match self.next_edge() {
+                Some(e) => {
+                    if let Some(p) = self.pending.replace(e) {
+                        portals.push(p);
+                    }
+                }
+                None => {
+                    self.finished = true;
+                    match self.pending.take() {
+                        Some(p) if self.whole => {
+                            portals.push(p);
+                            self.last = self.goal;
+                        }
+                        Some(p) => self.last = p.midpoint(),
+                        None if self.whole => self.last = self.goal,
+                        None => self.last = portals.pop().map_or(self.goal, |p| p.midpoint()),
+                    }
+                    portals.push(Portal::point(self.last));
+                }
+            }
+        }
+    }
+}
+
+/// The first three points of the funnel's path (start, first corner, second) over the portals
+/// `source` makes, into `path`; returns how many there are. The same steps, predicates and
+/// answers as [`Funnel`](crate::search::funnel::Funnel) stopped at three points, without its
+/// allocation and without making the portals past the last it needs.
+fn first_corners(portals: &mut Vec<Portal>, source: &mut Portals, path: &mut [Vec2; 3]) -> usize {
+    let start = portals[0].left;
+    path[0] = start;
+    let mut len = 1;
+    let (mut apex, mut left, mut right) = (start, start, start);
+    let (mut left_index, mut right_index) = (0, 0);
+    let mut next = 1;
+    let push = |path: &mut [Vec2; 3], len: &mut usize, p: Vec2| {
+        if path[*len - 1] != p {
+            path[*len] = p;
+            *len += 1;
+        }
+    };
+    while len < 3 {
+        let i = next;
+        source.fill(portals, i + 1);
+        if i >= portals.len() {
+            break;
+        }
+        let Portal { left: l, right: r } = portals[i];
+        // Tighten the right side: r is not outside (right of) the current right ray.
+        if orient(apex, right, r) != Orientation::Clockwise {
+            if apex == right || orient(apex, left, r) == Orientation::Clockwise {
+                right = r;
+                right_index = i;
+            } else {
+                // r crossed over the left ray: the path turns at the left endpoint.
+                let corner = left;
+                push(path, &mut len, corner);
+                (apex, right) = (corner, corner);
+                right_index = left_index;
+                next = left_index + 1;
+                continue;
+            }
+        }
+        // Tighten the left side, symmetrically.
+        if orient(apex, left, l) != Orientation::CounterClockwise {
+            if apex == left || orient(apex, right, l) == Orientation::CounterClockwise {
+                left = l;
+                left_index = i;
+            } else {
+                let corner = right;
+                push(path, &mut len, corner);
+                (apex, left) = (corner, corner);
+                left_index = right_index;
+                next = right_index + 1;
+                continue;
+            }
+        }
+        next = i + 1;
+        if next == portals.len() {
+            push(path, &mut len, portals[i].left);
+            break;
+        }
+    }
+    len
 }
 
 /// Euclidean length with a plain square root (`f64::hypot`, which `Vec2::length` uses, guards

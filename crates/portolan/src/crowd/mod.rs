@@ -44,14 +44,15 @@
 //! class that fits it.
 //!
 //! **Determinism.** A step computes every agent's new state from the previous positions into a
-//! buffer indexed by agent (in parallel with rayon when [`CrowdOptions::parallel`] is set, the
-//! `parallel` feature is on and the crowd has at least [`CrowdOptions::parallel_min_agents`]
-//! agents), then applies it in order. Neighbours are visited in a fixed order, replans are
-//! computed independently and applied in queue order. The same inputs give bit-identical
-//! positions, sequential or parallel, on any number of threads. So a crowd may pick the way
-//! per step: with [`CrowdOptions::parallel_tuning`] it times its steps both ways now and then
-//! and runs the faster, for machines whose cores are busy elsewhere, where waiting for the
-//! pool's threads costs more than they save.
+//! buffer (in parallel with rayon when [`CrowdOptions::parallel`] is set, the `parallel` feature
+//! is on and the crowd has at least [`CrowdOptions::parallel_min_agents`] agents), then applies
+//! it in agent order. The buffer is in the neighbour grid's cell order, so agents computed one
+//! after the other are neighbours and find each other's data in cache. Neighbours are visited
+//! in a fixed order, replans are computed independently and applied in queue order. The same
+//! inputs give bit-identical positions, sequential or parallel, on any number of threads. So a
+//! crowd may pick the way per step: with [`CrowdOptions::parallel_tuning`] it times its steps
+//! both ways now and then and runs the faster, for machines whose cores are busy elsewhere,
+//! where waiting for the pool's threads costs more than they save.
 //!
 //! **Cost.** Per agent and step: a grid query for its neighbours, a funnel over the next
 //! polygons of its channel, a breadth-first search for walls and for the move, and a 2D linear
@@ -671,6 +672,7 @@ struct StepOut {
     replan: bool,
     /// The agent stood in polygon p beside the channel, next to `channel[k]`: (k, p).
     reconnect: Option<(usize, PolyId)>,
+    /// The grid slots (cell order) of the agent's nearest neighbours.
     neighbours: [u32; MAX_NEIGHBOURS],
     neighbour_count: usize,
 }
@@ -691,6 +693,20 @@ impl Default for StepOut {
             neighbour_count: 0,
         }
     }
+}
+
+/// What an agent sees of a neighbour, copied once per step into an array in the grid's cell
+/// order: neighbours' data sit close together in memory, where the agents themselves are
+/// large and in the order they were added.
+#[derive(Copy, Clone, Debug)]
+struct Snap {
+    position: Vec2,
+    velocity: Vec2,
+    heading: Vec2,
+    radius: f64,
+    id: AgentId,
+    class: usize,
+    arrived: bool,
 }
 
 /// Per-worker scratch.
@@ -715,9 +731,15 @@ pub struct Crowd {
     queue: VecDeque<AgentId>,
     steps: u64,
     grid: Grid,
+    /// What agents see of their neighbours, in the grid's cell order (see [`Snap`]).
+    snaps: Vec<Snap>,
+    /// `slot_of[i]`: agent i's place in the grid's cell order.
+    slot_of: Vec<u32>,
     positions: Vec<Vec2>,
     out: Vec<StepOut>,
     finder: PathFinder,
+    /// Search contexts of the parallel path queries, one per task.
+    finders: Vec<PathFinder>,
     tuner: Tuner,
 }
 
@@ -787,9 +809,12 @@ impl Crowd {
             queue: VecDeque::new(),
             steps: 0,
             grid: Grid::default(),
+            snaps: Vec::new(),
+            slot_of: Vec::new(),
             positions: Vec::new(),
             out: Vec::new(),
             finder: PathFinder::new(),
+            finders: Vec::new(),
             tuner: Tuner::default(),
         }
     }
@@ -1221,7 +1246,24 @@ impl Crowd {
         let max_radius = self.agents.iter().map(|a| a.radius).fold(0.0, f64::max);
         let max_speed = self.agents.iter().map(|a| a.max_speed).fold(0.0, f64::max);
         let range = 2.0 * max_radius + 2.0 * max_speed * self.options.time_horizon.max(dt);
-        self.grid.rebuild(&self.positions, range);
+        // Cells of half the largest query range (an agent looks within its radius, the largest
+        // radius and its top speed times the horizon, and never past `range`): the k nearest
+        // are found in the few cells around an agent (see `grid.rs`).
+        let query = (2.0 * max_radius + max_speed * self.options.time_horizon).min(range);
+        self.grid.rebuild(&self.positions, query * 0.5);
+        self.snaps.clear();
+        self.snaps.extend(self.grid.items().iter().map(|&j| {
+            let b = &self.agents[j as usize];
+            Snap {
+                position: b.position,
+                velocity: b.velocity,
+                heading: b.heading,
+                radius: b.radius,
+                id: b.id,
+                class: b.class,
+                arrived: b.state == AgentState::Arrived,
+            }
+        }));
         self.out.clear();
         self.out.resize(n, StepOut::default());
         {
@@ -1230,16 +1272,25 @@ impl Crowd {
                 classes: &self.classes,
                 options: &self.options,
                 grid: &self.grid,
-                positions: &self.positions,
+                snaps: &self.snaps,
                 dt,
                 range,
                 max_radius,
             };
-            for_each_out(parallel, PAR_CHUNK, &mut self.out, |i, out, s| {
-                ctx.compute(i, out, s)
+            // Agents in cell order (`out[slot]` is agent `items[slot]`'s): consecutive agents
+            // are neighbours, so their queries read the same cells and snapshots from cache.
+            let items = self.grid.items();
+            for_each_out(parallel, PAR_CHUNK, &mut self.out, |slot, out, s| {
+                ctx.compute(items[slot] as usize, out, s)
             });
         }
-        for (a, o) in self.agents.iter_mut().zip(&self.out) {
+        self.slot_of.clear();
+        self.slot_of.resize(n, 0);
+        for (slot, &i) in self.grid.items().iter().enumerate() {
+            self.slot_of[i as usize] = slot as u32;
+        }
+        for (a, &slot) in self.agents.iter_mut().zip(&self.slot_of) {
+            let o = &self.out[slot as usize];
             a.position = o.position;
             a.velocity = o.velocity;
             a.poly = o.poly;
@@ -1261,6 +1312,13 @@ impl Crowd {
             parallel && n >= self.options.parallel_min_agents * SEPARATION_PARALLEL_FACTOR;
         for _ in 0..self.options.separation_iterations {
             self.separate(parallel_separation);
+        }
+        if self.options.separation_iterations > 0 {
+            for (a, &slot) in self.agents.iter_mut().zip(&self.slot_of) {
+                let o = &self.out[slot as usize];
+                a.position = o.position;
+                a.poly = o.poly;
+            }
         }
         let mut arrived = 0;
         for a in &mut self.agents {
@@ -1305,7 +1363,25 @@ impl Crowd {
         #[cfg(feature = "parallel")]
         let results: Vec<Result<crate::search::Path, PathError>> = if parallel && jobs.len() > 1 {
             use rayon::prelude::*;
-            jobs.par_iter().map_init(PathFinder::new, plan).collect()
+            // One search context per task, kept from step to step: a fresh one grows its
+            // arrays to the mesh on its first query.
+            let tasks = rayon::current_num_threads().clamp(1, jobs.len());
+            let per = jobs.len().div_ceil(tasks);
+            if self.finders.len() < tasks {
+                self.finders.resize_with(tasks, PathFinder::new);
+            }
+            let mut results: Vec<Option<Result<crate::search::Path, PathError>>> =
+                (0..jobs.len()).map(|_| None).collect();
+            self.finders
+                .par_iter_mut()
+                .zip(jobs.par_chunks(per))
+                .zip(results.par_chunks_mut(per))
+                .for_each(|((finder, jobs), out)| {
+                    for (job, o) in jobs.iter().zip(out) {
+                        *o = Some(plan(finder, job));
+                    }
+                });
+            results.into_iter().flatten().collect()
         } else {
             jobs.iter().map(|j| plan(&mut self.finder, j)).collect()
         };
@@ -1342,19 +1418,20 @@ impl Crowd {
 
     /// One separation pass: every overlapping pair is pushed apart by half its overlap each,
     /// each push clamped to the mesh.
+    /// Works in cell order on `out` (each slot's position and polygon, its neighbours' slots),
+    /// from the positions of the previous pass; the caller writes the result back to the agents.
     fn separate(&mut self, parallel: bool) {
         self.positions.clear();
-        self.positions
-            .extend(self.agents.iter().map(|a| a.position));
-        let agents = &self.agents;
+        self.positions.extend(self.out.iter().map(|o| o.position));
+        let snaps = &self.snaps;
         let classes = &self.classes;
         let positions = &self.positions;
         for_each_out(parallel, SEPARATION_CHUNK, &mut self.out, |i, o, s| {
-            let a = &agents[i];
+            let a = &snaps[i];
             let mut push = Vec2::ZERO;
             for &j in &o.neighbours[..o.neighbour_count] {
                 let j = j as usize;
-                let b = &agents[j];
+                let b = &snaps[j];
                 let d = positions[j] - positions[i];
                 let combined = a.radius + b.radius;
                 let dist_sq = d.length_squared();
@@ -1369,13 +1446,11 @@ impl Crowd {
                 };
                 push += away * ((combined - dist) * 0.5);
             }
-            o.position = positions[i];
-            o.poly = a.poly;
             if push != Vec2::ZERO {
                 let mesh = &classes[a.class].mesh;
                 let (poly, p) = corridor::move_along_surface(
                     mesh,
-                    a.poly,
+                    o.poly,
                     positions[i],
                     positions[i] + push,
                     &mut s.surface,
@@ -1384,10 +1459,6 @@ impl Crowd {
                 o.poly = poly;
             }
         });
-        for (a, o) in self.agents.iter_mut().zip(&self.out) {
-            a.position = o.position;
-            a.poly = o.poly;
-        }
     }
 }
 
@@ -1552,7 +1623,7 @@ struct Ctx<'a> {
     classes: &'a [Class],
     options: &'a CrowdOptions,
     grid: &'a Grid,
-    positions: &'a [Vec2],
+    snaps: &'a [Snap],
     dt: f64,
     range: f64,
     max_radius: f64,
@@ -1667,34 +1738,10 @@ impl Ctx<'_> {
         );
         let num_hard = lines.len();
         let my_range = a.radius + self.max_radius + a.max_speed * self.options.time_horizon;
-        let mut range_sq = (my_range.min(self.range)).powi(2);
+        let range_sq = (my_range.min(self.range)).powi(2);
         let k = self.options.max_neighbours;
         let mut near: [(f64, u32); MAX_NEIGHBOURS] = [(0.0, 0); MAX_NEIGHBOURS];
-        let mut count = 0;
-        self.grid.for_each_near(pos, |j| {
-            if j == i {
-                return;
-            }
-            let d = (self.positions[j] - pos).length_squared();
-            if d >= range_sq {
-                return;
-            }
-            // Insertion into the k nearest, kept sorted by distance (ties: visiting order).
-            let mut slot = count.min(k - 1);
-            if count < k {
-                count += 1;
-            } else if d >= near[k - 1].0 {
-                return;
-            }
-            while slot > 0 && near[slot - 1].0 > d {
-                near[slot] = near[slot - 1];
-                slot -= 1;
-            }
-            near[slot] = (d, j as u32);
-            if count == k {
-                range_sq = near[k - 1].0;
-            }
-        });
+        let count = self.grid.nearest(pos, i, range_sq, &mut near[..k]);
         out.neighbour_count = count;
         // Queueing: an agent does not push into the back of a neighbour ahead going its way;
         // it follows at that neighbour's speed plus the gap closed in FOLLOW_TIME (a
@@ -1705,9 +1752,9 @@ impl Ctx<'_> {
         if speed > 0.0 {
             let dir = preferred / speed;
             let mut cap = speed;
-            for &(_, j) in &near[..count] {
-                let b = &self.agents[j as usize];
-                if b.state == AgentState::Arrived || b.heading.dot(dir) <= FOLLOW_CONE {
+            for &(_, slot) in &near[..count] {
+                let b = &self.snaps[slot as usize];
+                if b.arrived || b.heading.dot(dir) <= FOLLOW_CONE {
                     continue;
                 }
                 let rel = b.position - pos;
@@ -1728,9 +1775,9 @@ impl Ctx<'_> {
             radius: a.radius,
         };
         let inv_horizon = 1.0 / self.options.time_horizon;
-        for (slot, &(_, j)) in near[..count].iter().enumerate() {
-            out.neighbours[slot] = j;
-            let b = &self.agents[j as usize];
+        for (n, &(_, slot)) in near[..count].iter().enumerate() {
+            out.neighbours[n] = slot;
+            let b = &self.snaps[slot as usize];
             lines.push(avoidance::agent_line(
                 &me,
                 b.position,
