@@ -171,11 +171,12 @@ pub fn maze_grid(
     if w == 0 {
         return Err(bad("wall", "must be at least 1"));
     }
-    if c > MAX_SIDE || w > MAX_SIDE {
-        return Err(bad(
-            "corridor",
-            "corridor and wall must be at most MAX_SIDE",
-        ));
+    // (Each at most MAX_SIDE, so `c + w` cannot overflow; the error names the one too wide.)
+    if c > MAX_SIDE {
+        return Err(bad("corridor", "must be at most MAX_SIDE"));
+    }
+    if w > MAX_SIDE {
+        return Err(bad("wall", "must be at most MAX_SIDE"));
     }
     let pitch = c + w;
     // Rooms per axis: wall + n · pitch ≤ side.

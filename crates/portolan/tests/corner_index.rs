@@ -190,9 +190,9 @@ fn every_truncation_and_every_flipped_byte_is_refused() {
 fn out_of_bounds_ids_under_a_right_checksum_are_corrupt_not_a_panic() {
     let mesh = build(&portolan::Scene::default_map(), &BuildOptions::default()).unwrap();
     let bytes = CornerGraph::build_with_views(&mesh).to_bytes();
-    // The header is 44 bytes (magic, version, fingerprint, vertices, polygons, sweep cost); the
+    // The header is 36 bytes (magic, version, fingerprint, vertices, polygons); the
     // corners' walls follow: a length, then two vertex ids per vertex.
-    let first_wall = 44 + 8;
+    let first_wall = 36 + 8;
     let mut b = bytes.clone();
     // Find a corner (a wall id that is not NONE) and point it past the vertices.
     let k = (0..mesh.vertex_count() * 2)

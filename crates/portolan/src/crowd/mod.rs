@@ -226,9 +226,9 @@ pub struct CrowdOptions {
     pub parallel: bool,
     /// Crowds smaller than this step on the calling thread even when
     /// [`CrowdOptions::parallel`] is set (default [`PARALLEL_MIN_AGENTS`]): below it, waking
-    /// the pool's threads costs more than the work they would share (measured in
-    /// `BENCHMARKS.md`, section "Crowds"). 0 always uses the pool. The result is the same
-    /// either way.
+    /// the pool's threads costs more than the work they would share (at 1,000 agents the pool
+    /// lost to one thread in loaded runs, `BENCHMARKS.md`, section "Crowds"; 512 itself was
+    /// not bisected). 0 always uses the pool. The result is the same either way.
     pub parallel_min_agents: usize,
     /// Whether a crowd allowed on the pool ([`CrowdOptions::parallel`], at least
     /// [`CrowdOptions::parallel_min_agents`] agents) measures its steps and takes the faster

@@ -191,23 +191,11 @@ impl TileStitch {
         for &v in &dead {
             self.index.remove(&key(self.vertices[v as usize]));
         }
-        let (columns, rows) = (self.grid.columns(), self.grid.rows());
+        // The rebuilt tiles and their edge neighbours (the tiles across their sides).
         let mut affected = Vec::with_capacity(changed.len() * 5);
         for &(t, _) in changed {
-            let (i, j) = (t % columns, t / columns);
             affected.push(t);
-            if i > 0 {
-                affected.push(t - 1);
-            }
-            if i + 1 < columns {
-                affected.push(t + 1);
-            }
-            if j > 0 {
-                affected.push(t - columns);
-            }
-            if j + 1 < rows {
-                affected.push(t + columns);
-            }
+            affected.extend(self.sides(t).iter().map(|s| s.across));
         }
         affected.sort_unstable();
         affected.dedup();

@@ -75,13 +75,16 @@ pub enum SearchMethod {
     Exact,
     /// The exact search sped up by a precomputed [`corner_graph`]
     /// ([`SearchOptions::corner_graph`], required): the same shortest paths. Where the graph has
-    /// hub labels, a query is answered without a search, from the corners the start's and
-    /// goal's polygons see (the graph's *views*) joined through the labels; otherwise the
-    /// start's and goal's views are swept and the path found through the graph of corners.
-    /// With [`SearchOptions::epsilon`] > 0 the swept search may stop early with a path at most
-    /// `1 + epsilon` times the shortest, and says how close in [`Path::bound`]. Falls back to
-    /// the plain exact search on a mesh with off-mesh links or a query with a
-    /// [`SearchOptions::filter`] (the graph measures the mesh alone).
+    /// hub labels and its build kept its views, a query is answered without a search, from the
+    /// corners the start's and goal's polygons see (the graph's *views*) joined through the
+    /// labels; where the views give no answer, the start's and goal's views are swept and the
+    /// path found through the graph of corners. Without views (no labels, or views measured
+    /// slower at build), the plain exact search runs, with the graph's landmarks where it has
+    /// them. With [`SearchOptions::epsilon`] > 0 the swept search may stop early with a path at
+    /// most `1 + epsilon` times the shortest, and says how close in [`Path::bound`] (the views'
+    /// and the plain search's answers are exact anyway). Falls back to the plain exact search
+    /// on a mesh with off-mesh links or a query with a [`SearchOptions::filter`] (the graph
+    /// measures the mesh alone).
     Corner,
 }
 

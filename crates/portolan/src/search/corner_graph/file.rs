@@ -256,7 +256,6 @@ impl CornerGraph {
         o.u64(self.mesh_fingerprint);
         o.u64(self.turns.len() as u64);
         o.u64(self.polygons as u64);
-        o.u64(self.sweep_cost as u64);
         o.u32s(self.turns.as_flattened().iter().copied());
         o.u32s(self.wedge_poly.iter().copied());
         o.u32s(self.offsets.iter().copied());
@@ -285,14 +284,8 @@ impl CornerGraph {
                 o.u32s(v.cones.as_flattened().iter().copied());
                 o.u32s(v.strip_at.iter().copied());
                 o.u32s(v.strips.iter().map(|p| p.0));
-            }
-        }
-        match self.view_choice {
-            None => o.u8(0),
-            Some(c) => {
-                o.u8(1);
-                o.f64(c.plain_below);
-                o.u64(c.budget as u64);
+                o.f64(v.choice.plain_below);
+                o.u64(v.choice.budget as u64);
             }
         }
         match &self.landmarks {
@@ -362,18 +355,17 @@ impl CornerGraph {
         let vertices = i.u64("the header")?;
         let polygons = i.u64("the header")?;
         let (nv, np) = (mesh.vertex_count(), mesh.polygon_count());
-        if fingerprint != mesh.fingerprint() || vertices != nv as u64 || polygons != np as u64 {
+        let mesh_fingerprint = mesh.fingerprint();
+        if fingerprint != mesh_fingerprint || vertices != nv as u64 || polygons != np as u64 {
             return Err(IndexError::OtherMesh {
                 index: fingerprint,
-                mesh: mesh.fingerprint(),
+                mesh: mesh_fingerprint,
                 index_vertices: vertices,
                 index_polygons: polygons,
                 mesh_vertices: nv as u64,
                 mesh_polygons: np as u64,
             });
         }
-        let sweep_cost = usize::try_from(i.u64("the header")?)
-            .map_err(|_| corrupt("the sweep cost does not fit this machine"))?;
         let flat = i.u32s("the corners' walls")?;
         if flat.len() != 2 * nv {
             return Err(corrupt("the corners' walls: not two per vertex"));
@@ -385,10 +377,13 @@ impl CornerGraph {
             return Err(corrupt("the corners' wedges: not one per vertex"));
         }
         check_ids(&wedge_poly, np, true, "the corners' wedges")?;
-        // A corner has both walls and a wedge; any other vertex none of them.
+        // A corner has both walls and a wedge, and polygons around it (a query steps from a
+        // corner into one); any other vertex none of them.
         if let Some(v) = (0..nv).find(|&v| {
             let [u, w] = turns[v];
-            (u == NONE) != (w == NONE) || (u == NONE) != (wedge_poly[v] == NONE)
+            (u == NONE) != (w == NONE)
+                || (u == NONE) != (wedge_poly[v] == NONE)
+                || (u != NONE && mesh.vertex_polygons(VertexId(v as u32)).is_empty())
         }) {
             return Err(corrupt(format!(
                 "vertex {v}: walls and wedge disagree on whether it is a corner"
@@ -476,6 +471,15 @@ impl CornerGraph {
                     "the edge strip offsets",
                 )?;
                 check_ids(&strips, np, false, "the edge strips")?;
+                if labels.is_none() {
+                    return Err(corrupt("views without labels (the views join labels)"));
+                }
+                let plain_below = i.f64("the view choice")?;
+                if plain_below.is_nan() || plain_below < 0.0 {
+                    return Err(corrupt("the view choice: a distance that is not one"));
+                }
+                let budget = usize::try_from(i.u64("the view choice")?)
+                    .map_err(|_| corrupt("the view choice: a budget too large"))?;
                 Some(Views {
                     offsets,
                     corner,
@@ -483,25 +487,13 @@ impl CornerGraph {
                     cones: flat.chunks_exact(2).map(|c| [c[0], c[1]]).collect(),
                     strip_at,
                     strips: strips.into_iter().map(PolyId).collect(),
+                    choice: ViewChoice {
+                        plain_below,
+                        budget,
+                    },
                 })
             }
             x => return Err(corrupt(format!("the views: flag {x}, not 0 or 1"))),
-        };
-        let view_choice = match i.u8("the view choice")? {
-            0 => None,
-            1 => {
-                let plain_below = i.f64("the view choice")?;
-                if plain_below.is_nan() || plain_below < 0.0 {
-                    return Err(corrupt("the view choice: a distance that is not one"));
-                }
-                let budget = usize::try_from(i.u64("the view choice")?)
-                    .map_err(|_| corrupt("the view choice: a budget too large"))?;
-                Some(ViewChoice {
-                    plain_below,
-                    budget,
-                })
-            }
-            x => return Err(corrupt(format!("the view choice: flag {x}, not 0 or 1"))),
         };
         let landmarks = match i.u8("the landmarks")? {
             0 => None,
@@ -539,8 +531,6 @@ impl CornerGraph {
             landmarks,
             labels,
             views,
-            view_choice,
-            sweep_cost,
         })
     }
 }
@@ -557,7 +547,6 @@ mod tests {
         let mut graph = CornerGraph::build(&mesh);
         graph.labels = None;
         graph.views = None;
-        graph.view_choice = None;
         graph.landmarks = Some(Arc::new(Landmarks::build(&mesh, 4)));
         let loaded = CornerGraph::from_bytes(&graph.to_bytes(), &mesh).unwrap();
         assert_eq!(loaded, graph);

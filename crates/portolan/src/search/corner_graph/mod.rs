@@ -40,9 +40,10 @@
 //! See [`SearchMethod::Corner`](crate::search::SearchMethod::Corner). With labels, the views
 //! answer a query without a search: the segment when the start sees the goal (a raycast),
 //! otherwise the least `|s a| + d(a, b) + |b t|` over the corners `a` the start sees and `b`
-//! the goal sees, read from their labels (`views.rs` explains why that is exact). The rest of
-//! this section is the search that runs where the views give no answer, and on graphs
-//! without labels.
+//! the goal sees, read from their labels (`views.rs` explains why that is exact). Graphs
+//! without views (no labels, or views the build measured slower than the plain search) leave
+//! the query to the plain exact search, with their landmarks. The rest of this section is the
+//! search that runs where the views give no answer.
 //!
 //! One A* holds three kinds
 //! of nodes: the intervals of a sweep from the start (Polyanya's nodes, all rooted at the
@@ -147,12 +148,6 @@ pub struct CornerGraph {
     labels: Option<HubLabels>,
     /// Per polygon, the corners it sees and from where (with labels only; `views.rs`).
     views: Option<Views>,
-    /// How queries use the views (fitted by `views::fit`); `None` when the plain search is
-    /// faster on this mesh ([`CornerGraph::answers_from_views`]).
-    view_choice: Option<ViewChoice>,
-    /// The nodes a corner's sweep expanded, on average: what a query's two sweeps are likely
-    /// to cost, and so how long a query first tries the plain search.
-    sweep_cost: usize,
 }
 
 /// A path turning left at a corner (see [`CornerGraph::turn_mask`]).
@@ -191,10 +186,9 @@ impl CornerGraph {
             .filter(|&v| turns[v as usize][0] != NONE)
             .collect();
         let swept = sweep_all(mesh, &turns, &wedge_poly, &corners);
-        let sweep_cost = swept.iter().map(|r| r.1).sum::<usize>() / swept.len().max(1);
         let mut seen = Vec::with_capacity(swept.len());
         let mut rows: Vec<Vec<(u32, f64)>> = Vec::with_capacity(swept.len());
-        for (&c, (row, _, cones)) in corners.iter().zip(swept) {
+        for (&c, (row, cones)) in corners.iter().zip(swept) {
             rows.push(row);
             seen.push((c, cones));
         }
@@ -231,7 +225,6 @@ impl CornerGraph {
             .is_none()
             .then(|| Arc::new(Landmarks::build(mesh, LANDMARKS)));
         let mut graph = CornerGraph {
-            sweep_cost,
             mesh_id: mesh.instance_id(),
             mesh_fingerprint: mesh.fingerprint(),
             polygons: mesh.polygon_count(),
@@ -244,18 +237,17 @@ impl CornerGraph {
             labels,
             landmarks,
             views: None,
-            view_choice: None,
         };
         // Views are only of use with labels (the query joins them).
         if graph.labels.is_some() {
             graph.views = Some(Views::build(mesh, &graph, &seen));
-            graph.view_choice = if keep_views {
-                Some(ViewChoice::ALWAYS)
-            } else {
-                views::fit(mesh, &graph)
-            };
-            if graph.view_choice.is_none() {
-                graph.views = None;
+            // Kept where they pay (`views::fit`), with how queries use them.
+            if !keep_views {
+                let choice = views::fit(mesh, &graph);
+                match (graph.views.as_mut(), choice) {
+                    (Some(v), Some(c)) => v.choice = c,
+                    _ => graph.views = None,
+                }
             }
         }
         graph
@@ -410,30 +402,13 @@ impl CornerGraph {
         self.labels.as_ref()
     }
 
-    /// How many nodes a corner query first gives the plain search (see
-    /// [`SearchMethod::Corner`](crate::search::SearchMethod::Corner)): half what one corner's
-    /// sweep costs on this map, and at least 16. Short queries end within it; past it, the
-    /// graph pays. (Measured on scene_mp_2p_01, the Dragon Age maps and AcrosstheCape for
-    /// 0, 1/4, 1/2, 1 and 2 sweeps: 1/2 is within noise of the best on the maps where the graph
-    /// helps, and larger budgets only help AcrosstheCape, where it does not; BENCHMARKS.md.)
-    #[inline]
-    pub(crate) fn plain_budget(&self) -> usize {
-        (self.sweep_cost / 2).max(16)
-    }
-
-    /// `true` when the graph answers queries from its views (`views.rs`).
-    #[inline]
-    pub(crate) fn has_views(&self) -> bool {
-        self.views.is_some()
-    }
-
     /// How queries use the views: `None` when the build measured them slower than the plain
     /// exact search on this mesh (open maps, where the endpoints see many corners and plain
     /// queries are short): the corner search then runs the plain search. See
     /// [`CornerGraph::answers_from_views`].
     #[inline]
     pub(crate) fn view_choice(&self) -> Option<ViewChoice> {
-        self.view_choice
+        self.views.as_ref().map(|v| v.choice)
     }
 
     /// Where the views answer ([`answers_from_views`](CornerGraph::answers_from_views)): the
@@ -449,10 +424,7 @@ impl CornerGraph {
     /// assert!(graph.plain_first_below().is_some_and(|d| d >= 0.0));
     /// ```
     pub fn plain_first_below(&self) -> Option<f64> {
-        self.views
-            .as_ref()
-            .and(self.view_choice)
-            .map(|c| c.plain_below)
+        self.view_choice().map(|c| c.plain_below)
     }
 
     /// Whether corner queries on this mesh are answered from the graph's views (`true`), or by
@@ -473,7 +445,7 @@ impl CornerGraph {
     /// assert_eq!(graph.answers_from_views(), graph.view_entries().is_some());
     /// ```
     pub fn answers_from_views(&self) -> bool {
-        self.view_choice.is_some() && self.views.is_some()
+        self.views.is_some()
     }
 
     #[inline]
@@ -639,9 +611,9 @@ fn wedge_end(mesh: &NavMesh, v: VertexId, p: PolyId, i: usize) -> Option<VertexI
     None
 }
 
-/// Per corner, its kept edges sorted by target, the sweep's cost
-/// and what it saw of each polygon (for the views; from a pinch corner, through every wedge).
-type Swept = (Vec<(u32, f64)>, usize, SweepCones);
+/// Per corner, its kept edges sorted by target and what it saw of each polygon (for the views;
+/// from a pinch corner, through every wedge).
+type Swept = (Vec<(u32, f64)>, SweepCones);
 
 /// Sweeps from every corner (see [`Swept`]).
 fn sweep_all(
@@ -653,7 +625,7 @@ fn sweep_all(
     let one = |search: &mut ExactSearch, c: u32| {
         let mut row = Vec::new();
         let mut cones = Vec::new();
-        let cost = search.corner_sweep(
+        search.corner_sweep(
             mesh,
             VertexId(c),
             Some(PolyId(wedge_poly[c as usize])),
@@ -675,7 +647,7 @@ fn sweep_all(
             cones.clear();
             search.corner_sweep(mesh, VertexId(c), None, &mut Vec::new(), &mut cones);
         }
-        (row, cost, cones)
+        (row, cones)
     };
     #[cfg(feature = "parallel")]
     {

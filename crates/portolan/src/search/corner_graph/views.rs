@@ -104,6 +104,8 @@ pub(crate) struct Views {
     /// `strips[strip_at[e]..strip_at[e + 1]]` (a path's channel without raycasts).
     pub(super) strip_at: Vec<u32>,
     pub(super) strips: Vec<PolyId>,
+    /// How queries use these views ([`fit`]; [`ViewChoice::ALWAYS`] until fitted).
+    pub(super) choice: ViewChoice,
 }
 
 impl Views {
@@ -532,7 +534,7 @@ fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2]) -> (f64, u
 const SAMPLES: u64 = 128;
 
 /// How the corner search uses a graph's views, fitted once per graph by [`fit`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ViewChoice {
     /// Queries whose endpoints are less than this apart (straight line) try the plain exact
     /// search first, for at most [`ViewChoice::budget`] nodes: short queries, where the plain
@@ -567,28 +569,19 @@ pub(crate) fn fit(mesh: &NavMesh, graph: &CornerGraph) -> Option<ViewChoice> {
     let options = crate::search::SearchOptions::exact();
     let bounds = mesh.bounds();
     let diagonal = bounds.min.distance(bounds.max);
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        // SplitMix64: a fixed, well-spread sequence.
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = crate::random::Rng::new(0x9E37_79B9_7F4A_7C15);
     // Per sample: (distance, plain nodes, view work).
     let mut samples: Vec<(f64, usize, f64)> = Vec::with_capacity(SAMPLES as usize);
     for i in 0..SAMPLES {
-        let a = PolyId((next() % n) as u32);
+        let a = PolyId((rng.next_u64() % n) as u32);
         let b = if i % 2 == 0 {
-            PolyId((next() % n) as u32)
+            PolyId((rng.next_u64() % n) as u32)
         } else {
             // A point at a log-uniform distance (1/256 of the map's diagonal to all of it) in a
             // random direction, where it is on the mesh: short queries as they come, straight
             // or winding.
-            let unit = |x: u64| (x >> 11) as f64 / (1u64 << 53) as f64;
-            let r = diagonal * (-(8.0 * unit(next()))).exp2();
-            let (sin, cos) = (std::f64::consts::TAU * unit(next())).sin_cos();
+            let r = diagonal * (-(8.0 * rng.next_f64())).exp2();
+            let (sin, cos) = (std::f64::consts::TAU * rng.next_f64()).sin_cos();
             let p = mesh.centroid(a) + Vec2::new(cos, sin) * r;
             match mesh.locate(p).polygon() {
                 Some(b) => b,

@@ -184,17 +184,15 @@ impl ExactSearch {
                 })
             }
             // (Partial paths and budgets are the plain search's: its nodes are what they measure.)
-            // Without hub labels (open maps, where they grow too large) the plain search with
-            // the graph's landmarks is the faster (BENCHMARKS.md).
-            // (Where the graph's build measured its views slower than the plain search, the
-            // plain search runs: `CornerGraph::view_choice`.)
+            // Without views (no hub labels: open maps, where they grow too large; or the build
+            // measured the views slower than the plain search) the plain search runs, with the
+            // graph's landmarks where it has them (BENCHMARKS.md).
             (Some(g), _)
                 if !links
                     && filter.is_none()
                     && !options.allow_partial
                     && options.max_expanded.is_none()
-                    && g.labels().is_some()
-                    && g.view_choice().is_some() =>
+                    && g.answers_from_views() =>
             {
                 Some(&**g)
             }
@@ -232,8 +230,9 @@ impl ExactSearch {
         }
         let mut expanded = 0usize;
         if let Some(g) = graph {
-            // The views and labels answer without a search (`views.rs`).
-            if let (true, Some(choice)) = (g.has_views(), g.view_choice()) {
+            // The views and labels answer without a search (`views.rs`); the graph was only
+            // taken (above) where the build kept its views.
+            if let Some(choice) = g.view_choice() {
                 // Short queries try the plain search first, for what a view query costs
                 // (`views::fit`): past that, the views answer.
                 if dist(s, t) < choice.plain_below {
@@ -251,17 +250,8 @@ impl ExactSearch {
                 {
                     return Ok(path);
                 }
-            } else {
-                // Cheap queries first: the plain search, for half what one corner's sweep costs
-                // (`CornerGraph::plain_budget`). Short queries end within that; past it, the
-                // graph pays.
-                self.push_start_nodes(mesh, &q, sloc);
-                match self.run(mesh, &q, &mut expanded, Some(g.plain_budget())) {
-                    Outcome::Found(node) => return Ok(self.bounded_path(mesh, node, &q, expanded)),
-                    Outcome::Exhausted => return self.unreachable(mesh, s, sloc, t, options),
-                    Outcome::Limited => {}
-                }
             }
+            // The views gave no answer (a bend the graph does not have): the swept search.
             // Start afresh (new stamps: the plain nodes are dropped, and their roots' best g
             // with them).
             self.reset(mesh);
