@@ -59,7 +59,14 @@ describe('crowd mode', () => {
     await click(page, '#toggle-crowd');
     assert.equal(await page.locator('#app').getAttribute('data-mode'), 'crowd');
     const first = await waitFor(page, (h) => h.id !== null && h.agents === 120, 'a crowd');
-    const moved = await waitFor(page, (h) => h.answers >= 5 && h.stepMs !== null, 'step answers');
+    // Five answers after the first sample, not five in all: on a slow machine the first sample
+    // can come after several answers, and the pump pauses until the clock catches up, so a
+    // second sample taken at once would show the same positions (CI failed on this).
+    const moved = await waitFor(
+      page,
+      (h) => h.id === first.id && h.answers >= first.answers + 5 && h.time > first.time && h.stepMs !== null,
+      'five more step answers',
+    );
     let most = 0;
     for (let i = 0; i < first.positions.length; i += 2) {
       most = Math.max(most, Math.hypot(moved.positions[i] - first.positions[i], moved.positions[i + 1] - first.positions[i + 1]));
