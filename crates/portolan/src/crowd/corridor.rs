@@ -270,12 +270,7 @@ fn first_corners(portals: &mut Vec<Portal>, source: &mut Portals, path: &mut [Ve
     len
 }
 
-/// Euclidean length with a plain square root (`f64::hypot`, which `Vec2::length` uses, guards
-/// against overflow that the crowd's coordinates cannot reach, at several times the cost).
-#[inline]
-pub(crate) fn norm(v: Vec2) -> f64 {
-    v.length_squared().sqrt()
-}
+pub(crate) use crate::geom::norm;
 
 /// Scratch for surface moves, one per worker.
 #[derive(Clone, Debug, Default)]

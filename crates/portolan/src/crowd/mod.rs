@@ -104,6 +104,8 @@ pub const PARALLEL_MIN_AGENTS: usize = 512;
 pub const TUNING_PROBE_EVERY: u32 = 16;
 /// Agents per rayon task in the per-agent pass (a task costs a steal, about a microsecond).
 const PAR_CHUNK: usize = 128;
+/// How many agents of the step's cell order [`Ctx::touch`] loads ahead at a time.
+const TOUCH_AHEAD: usize = 32;
 /// Separation passes are cheap per agent (a few distance tests): they use the pool only from
 /// this many times [`CrowdOptions::parallel_min_agents`] on, in tasks of [`SEPARATION_CHUNK`]
 /// agents.
@@ -738,8 +740,8 @@ pub struct Crowd {
     positions: Vec<Vec2>,
     out: Vec<StepOut>,
     finder: PathFinder,
-    /// Search contexts of the parallel path queries, one per task.
-    finders: Vec<PathFinder>,
+    /// Search contexts of the parallel path queries, one per pool thread.
+    finders: Vec<std::sync::Mutex<PathFinder>>,
     tuner: Tuner,
 }
 
@@ -1281,6 +1283,9 @@ impl Crowd {
             // are neighbours, so their queries read the same cells and snapshots from cache.
             let items = self.grid.items();
             for_each_out(parallel, PAR_CHUNK, &mut self.out, |slot, out, s| {
+                if slot % TOUCH_AHEAD == 0 {
+                    ctx.touch(&items[slot..(slot + TOUCH_AHEAD).min(items.len())]);
+                }
                 ctx.compute(items[slot] as usize, out, s)
             });
         }
@@ -1363,25 +1368,28 @@ impl Crowd {
         #[cfg(feature = "parallel")]
         let results: Vec<Result<crate::search::Path, PathError>> = if parallel && jobs.len() > 1 {
             use rayon::prelude::*;
-            // One search context per task, kept from step to step: a fresh one grows its
-            // arrays to the mesh on its first query.
-            let tasks = rayon::current_num_threads().clamp(1, jobs.len());
-            let per = jobs.len().div_ceil(tasks);
-            if self.finders.len() < tasks {
-                self.finders.resize_with(tasks, PathFinder::new);
+            // One search context per pool thread, kept from step to step (a fresh one grows
+            // its arrays to the mesh on its first query). The queries are handed out one at a
+            // time, not in fixed shares: their costs differ tenfold (a short detour against a
+            // path across the map), and fixed shares left one thread idle for most of the pass.
+            let threads = rayon::current_num_threads().max(1);
+            if self.finders.len() < threads {
+                self.finders
+                    .resize_with(threads, || std::sync::Mutex::new(PathFinder::new()));
             }
-            let mut results: Vec<Option<Result<crate::search::Path, PathError>>> =
-                (0..jobs.len()).map(|_| None).collect();
-            self.finders
-                .par_iter_mut()
-                .zip(jobs.par_chunks(per))
-                .zip(results.par_chunks_mut(per))
-                .for_each(|((finder, jobs), out)| {
-                    for (job, o) in jobs.iter().zip(out) {
-                        *o = Some(plan(finder, job));
-                    }
-                });
-            results.into_iter().flatten().collect()
+            let finders = &self.finders;
+            jobs.par_iter()
+                .with_max_len(1)
+                .map(|job| {
+                    let k = rayon::current_thread_index().unwrap_or(0) % finders.len();
+                    // Each thread locks only its own context: never contended. A poisoned
+                    // lock (a panic in another query) leaves a context that is still valid.
+                    let mut finder = finders[k]
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    plan(&mut finder, job)
+                })
+                .collect()
         } else {
             jobs.iter().map(|j| plan(&mut self.finder, j)).collect()
         };
@@ -1630,6 +1638,26 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// Reads what [`Ctx::compute`] will read first of each agent of `items` (its struct and
+    /// the channel at its cursor), in one loop of independent loads. The agents are visited in
+    /// cell order, so their structs and channels are scattered in memory; inside `compute`
+    /// each of those cache misses stalled the step (about a tenth of it at 10,000 agents), while
+    /// here the processor overlaps them, and the lines are still in cache when `compute` runs.
+    #[inline(never)]
+    fn touch(&self, items: &[u32]) {
+        let mut acc = 0u64;
+        for &i in items {
+            let a = &self.agents[i as usize];
+            let c = &a.corridor;
+            acc ^= a.class as u64
+                ^ a.goal.x.to_bits()
+                ^ a.bias.0.to_bits()
+                ^ a.stall.to_bits()
+                ^ u64::from(c.channel.get(c.cursor).map_or(0, |p| p.0));
+        }
+        std::hint::black_box(acc);
+    }
+
     fn compute(&self, i: usize, out: &mut StepOut, s: &mut Scratch) {
         let a = &self.agents[i];
         let mesh = &*self.classes[a.class].mesh;

@@ -214,3 +214,18 @@ impl Aabb {
         ]
     }
 }
+
+/// Euclidean distance with a plain square root. `f64::hypot` (which [`Vec2::length`] uses)
+/// guards against overflow when squaring coordinates beyond about 1e154, at several times the
+/// cost; mesh and crowd coordinates are far from there, and hot loops (the searches, the crowd
+/// step) use this instead.
+#[inline]
+pub(crate) fn dist(a: Vec2, b: Vec2) -> f64 {
+    norm(a - b)
+}
+
+/// Euclidean length with a plain square root (see [`dist`]).
+#[inline]
+pub(crate) fn norm(v: Vec2) -> f64 {
+    v.length_squared().sqrt()
+}

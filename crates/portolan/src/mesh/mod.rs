@@ -282,9 +282,12 @@ impl NavMesh {
     #[inline]
     pub fn edge(&self, p: PolyId, i: usize) -> (Vec2, Vec2) {
         let vs = self.polygon_vertices(p);
-        (self.vertex(vs[i]), self.vertex(vs[(i + 1) % vs.len()]))
+        // A compare, not `%`: an integer division in the crowd's and searches' inner loops.
+        let j = if i + 1 == vs.len() { 0 } else { i + 1 };
+        (self.vertex(vs[i]), self.vertex(vs[j]))
     }
     /// The edge index of `p` whose neighbour is `q`, if they are adjacent.
+    #[inline]
     pub fn shared_edge(&self, p: PolyId, q: PolyId) -> Option<usize> {
         self.neighbours(p).iter().position(|&n| n == Some(q))
     }

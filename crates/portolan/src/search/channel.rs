@@ -25,7 +25,7 @@
 
 use super::open::Open;
 use super::{Endpoint, PartialReason, PathError, PathStatus, PortalPoint, SearchOptions};
-use crate::geom::Vec2;
+use crate::geom::{dist, Vec2};
 use crate::mesh::{LinkEdge, NavMesh, PolyId};
 use std::collections::BinaryHeap;
 
@@ -46,7 +46,8 @@ pub fn portal_point(a: Vec2, b: Vec2, from: Vec2, goal: Vec2) -> Vec2 {
     let d = goal - from;
     let denom = d.cross(ab);
     let mut t = 0.5;
-    if denom.abs() > 1e-12 * d.length() * ab.length() {
+    // |denom| > 1e-12 |d| |ab|, squared: no square roots in the A*'s inner loop.
+    if denom * denom > 1e-24 * d.length_squared() * ab.length_squared() {
         t = d.cross(from - a) / denom;
     }
     a + ab * t.clamp(0.02, 0.98)
@@ -145,7 +146,7 @@ impl ChannelSearch {
             self.parent[i] = u32::MAX;
             self.via[i] = NO_LINK;
             self.heap.push(Open {
-                f: sp.distance(gp),
+                f: dist(sp, gp),
                 g: 0.0,
                 id: p.0,
             });
@@ -195,7 +196,7 @@ impl ChannelSearch {
                     PortalPoint::TowardGoal => portal_point(a, b, here, gp),
                     PortalPoint::Midpoint => (a + b) * 0.5,
                 };
-                let ng = self.g[cur] + here.distance(entry);
+                let ng = self.g[cur] + dist(here, entry);
                 self.relax(j, ng, entry, poly, NO_LINK, gp);
             }
             for (k, link) in mesh.links_from(pid).iter().enumerate() {
@@ -203,7 +204,7 @@ impl ChannelSearch {
                 if self.closed[j] == gen || excluded(link.to_polygon) {
                     continue;
                 }
-                let ng = self.g[cur] + here.distance(link.from) + link.cost;
+                let ng = self.g[cur] + dist(here, link.from) + link.cost;
                 self.relax(j, ng, link.to, poly, k as u32, gp);
             }
         }
@@ -272,7 +273,7 @@ impl ChannelSearch {
             self.parent[j] = parent;
             self.via[j] = via;
             self.heap.push(Open {
-                f: ng + entry.distance(gp),
+                f: ng + dist(entry, gp),
                 g: ng,
                 id: j as u32,
             });

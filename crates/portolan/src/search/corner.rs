@@ -61,9 +61,15 @@ pub fn outer_bisector(p: Vec2, c: Vec2, n: Vec2) -> Option<Vec2> {
     if orient(p, c, n).is_collinear() {
         return None;
     }
-    let incoming = (c - p).normalized()?;
-    let outgoing = (n - c).normalized()?;
-    (incoming - outgoing).normalized()
+    // Plain square roots (`Vec2::normalized` uses `hypot`): the crowd calls this per agent and
+    // step.
+    let unit = |v: Vec2| {
+        let len = crate::geom::norm(v);
+        (len > 0.0 && len.is_finite()).then(|| v / len)
+    };
+    let incoming = unit(c - p)?;
+    let outgoing = unit(n - c)?;
+    unit(incoming - outgoing)
 }
 
 /// Moves every turning point of `points` out by `r` along its outer bisector, shortening moves

@@ -57,9 +57,10 @@
 
 use super::labels::HubLabels;
 use super::{CornerGraph, NONE};
+use crate::geom::dist;
 use crate::geom::{orient, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
-use crate::search::polyanya::{channel_through, dist, for_each_polygon};
+use crate::search::polyanya::{channel_through, for_each_polygon};
 use crate::search::raycast::{raycast_located, RayOutcome};
 use crate::search::{Path, PathStatus};
 

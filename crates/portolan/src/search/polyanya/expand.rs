@@ -1003,14 +1003,6 @@ pub(super) fn wrap(i: usize, n: usize) -> usize {
     }
 }
 
-/// Euclidean distance without `hypot`'s overflow guard (a fifth of the search time with it);
-/// mesh coordinates are far from the range where squaring overflows.
-#[inline]
-pub(crate) fn dist(a: Vec2, b: Vec2) -> f64 {
-    let (dx, dy) = (a.x - b.x, a.y - b.y);
-    (dx * dx + dy * dy).sqrt()
-}
-
 /// Where the ray from `r` through `x` leaves through the segment `p q` (which it crosses).
 #[inline]
 pub(super) fn ray_exit(r: Vec2, x: Vec2, p: Vec2, q: Vec2) -> Vec2 {

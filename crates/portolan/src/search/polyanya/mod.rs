@@ -139,8 +139,9 @@ mod sweep;
 #[cfg(test)]
 mod tests;
 
+use crate::geom::dist;
+pub(crate) use expand::for_each_polygon;
 use expand::*;
-pub(crate) use expand::{dist, for_each_polygon};
 use heuristic::lower_bound;
 use links::*;
 pub(crate) use sweep::{channel_along, channel_through};
