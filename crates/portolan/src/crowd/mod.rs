@@ -1316,7 +1316,11 @@ impl Crowd {
         let parallel_separation =
             parallel && n >= self.options.parallel_min_agents * SEPARATION_PARALLEL_FACTOR;
         for _ in 0..self.options.separation_iterations {
-            self.separate(parallel_separation);
+            // A pass that pushed no one leaves the positions as they were, and so would every
+            // pass after it.
+            if !self.separate(parallel_separation) {
+                break;
+            }
         }
         if self.options.separation_iterations > 0 {
             for (a, &slot) in self.agents.iter_mut().zip(&self.slot_of) {
@@ -1428,7 +1432,9 @@ impl Crowd {
     /// each push clamped to the mesh.
     /// Works in cell order on `out` (each slot's position and polygon, its neighbours' slots),
     /// from the positions of the previous pass; the caller writes the result back to the agents.
-    fn separate(&mut self, parallel: bool) {
+    /// Returns whether any agent was pushed.
+    fn separate(&mut self, parallel: bool) -> bool {
+        let pushed = std::sync::atomic::AtomicBool::new(false);
         self.positions.clear();
         self.positions.extend(self.out.iter().map(|o| o.position));
         let snaps = &self.snaps;
@@ -1455,6 +1461,10 @@ impl Crowd {
                 push += away * ((combined - dist) * 0.5);
             }
             if push != Vec2::ZERO {
+                // Read first: the line stays shared between the threads, not written by both.
+                if !pushed.load(std::sync::atomic::Ordering::Relaxed) {
+                    pushed.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
                 let mesh = &classes[a.class].mesh;
                 let (poly, p) = corridor::move_along_surface(
                     mesh,
@@ -1467,6 +1477,7 @@ impl Crowd {
                 o.poly = poly;
             }
         });
+        pushed.into_inner()
     }
 }
 
