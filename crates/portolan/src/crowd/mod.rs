@@ -1242,11 +1242,15 @@ impl Crowd {
         let replan_time = replan_start.map_or(std::time::Duration::ZERO, |t| t.elapsed());
         let n = self.agents.len();
         // The neighbour grid, from the positions before the step.
+        // One pass over the agents (they are large: each pass is a trip through memory at
+        // 10,000 agents).
         self.positions.clear();
-        self.positions
-            .extend(self.agents.iter().map(|a| a.position));
-        let max_radius = self.agents.iter().map(|a| a.radius).fold(0.0, f64::max);
-        let max_speed = self.agents.iter().map(|a| a.max_speed).fold(0.0, f64::max);
+        let (mut max_radius, mut max_speed) = (0.0f64, 0.0f64);
+        self.positions.extend(self.agents.iter().map(|a| {
+            max_radius = max_radius.max(a.radius);
+            max_speed = max_speed.max(a.max_speed);
+            a.position
+        }));
         let range = 2.0 * max_radius + 2.0 * max_speed * self.options.time_horizon.max(dt);
         // Cells of half the largest query range (an agent looks within its radius, the largest
         // radius and its top speed times the horizon, and never past `range`): the k nearest
@@ -1322,15 +1326,14 @@ impl Crowd {
                 break;
             }
         }
-        if self.options.separation_iterations > 0 {
-            for (a, &slot) in self.agents.iter_mut().zip(&self.slot_of) {
+        let separated = self.options.separation_iterations > 0;
+        let mut arrived = 0;
+        for (a, &slot) in self.agents.iter_mut().zip(&self.slot_of) {
+            if separated {
                 let o = &self.out[slot as usize];
                 a.position = o.position;
                 a.poly = o.poly;
             }
-        }
-        let mut arrived = 0;
-        for a in &mut self.agents {
             let near = norm(a.position - a.goal) <= self.options.arrival_distance * a.radius;
             a.state = match a.state {
                 AgentState::Moving | AgentState::Arrived if near => AgentState::Arrived,
