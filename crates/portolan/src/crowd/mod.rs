@@ -104,6 +104,9 @@ pub const PARALLEL_MIN_AGENTS: usize = 512;
 pub const TUNING_PROBE_EVERY: u32 = 16;
 /// Agents per rayon task in the per-agent pass (a task costs a steal, about a microsecond).
 const PAR_CHUNK: usize = 128;
+/// Agents per rayon task in the step's copying passes (the snapshot, the write-back).
+#[cfg(feature = "parallel")]
+const PAR_GATHER_CHUNK: usize = 1024;
 /// How many agents of the step's cell order [`Ctx::touch`] loads ahead at a time.
 const TOUCH_AHEAD: usize = 32;
 /// Separation passes are cheap per agent (a few distance tests): they use the pool only from
@@ -741,6 +744,7 @@ pub struct Crowd {
     out: Vec<StepOut>,
     finder: PathFinder,
     /// Search contexts of the parallel path queries, one per pool thread.
+    #[cfg(feature = "parallel")]
     finders: Vec<std::sync::Mutex<PathFinder>>,
     tuner: Tuner,
 }
@@ -816,6 +820,7 @@ impl Crowd {
             positions: Vec::new(),
             out: Vec::new(),
             finder: PathFinder::new(),
+            #[cfg(feature = "parallel")]
             finders: Vec::new(),
             tuner: Tuner::default(),
         }
@@ -1258,8 +1263,9 @@ impl Crowd {
         let query = (2.0 * max_radius + max_speed * self.options.time_horizon).min(range);
         self.grid.rebuild(&self.positions, query * 0.5);
         self.snaps.clear();
-        self.snaps.extend(self.grid.items().iter().map(|&j| {
-            let b = &self.agents[j as usize];
+        let agents = &self.agents;
+        let snap = |&j: &u32| {
+            let b = &agents[j as usize];
             Snap {
                 position: b.position,
                 velocity: b.velocity,
@@ -1269,7 +1275,21 @@ impl Crowd {
                 class: b.class,
                 arrived: b.state == AgentState::Arrived,
             }
-        }));
+        };
+        #[cfg(feature = "parallel")]
+        if parallel {
+            use rayon::prelude::*;
+            self.snaps.par_extend(
+                self.grid
+                    .items()
+                    .par_iter()
+                    .with_min_len(PAR_GATHER_CHUNK)
+                    .map(snap),
+            );
+        }
+        if !parallel {
+            self.snaps.extend(self.grid.items().iter().map(snap));
+        }
         self.out.clear();
         self.out.resize(n, StepOut::default());
         {
@@ -1298,8 +1318,10 @@ impl Crowd {
         for (slot, &i) in self.grid.items().iter().enumerate() {
             self.slot_of[i as usize] = slot as u32;
         }
-        for (a, &slot) in self.agents.iter_mut().zip(&self.slot_of) {
-            let o = &self.out[slot as usize];
+        // The new states, then the replans they ask for, queued in agent order either way.
+        let out = &self.out;
+        let apply = |(a, &slot): (&mut Agent, &u32)| {
+            let o = &out[slot as usize];
             a.position = o.position;
             a.velocity = o.velocity;
             a.poly = o.poly;
@@ -1312,10 +1334,26 @@ impl Crowd {
             }
             a.stall = o.stall;
             a.best = o.best;
-            if o.replan && !a.queued {
+            (o.replan && !a.queued).then(|| {
                 a.queued = true;
-                self.queue.push_back(a.id);
-            }
+                a.id
+            })
+        };
+        #[cfg(feature = "parallel")]
+        if parallel {
+            use rayon::prelude::*;
+            let asked: Vec<AgentId> = self
+                .agents
+                .par_iter_mut()
+                .zip(self.slot_of.par_iter())
+                .with_min_len(PAR_GATHER_CHUNK)
+                .filter_map(apply)
+                .collect();
+            self.queue.extend(asked);
+        }
+        if !parallel {
+            let asked = self.agents.iter_mut().zip(&self.slot_of).filter_map(apply);
+            self.queue.extend(asked);
         }
         let parallel_separation =
             parallel && n >= self.options.parallel_min_agents * SEPARATION_PARALLEL_FACTOR;
