@@ -119,28 +119,44 @@ fn grid_mesh(name: &str, map: &GridMap) -> Result<(NavMesh, Vec<u8>)> {
 
 /// `count` seeded queries on a grid map: start and goal at the centres of two free cells
 /// whose polygons are in the same connected component of `mesh` (so every query has a path).
-fn grid_queries(map: &GridMap, mesh: &NavMesh, count: usize, seed: u64) -> Vec<Query> {
+fn grid_queries(map: &GridMap, mesh: &NavMesh, count: usize, seed: u64) -> Result<Vec<Query>> {
     let component = mesh.connected_components();
     let mut rng = Rng::new(seed);
-    let cell = |rng: &mut Rng| loop {
-        let x = rng.range_usize(0, map.width() - 1);
-        let y = rng.range_usize(0, map.height() - 1);
-        if !map.is_blocked(x as i64, y as i64) {
-            let p = Vec2::new(x as f64 + 0.5, y as f64 + 0.5);
-            if let Location::InPolygon(poly) = mesh.locate(p) {
-                return (p, component[poly.index()]);
+    // Random free cells, paired when they are connected, in a bounded number of draws: a map
+    // with little or no connected free space is an error, not a loop without end. (The draws
+    // are the same as an unbounded loop's, so the queries of the rows did not change.)
+    let draws = 1000 * count.max(1);
+    let mut left = draws;
+    let mut cell = |rng: &mut Rng| {
+        while left > 0 {
+            left -= 1;
+            let x = rng.range_usize(0, map.width() - 1);
+            let y = rng.range_usize(0, map.height() - 1);
+            if !map.is_blocked(x as i64, y as i64) {
+                let p = Vec2::new(x as f64 + 0.5, y as f64 + 0.5);
+                if let Location::InPolygon(poly) = mesh.locate(p) {
+                    return Some((p, component[poly.index()]));
+                }
             }
         }
+        None
     };
     let mut queries = Vec::with_capacity(count);
     while queries.len() < count {
-        let (s, cs) = cell(&mut rng);
-        let (g, cg) = cell(&mut rng);
+        let (Some((s, cs)), Some((g, cg))) = (cell(&mut rng), cell(&mut rng)) else {
+            break;
+        };
         if cs == cg && s != g {
             queries.push((s, g, None));
         }
     }
-    queries
+    if queries.len() < count {
+        bail!(
+            "only {} of {count} connected query pairs in {draws} draws of random free cells",
+            queries.len()
+        );
+    }
+    Ok(queries)
 }
 
 /// Loads row `name` (one of [`ROWS`]).
@@ -248,7 +264,7 @@ fn load_case(data: &std::path::Path, name: &str) -> Result<Case> {
             Case {
                 name: "random 512×512, 20% blocked, seed 15 (--map)".into(),
                 bytes,
-                queries: grid_queries(&map, &mesh, 200, 1015),
+                queries: grid_queries(&map, &mesh, 200, 1015)?,
                 scene: None,
             }
         }
@@ -258,7 +274,7 @@ fn load_case(data: &std::path::Path, name: &str) -> Result<Case> {
             Case {
                 name: "maze 512×512, corridors 3, walls 1, seed 15 (--map)".into(),
                 bytes,
-                queries: grid_queries(&map, &mesh, 200, 1015),
+                queries: grid_queries(&map, &mesh, 200, 1015)?,
                 scene: None,
             }
         }
