@@ -414,6 +414,104 @@ mod tests {
         assert_eq!(q, v(0.0, 10.0));
     }
 
+    /// The funnel's first points with consecutive repeats dropped, as `first_corners` keeps them.
+    fn first_three(path: &[Vec2]) -> Vec<Vec2> {
+        let mut out: Vec<Vec2> = Vec::new();
+        for &p in path {
+            if out.last() != Some(&p) {
+                out.push(p);
+            }
+        }
+        out.truncate(3);
+        out
+    }
+
+    #[test]
+    fn first_corners_are_the_funnels_first_points_on_random_meshes() {
+        use crate::search::funnel::{channel_portals, Funnel};
+        use crate::search::{PathFinder, SearchOptions};
+        use crate::testkit::check_counted;
+        use crate::testkit::scenes::{grid_point, mesh_of, random_scene};
+        use proptest::prelude::*;
+        // `first_corners` is the steering copy of `Funnel::step` (no allocation, portals made
+        // as needed): over a whole channel, and over a window of it that ends at the midpoint
+        // of its last portal, it must find the funnel's own first three points.
+        let checked = check_counted(
+            file!(),
+            64,
+            (
+                random_scene(),
+                prop::collection::vec((grid_point(), grid_point()), 1..12),
+                2usize..8,
+            ),
+            |(scene, queries, cut)| {
+                let mesh = mesh_of(&scene);
+                let mut finder = PathFinder::new();
+                let mut n = 0;
+                for (s, g) in queries {
+                    let Ok(path) = finder.find_path(&mesh, s, g, &SearchOptions::funnel()) else {
+                        continue;
+                    };
+                    let channel = &path.channel;
+                    // Whole: the funnel runs to the goal.
+                    let want =
+                        first_three(&Funnel::new(&channel_portals(&mesh, channel, s, g)).finish());
+                    let got = run_first_corners(&mesh, channel, s, g, true);
+                    prop_assert_eq!(&got, &want, "whole channel of {} polygons", channel.len());
+                    n += 1;
+                    // A window of `cut` polygons that is not the whole channel: its funnel ends
+                    // at the midpoint of the window's last portal.
+                    if cut < channel.len() {
+                        let window = &channel[..cut];
+                        let mut portals = channel_portals(&mesh, window, s, g);
+                        portals.pop(); // the goal
+                        let last = portals
+                            .pop()
+                            .expect("2 polygons: an edge portal")
+                            .midpoint();
+                        portals.push(Portal::point(last));
+                        let want = first_three(&Funnel::new(&portals).finish());
+                        let got = run_first_corners(&mesh, window, s, g, false);
+                        prop_assert_eq!(&got, &want, "window of {} of {}", cut, channel.len());
+                        n += 1;
+                    }
+                }
+                Ok(n)
+            },
+        );
+        assert!(checked >= 100, "only {checked} channels compared");
+    }
+
+    /// `first_corners` over `window` from `start` (no polygon beside the channel), set up as
+    /// [`Corridor::steer_target`] sets it up.
+    fn run_first_corners(
+        mesh: &NavMesh,
+        window: &[PolyId],
+        start: Vec2,
+        goal: Vec2,
+        whole: bool,
+    ) -> Vec<Vec2> {
+        let mut portals = vec![Portal::point(start)];
+        let mut source = Portals {
+            mesh,
+            first: None,
+            window,
+            next: 0,
+            pending: None,
+            finished: false,
+            goal,
+            whole,
+            last: if whole {
+                goal
+            } else {
+                Vec2::new(f64::NAN, f64::NAN)
+            },
+        };
+        let mut path = [Vec2::ZERO; 3];
+        let len = first_corners(&mut portals, &mut source, &mut path);
+        path[..len].to_vec()
+    }
+
     #[test]
     fn walls_near_a_point_are_found() {
         let mesh = room();
