@@ -29,7 +29,8 @@
 //! - **Moves are clamped to the mesh** (Detour's `moveAlongSurface`): an agent slides along the
 //!   wall it would cross, so no agent ever leaves the walkable area, whatever avoidance asks.
 //! - **Separation**: where ORCA could not satisfy every constraint (dense crowds), overlapping
-//!   pairs are pushed apart by half their overlap each (Detour's collision pass), again clamped.
+//!   pairs are pushed apart by half their overlap each (Detour's collision pass), again clamped;
+//!   up to [`CrowdOptions::separation_iterations`] passes, until one finds no overlap.
 //! - **Symmetry breaking**: plain ORCA can deadlock when a scenario is exactly symmetric (two
 //!   agents head-on, a circle of agents) because each sees the mirror image of the other's
 //!   choice. Every preferred velocity is rotated by a small fixed angle to the agent's right
@@ -220,7 +221,8 @@ pub struct CrowdOptions {
     /// The right-hand bias of preferred velocities, radians (default 0.2); see the
     /// [module docs](self). 0 turns it off.
     pub right_bias: f64,
-    /// Passes of the separation step (default 4); 0 turns it off.
+    /// Most passes of the separation step (default 4; it stops at the first pass that pushes
+    /// no one); 0 turns it off.
     pub separation_iterations: usize,
     /// Snap positions and goals off the mesh to the nearest mesh point within this distance;
     /// `None` (the default) rejects them with [`CrowdError::PositionOffMesh`] /

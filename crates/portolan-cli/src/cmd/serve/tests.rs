@@ -1209,6 +1209,10 @@ fn capabilities_report_every_limit() {
     assert_eq!(l["max_crossings"], want.max_crossings);
     assert_eq!(l["max_mesh_polygons"], want.max_mesh_polygons);
     assert_eq!(l["build_timeout_ms"], want.build_timeout.as_millis() as u64);
+    assert_eq!(
+        l["corner_graph_timeout_ms"],
+        want.corner_graph_timeout.as_millis() as u64
+    );
     srv.shutdown();
 }
 
@@ -1566,6 +1570,42 @@ fn a_build_past_the_build_timeout_is_cancelled_and_changes_nothing() {
     assert_eq!(send(addr, "POST", "/api/scene/reset", b"").status, 200);
     assert_eq!(get(addr, "/api/scene").json()["revision"], 2);
     assert_alive(addr);
+    srv.shutdown();
+}
+
+/// The corner graph a world builds for its first `"method": "corner"` query is held to
+/// `corner_graph_timeout_ms`: past it the query is answered `422 over-budget` naming the limit
+/// (with a zero timeout the build stops at its first check, whatever the machine's speed),
+/// nothing is kept, and the other methods answer as before. Within it, the corner query
+/// answers with the exact search's length.
+#[test]
+fn a_corner_graph_past_its_timeout_is_refused_and_the_other_methods_still_answer() {
+    let query = |method: &str| json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL, "method": method});
+    let srv = server_with(Limits {
+        corner_graph_timeout: Duration::ZERO,
+        ..Limits::default()
+    });
+    let addr = srv.addr();
+    for _ in 0..2 {
+        let e = post(addr, "/api/path", &query("corner")).assert_error(422, "over-budget");
+        assert_eq!(e["limit"], "corner_graph_timeout_ms");
+    }
+    let exact = post(addr, "/api/path", &query("exact")).json();
+    assert_eq!(exact["found"], true);
+    assert_alive(addr);
+    srv.shutdown();
+
+    let srv = server();
+    let corner = post(srv.addr(), "/api/path", &query("corner")).json();
+    assert_eq!(corner["found"], true);
+    let (a, b) = (
+        corner["length"].as_f64().unwrap(),
+        exact["length"].as_f64().unwrap(),
+    );
+    assert!(
+        (a - b).abs() <= 1e-9 * b.max(1.0),
+        "corner {a} against exact {b}"
+    );
     srv.shutdown();
 }
 

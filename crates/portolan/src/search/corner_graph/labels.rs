@@ -24,6 +24,7 @@
 //! [`MAX_MEAN_ENTRIES`] per corner or [`MAX_ENTRIES`] in all, which bounds both the time and the
 //! memory. 16 bytes per entry (hub, distance, next hop).
 
+use crate::build::{BuildError, CancelToken};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -69,11 +70,13 @@ impl HubLabels {
     /// Labels for the graph whose adjacency of vertex `v` is `adj(v)` (pairs of neighbour and
     /// length), on `n` vertices of which `corners` are the nodes; `None` when they would exceed
     /// [`MAX_MEAN_ENTRIES`].
+    /// Stops with [`BuildError::Cancelled`] once `cancel` fires (checked once per hub).
     pub(crate) fn build(
         n: usize,
         corners: &[u32],
         adj: &dyn Fn(u32) -> Vec<(u32, f64)>,
-    ) -> Option<HubLabels> {
+        cancel: &CancelToken,
+    ) -> Result<Option<HubLabels>, BuildError> {
         // Undirected adjacency (an edge found from one side only still joins both).
         let mut both: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];
         for &c in corners {
@@ -86,7 +89,7 @@ impl HubLabels {
             row.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
             row.dedup_by_key(|e| e.0);
         }
-        let order = centrality_order(n, corners, &both);
+        let order = centrality_order(n, corners, &both, cancel)?;
         let budget = (MAX_MEAN_ENTRIES * corners.len().max(1)).min(MAX_ENTRIES);
         let mut labels: Vec<Vec<(u32, f64, u32)>> = vec![Vec::new(); n];
         let mut parent = vec![u32::MAX; n];
@@ -97,6 +100,7 @@ impl HubLabels {
         let mut touched: Vec<u32> = Vec::new();
         let mut heap = BinaryHeap::new();
         for (rank, &r) in order.iter().enumerate() {
+            cancel.check()?;
             for &(h, d, _) in &labels[r as usize] {
                 root_label[h as usize] = d;
             }
@@ -119,7 +123,7 @@ impl HubLabels {
                 labels[u as usize].push((rank as u32, d, parent[u as usize]));
                 entries += 1;
                 if entries > budget {
-                    return None;
+                    return Ok(None);
                 }
                 for &(v, w) in &both[u as usize] {
                     let nd = d + w;
@@ -153,14 +157,14 @@ impl HubLabels {
             }
             offsets.push(hubs.len() as u32);
         }
-        Some(HubLabels {
+        Ok(Some(HubLabels {
             offsets,
             hubs,
             dists,
             next,
             hub_vertex: order,
             hub_count: corners.len(),
-        })
+        }))
     }
 
     /// How many hubs there are (the size of a [`HubLabels::fill`] table).
@@ -308,7 +312,12 @@ impl HubLabels {
 /// `k`-th corner), how many corners lie below each one in the tree; the corners many shortest
 /// paths run through come first, which keeps the labels short (Akiba et al. rank by degree; on
 /// visibility graphs, where degree says little about centrality, coverage gives shorter labels).
-fn centrality_order(n: usize, corners: &[u32], both: &[Vec<(u32, f64)>]) -> Vec<u32> {
+fn centrality_order(
+    n: usize,
+    corners: &[u32],
+    both: &[Vec<(u32, f64)>],
+    cancel: &CancelToken,
+) -> Result<Vec<u32>, BuildError> {
     const SAMPLES: usize = 32;
     let mut score = vec![0u64; n];
     let mut dist = vec![f64::INFINITY; n];
@@ -318,6 +327,7 @@ fn centrality_order(n: usize, corners: &[u32], both: &[Vec<(u32, f64)>]) -> Vec<
     let step = (corners.len() / SAMPLES).max(1);
     let mut heap = BinaryHeap::new();
     for &r in corners.iter().step_by(step) {
+        cancel.check()?;
         dist[r as usize] = 0.0;
         heap.push(Item(0.0, r));
         while let Some(Item(d, u)) = heap.pop() {
@@ -352,7 +362,7 @@ fn centrality_order(n: usize, corners: &[u32], both: &[Vec<(u32, f64)>]) -> Vec<
     }
     let mut order = corners.to_vec();
     order.sort_by_key(|&c| (std::cmp::Reverse(score[c as usize]), c));
-    order
+    Ok(order)
 }
 
 #[cfg(test)]
@@ -370,7 +380,9 @@ mod tests {
                 .map(|e| (e.1, e.2))
                 .collect::<Vec<_>>()
         };
-        let labels = HubLabels::build(4, &[0, 1, 2, 3], &adj).unwrap();
+        let labels = HubLabels::build(4, &[0, 1, 2, 3], &adj, &CancelToken::new())
+            .unwrap()
+            .unwrap();
         let dist = |a: u32, b: u32| {
             let mut table = vec![f64::INFINITY; labels.hub_count()];
             labels.fill(b, 0.0, &mut table, &mut Vec::new());

@@ -57,6 +57,7 @@
 
 use super::labels::HubLabels;
 use super::{CornerGraph, NONE};
+use crate::build::{BuildError, CancelToken};
 use crate::geom::dist;
 use crate::geom::{orient, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
@@ -560,10 +561,14 @@ impl ViewChoice {
 /// centroids, half long, half short), under the cost model of [`NODE_COST`]; otherwise the
 /// distance below which a query tries the plain search first, chosen to least total work on
 /// the sample. Deterministic, no timing.
-pub(crate) fn fit(mesh: &NavMesh, graph: &CornerGraph) -> Option<ViewChoice> {
+pub(crate) fn fit(
+    mesh: &NavMesh,
+    graph: &CornerGraph,
+    cancel: &CancelToken,
+) -> Result<Option<ViewChoice>, BuildError> {
     let n = mesh.polygon_count() as u64;
     if n < 2 {
-        return Some(ViewChoice::ALWAYS);
+        return Ok(Some(ViewChoice::ALWAYS));
     }
     let mut plain = crate::search::polyanya::ExactSearch::new();
     let mut scratch = ViewScratch::default();
@@ -574,6 +579,7 @@ pub(crate) fn fit(mesh: &NavMesh, graph: &CornerGraph) -> Option<ViewChoice> {
     // Per sample: (distance, plain nodes, view work).
     let mut samples: Vec<(f64, usize, f64)> = Vec::with_capacity(SAMPLES as usize);
     for i in 0..SAMPLES {
+        cancel.check()?;
         let a = PolyId((rng.next_u64() % n) as u32);
         let b = if i % 2 == 0 {
             PolyId((rng.next_u64() % n) as u32)
@@ -610,7 +616,7 @@ pub(crate) fn fit(mesh: &NavMesh, graph: &CornerGraph) -> Option<ViewChoice> {
         samples.push((dist(s, t), path.expanded, view_work));
     }
     if samples.is_empty() {
-        return Some(ViewChoice::ALWAYS);
+        return Ok(Some(ViewChoice::ALWAYS));
     }
     let plain_work = |nodes: usize| PLAIN_QUERY_COST + NODE_COST * nodes as f64;
     let all_plain: f64 = samples.iter().map(|x| plain_work(x.1)).sum();
@@ -636,8 +642,8 @@ pub(crate) fn fit(mesh: &NavMesh, graph: &CornerGraph) -> Option<ViewChoice> {
             (best, plain_below) = (total, below);
         }
     }
-    (best < all_plain).then_some(ViewChoice {
+    Ok((best < all_plain).then_some(ViewChoice {
         plain_below,
         budget,
-    })
+    }))
 }

@@ -123,9 +123,19 @@ impl From<BuildError> for ApiError {
 impl ApiError {
     /// `422 over-budget` for a build stopped by `build_timeout_ms` (`timeout`), `started` ago.
     pub(crate) fn build_timeout(started: std::time::Instant, timeout: std::time::Duration) -> Self {
+        Self::over_time("build_timeout_ms", started, timeout)
+    }
+
+    /// `422 over-budget` for work stopped by the time limit named `limit` (`timeout`),
+    /// `started` ago.
+    pub(crate) fn over_time(
+        limit: &'static str,
+        started: std::time::Instant,
+        timeout: std::time::Duration,
+    ) -> Self {
         let ms = |d: std::time::Duration| d.as_millis().try_into().unwrap_or(usize::MAX);
         ApiError::OverBudget {
-            limit: "build_timeout_ms",
+            limit,
             value: ms(started.elapsed()),
             max: ms(timeout),
             before_build: false,

@@ -38,7 +38,7 @@ impl App {
             Route::GetScene => Ok(scene_reply(&self.world(), self.limits())),
             Route::SetScene => self.set_scene(body, meta),
             Route::ResetScene => self.reset_scene(meta),
-            Route::Path => parse::<PathRequest>(body).and_then(|req| self.path(finder, &req)),
+            Route::Path => parse::<PathRequest>(body).and_then(|req| self.path(finder, &req, meta)),
             Route::Tiles(r) => self.tiles(r, body, meta),
             Route::Crowd(r) => self.crowd(r, body),
         };
@@ -90,7 +90,12 @@ impl App {
     // Field by field, not a struct literal: `SearchOptions` is to become `#[non_exhaustive]`
     // (issue 14), and this form compiles before and after.
     #[allow(clippy::field_reassign_with_default)]
-    fn path(&self, finder: &mut PathFinder, req: &PathRequest) -> Result<Reply, ApiError> {
+    fn path(
+        &self,
+        finder: &mut PathFinder,
+        req: &PathRequest,
+        meta: &RequestMeta,
+    ) -> Result<Reply, ApiError> {
         let world = self.world();
         debug_assert!(super::method_is_listed(req.method));
         let snap = match req.snap {
@@ -104,7 +109,7 @@ impl App {
         options.snap = snap;
         options.corner_offset = req.corner_offset;
         if req.method == SearchMethod::Corner {
-            options.corner_graph = Some(world.corner_graph());
+            options.corner_graph = Some(world.corner_graph(self.limits(), meta.cancel.as_ref())?);
         }
         let mesh = &world.mesh;
         let t = Instant::now();

@@ -22,6 +22,7 @@ use super::limits::Limits;
 use super::wire::Defaults;
 use axum::body::Bytes;
 use portolan::build::CancelToken;
+use portolan::search::corner_graph::CornerGraph;
 use portolan::{build, BuildError, BuildOptions, Decomposition, NavMesh, Scene, Vec2};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Instant;
@@ -76,19 +77,39 @@ pub struct World {
     /// The `GET /api/scene` answer, encoded on first use.
     pub(super) json: OnceLock<Bytes>,
     /// The corner graph of `mesh` (`"method": "corner"`), built on first use.
-    pub(super) corner_graph: OnceLock<std::sync::Arc<portolan::search::corner_graph::CornerGraph>>,
+    pub(super) corner_graph: OnceLock<Arc<CornerGraph>>,
 }
 
 impl World {
-    /// The corner graph of the mesh, built by the first query that needs it.
-    pub fn corner_graph(&self) -> std::sync::Arc<portolan::search::corner_graph::CornerGraph> {
-        self.corner_graph
-            .get_or_init(|| {
-                std::sync::Arc::new(portolan::search::corner_graph::CornerGraph::build(
-                    &self.mesh,
+    /// The corner graph of the mesh, built by the first query that needs it, within
+    /// `corner_graph_timeout_ms` and stopped when the request is dropped (`cancel`): a
+    /// stopped build keeps nothing, and the next corner query tries again. Two first queries at
+    /// once may both build; the first to finish is kept.
+    pub fn corner_graph(
+        &self,
+        limits: &Limits,
+        cancel: Option<&CancelToken>,
+    ) -> Result<Arc<CornerGraph>, ApiError> {
+        if let Some(g) = self.corner_graph.get() {
+            return Ok(Arc::clone(g));
+        }
+        let started = Instant::now();
+        let token = cancel
+            .cloned()
+            .unwrap_or_default()
+            .with_deadline(started + limits.corner_graph_timeout);
+        match CornerGraph::build_cancellable(&self.mesh, &token) {
+            Ok(g) => Ok(Arc::clone(self.corner_graph.get_or_init(|| Arc::new(g)))),
+            Err(BuildError::Cancelled) if started.elapsed() >= limits.corner_graph_timeout => {
+                Err(ApiError::over_time(
+                    "corner_graph_timeout_ms",
+                    started,
+                    limits.corner_graph_timeout,
                 ))
-            })
-            .clone()
+            }
+            Err(BuildError::Cancelled) => Err(ApiError::Timeout),
+            Err(e) => Err(ApiError::Build(e)),
+        }
     }
 }
 
