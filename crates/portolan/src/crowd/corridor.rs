@@ -98,22 +98,7 @@ impl Corridor {
         // The portals are made as the funnel reaches them (most agents see their first two
         // corners a few polygons ahead, so most of the window is never looked at), one edge
         // ahead: the window's last portal is dropped for its midpoint when the channel goes on.
-        let mut source = Portals {
-            mesh,
-            first: first.filter(|_| !window.is_empty()),
-            window,
-            next: 0,
-            pending: None,
-            finished: false,
-            goal,
-            whole,
-            // Set once the funnel reaches the end; never equal to a corner before that.
-            last: if whole {
-                goal
-            } else {
-                Vec2::new(f64::NAN, f64::NAN)
-            },
-        };
+        let mut source = Portals::new(mesh, first, window, goal, whole);
         let mut path = [Vec2::ZERO; 3];
         let len = first_corners(portals, &mut source, &mut path);
         let last = source.last;
@@ -157,7 +142,34 @@ struct Portals<'a> {
     last: Vec2,
 }
 
-impl Portals<'_> {
+impl<'a> Portals<'a> {
+    /// The portals of `window` (after `first`, the polygon beside the channel the agent stands
+    /// in, if any), ending at `goal` when the window is the `whole` rest of the channel.
+    fn new(
+        mesh: &'a NavMesh,
+        first: Option<PolyId>,
+        window: &'a [PolyId],
+        goal: Vec2,
+        whole: bool,
+    ) -> Portals<'a> {
+        Portals {
+            mesh,
+            first: first.filter(|_| !window.is_empty()),
+            window,
+            next: 0,
+            pending: None,
+            finished: false,
+            goal,
+            whole,
+            // Set once the funnel reaches the end; never equal to a corner before that.
+            last: if whole {
+                goal
+            } else {
+                Vec2::new(f64::NAN, f64::NAN)
+            },
+        }
+    }
+
     /// The next edge portal of the window, skipping pairs that share no edge.
     fn next_edge(&mut self) -> Option<Portal> {
         loop {
@@ -492,21 +504,7 @@ mod tests {
         whole: bool,
     ) -> Vec<Vec2> {
         let mut portals = vec![Portal::point(start)];
-        let mut source = Portals {
-            mesh,
-            first: None,
-            window,
-            next: 0,
-            pending: None,
-            finished: false,
-            goal,
-            whole,
-            last: if whole {
-                goal
-            } else {
-                Vec2::new(f64::NAN, f64::NAN)
-            },
-        };
+        let mut source = Portals::new(mesh, None, window, goal, whole);
         let mut path = [Vec2::ZERO; 3];
         let len = first_corners(&mut portals, &mut source, &mut path);
         path[..len].to_vec()
