@@ -484,3 +484,27 @@ fn an_update_that_leaves_no_walkable_space_publishes_nothing() {
         assert_eq!(mesh.neighbours(p), scratch.neighbours(p));
     }
 }
+
+/// The build options' cancel token stops the first build only: once the mesh is built, a
+/// cancelled token (a deadline passed, a request answered) fails no later update.
+#[test]
+fn the_build_token_does_not_stop_later_updates() {
+    let token = portolan::build::CancelToken::new();
+    let options = BuildOptions::cdt().with_cancel(token.clone());
+    let mut nav = DynamicNavMesh::new(Scene::default_map(), &options, 100.0).unwrap();
+    assert!(nav.options().cancel.is_none());
+    token.cancel();
+    nav.add_obstacle([(10.0, 10.0), (30.0, 10.0), (30.0, 30.0), (10.0, 30.0)])
+        .unwrap();
+    let report = nav
+        .update()
+        .expect("an update after the build's token was cancelled");
+    assert!(!report.tiles.is_empty());
+    nav.snapshot().mesh().check_invariants().unwrap();
+    // A token cancelled before the build still stops it.
+    let stopped = BuildOptions::cdt().with_cancel(token);
+    assert!(matches!(
+        DynamicNavMesh::new(Scene::default_map(), &stopped, 100.0),
+        Err(portolan::build::BuildError::Cancelled)
+    ));
+}

@@ -77,7 +77,7 @@ pub use snapshot::{PolyRef, PolyRefError, Snapshot, SnapshotReader};
 
 use crate::build::local::Solid;
 use crate::build::tiles::{self, TileGrid, TiledScene};
-use crate::build::{BuildError, BuildOptions};
+use crate::build::{BuildError, BuildOptions, CancelToken};
 use crate::geom::{coordinate_in_range, polygon_is_simple, Vec2};
 use crate::scene::{check_ring, RingFault, Scene};
 use std::collections::BTreeSet;
@@ -229,7 +229,7 @@ impl DynamicNavMesh {
         options: &BuildOptions,
         tile_size: f64,
     ) -> Result<DynamicNavMesh, BuildError> {
-        let tiled = TiledScene::new(&scene, options, tile_size)?;
+        let mut tiled = TiledScene::new(&scene, options, tile_size)?;
         let n = tiled.tile_count();
         let mut tile_polygons: Vec<Vec<Vec<Vec2>>> = Vec::with_capacity(n);
         for t in 0..n {
@@ -246,9 +246,14 @@ impl DynamicNavMesh {
             &salts,
             version,
         ));
+        // The token stopped this first build only: kept, a deadline that has passed (or a
+        // request long answered) would fail every later update.
+        tiled.cancel = CancelToken::new();
+        let mut options = options.clone();
+        options.cancel = None;
         Ok(DynamicNavMesh {
             base: scene,
-            options: options.clone(),
+            options,
             tiled,
             slots: Vec::new(),
             generations: Vec::new(),
@@ -275,7 +280,8 @@ impl DynamicNavMesh {
         &self.tiled.layout.grid
     }
 
-    /// The build options the mesh was made with.
+    /// The build options the mesh was made with, without their [`BuildOptions::cancel`] token:
+    /// that one can stop [`DynamicNavMesh::new`]'s build, never a later update.
     ///
     /// ```
     /// use portolan::dynamic::DynamicNavMesh;
