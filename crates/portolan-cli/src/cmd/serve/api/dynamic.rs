@@ -380,6 +380,7 @@ impl Tiled {
             build_ms,
             json: OnceLock::new(),
             corner_graph: OnceLock::new(),
+            corner_graph_build: std::sync::Mutex::new(()),
         }
     }
 

@@ -76,36 +76,59 @@ pub struct World {
     pub build_ms: f64,
     /// The `GET /api/scene` answer, encoded on first use.
     pub(super) json: OnceLock<Bytes>,
-    /// The corner graph of `mesh` (`"method": "corner"`), built on first use.
-    pub(super) corner_graph: OnceLock<Arc<CornerGraph>>,
+    /// The corner graph of `mesh` (`"method": "corner"`), built on first use; or how many
+    /// milliseconds its build ran before `corner_graph_timeout_ms` stopped it (it is not tried
+    /// again: the next one would take as long).
+    pub(super) corner_graph: OnceLock<Result<Arc<CornerGraph>, usize>>,
+    /// Held while the corner graph is built: a second first query waits for that build's
+    /// answer instead of building too.
+    pub(super) corner_graph_build: Mutex<()>,
 }
 
 impl World {
     /// The corner graph of the mesh, built by the first query that needs it, within
-    /// `corner_graph_timeout_ms` and stopped when the request is dropped (`cancel`): a
-    /// stopped build keeps nothing, and the next corner query tries again. Two first queries at
-    /// once may both build; the first to finish is kept.
+    /// `corner_graph_timeout_ms` (past it, that query and every later one are answered `422
+    /// over-budget`) and stopped when the request is dropped (`cancel`; then nothing is kept
+    /// and the next corner query builds again).
     pub fn corner_graph(
         &self,
         limits: &Limits,
         cancel: Option<&CancelToken>,
     ) -> Result<Arc<CornerGraph>, ApiError> {
-        if let Some(g) = self.corner_graph.get() {
-            return Ok(Arc::clone(g));
+        let max = limits.corner_graph_timeout;
+        let answer = |kept: &Result<Arc<CornerGraph>, usize>| match kept {
+            Ok(g) => Ok(Arc::clone(g)),
+            &Err(ms) => Err(ApiError::OverBudget {
+                limit: "corner_graph_timeout_ms",
+                value: ms,
+                max: max.as_millis().try_into().unwrap_or(usize::MAX),
+                before_build: false,
+            }),
+        };
+        if let Some(kept) = self.corner_graph.get() {
+            return answer(kept);
+        }
+        let _building = self
+            .corner_graph_build
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(kept) = self.corner_graph.get() {
+            return answer(kept);
         }
         let started = Instant::now();
         let token = cancel
             .cloned()
             .unwrap_or_default()
-            .with_deadline(started + limits.corner_graph_timeout);
+            .with_deadline(started + max);
         match CornerGraph::build_cancellable(&self.mesh, &token) {
-            Ok(g) => Ok(Arc::clone(self.corner_graph.get_or_init(|| Arc::new(g)))),
-            Err(BuildError::Cancelled) if started.elapsed() >= limits.corner_graph_timeout => {
-                Err(ApiError::over_time(
-                    "corner_graph_timeout_ms",
-                    started,
-                    limits.corner_graph_timeout,
-                ))
+            Ok(g) => answer(self.corner_graph.get_or_init(|| Ok(Arc::new(g)))),
+            Err(BuildError::Cancelled) if started.elapsed() >= max => {
+                let ms = started
+                    .elapsed()
+                    .as_millis()
+                    .try_into()
+                    .unwrap_or(usize::MAX);
+                answer(self.corner_graph.get_or_init(|| Err(ms)))
             }
             Err(BuildError::Cancelled) => Err(ApiError::Timeout),
             Err(e) => Err(ApiError::Build(e)),
@@ -136,6 +159,7 @@ impl World {
             build_ms,
             json: OnceLock::new(),
             corner_graph: OnceLock::new(),
+            corner_graph_build: Mutex::new(()),
         })
     }
 
@@ -153,6 +177,7 @@ impl World {
             build_ms: 0.0,
             json: OnceLock::new(),
             corner_graph: OnceLock::new(),
+            corner_graph_build: Mutex::new(()),
         }
     }
 }
