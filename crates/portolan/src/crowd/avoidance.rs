@@ -34,7 +34,7 @@
 //! Cost per agent: O(k + w) constraints for k neighbours and w walls, each solved in O(k + w)
 //! worst case; about a microsecond for k = 10 (see BENCHMARKS.md).
 
-use super::corridor::norm;
+use crate::geom::norm;
 use crate::geom::Vec2;
 
 /// A directed line: the allowed half-plane is on its left (RVO2's convention).

@@ -26,8 +26,7 @@
 //! pulled inside where rounding put a projection a hair out), so a position is on the mesh
 //! after every step, whatever avoidance asked for.
 
-use crate::geom::Vec2;
-use crate::geom::{orient, Orientation};
+use crate::geom::{norm, orient, Orientation, Vec2};
 use crate::mesh::{NavMesh, PolyId};
 use crate::search::corner::outer_bisector;
 use crate::search::funnel::Portal;
@@ -281,8 +280,6 @@ fn first_corners(portals: &mut Vec<Portal>, source: &mut Portals, path: &mut [Ve
     }
     len
 }
-
-pub(crate) use crate::geom::norm;
 
 /// Scratch for surface moves, one per worker.
 #[derive(Clone, Debug, Default)]

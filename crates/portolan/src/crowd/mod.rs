@@ -90,8 +90,9 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use self::avoidance::{Line, Me};
-use self::corridor::{norm, Corridor, SurfaceScratch};
+use self::corridor::{Corridor, SurfaceScratch};
 use self::grid::Grid;
+use crate::geom::norm;
 use crate::geom::{Aabb, Vec2};
 use crate::mesh::{NavMesh, PolyId};
 use crate::search::{PathError, PathFinder, SearchOptions};
@@ -1258,11 +1259,10 @@ impl Crowd {
             max_speed = max_speed.max(a.max_speed);
             a.position
         }));
-        let range = 2.0 * max_radius + 2.0 * max_speed * self.options.time_horizon.max(dt);
         // Cells of half the largest query range (an agent looks within its radius, the largest
-        // radius and its top speed times the horizon, and never past `range`): the k nearest
-        // are found in the few cells around an agent (see `grid.rs`).
-        let query = (2.0 * max_radius + max_speed * self.options.time_horizon).min(range);
+        // radius and its top speed times the horizon): the k nearest are found in the few cells
+        // around an agent (see `grid.rs`).
+        let query = 2.0 * max_radius + max_speed * self.options.time_horizon;
         self.grid.rebuild(&self.positions, query * 0.5);
         self.snaps.clear();
         let agents = &self.agents;
@@ -1278,18 +1278,20 @@ impl Crowd {
                 arrived: b.state == AgentState::Arrived,
             }
         };
-        #[cfg(feature = "parallel")]
         if parallel {
-            use rayon::prelude::*;
-            self.snaps.par_extend(
-                self.grid
-                    .items()
-                    .par_iter()
-                    .with_min_len(PAR_GATHER_CHUNK)
-                    .map(snap),
-            );
-        }
-        if !parallel {
+            // (`parallel` is only ever set with the feature on.)
+            #[cfg(feature = "parallel")]
+            {
+                use rayon::prelude::*;
+                self.snaps.par_extend(
+                    self.grid
+                        .items()
+                        .par_iter()
+                        .with_min_len(PAR_GATHER_CHUNK)
+                        .map(snap),
+                );
+            }
+        } else {
             self.snaps.extend(self.grid.items().iter().map(snap));
         }
         self.out.clear();
@@ -1302,7 +1304,6 @@ impl Crowd {
                 grid: &self.grid,
                 snaps: &self.snaps,
                 dt,
-                range,
                 max_radius,
             };
             // Agents in cell order (`out[slot]` is agent `items[slot]`'s): consecutive agents
@@ -1320,13 +1321,12 @@ impl Crowd {
         for (slot, &i) in self.grid.items().iter().enumerate() {
             self.slot_of[i as usize] = slot as u32;
         }
-        // The new states, then the replans they ask for, queued in agent order either way.
+        // The new states but for position and polygon (written after separation), then the
+        // replans they ask for, queued in agent order either way.
         let out = &self.out;
         let apply = |(a, &slot): (&mut Agent, &u32)| {
             let o = &out[slot as usize];
-            a.position = o.position;
             a.velocity = o.velocity;
-            a.poly = o.poly;
             a.heading = o.heading;
             a.corridor.cursor = o.cursor;
             if let Some((k, p)) = o.reconnect {
@@ -1341,19 +1341,21 @@ impl Crowd {
                 a.id
             })
         };
-        #[cfg(feature = "parallel")]
         if parallel {
-            use rayon::prelude::*;
-            let asked: Vec<AgentId> = self
-                .agents
-                .par_iter_mut()
-                .zip(self.slot_of.par_iter())
-                .with_min_len(PAR_GATHER_CHUNK)
-                .filter_map(apply)
-                .collect();
-            self.queue.extend(asked);
-        }
-        if !parallel {
+            // (`parallel` is only ever set with the feature on.)
+            #[cfg(feature = "parallel")]
+            {
+                use rayon::prelude::*;
+                let asked: Vec<AgentId> = self
+                    .agents
+                    .par_iter_mut()
+                    .zip(self.slot_of.par_iter())
+                    .with_min_len(PAR_GATHER_CHUNK)
+                    .filter_map(apply)
+                    .collect();
+                self.queue.extend(asked);
+            }
+        } else {
             let asked = self.agents.iter_mut().zip(&self.slot_of).filter_map(apply);
             self.queue.extend(asked);
         }
@@ -1366,14 +1368,11 @@ impl Crowd {
                 break;
             }
         }
-        let separated = self.options.separation_iterations > 0;
         let mut arrived = 0;
         for (a, &slot) in self.agents.iter_mut().zip(&self.slot_of) {
-            if separated {
-                let o = &self.out[slot as usize];
-                a.position = o.position;
-                a.poly = o.poly;
-            }
+            let o = &self.out[slot as usize];
+            a.position = o.position;
+            a.poly = o.poly;
             let near = norm(a.position - a.goal) <= self.options.arrival_distance * a.radius;
             a.state = match a.state {
                 AgentState::Moving | AgentState::Arrived if near => AgentState::Arrived,
@@ -1687,7 +1686,6 @@ struct Ctx<'a> {
     grid: &'a Grid,
     snaps: &'a [Snap],
     dt: f64,
-    range: f64,
     max_radius: f64,
 }
 
@@ -1820,7 +1818,7 @@ impl Ctx<'_> {
         );
         let num_hard = lines.len();
         let my_range = a.radius + self.max_radius + a.max_speed * self.options.time_horizon;
-        let range_sq = (my_range.min(self.range)).powi(2);
+        let range_sq = my_range.powi(2);
         let k = self.options.max_neighbours;
         let mut near: [(f64, u32); MAX_NEIGHBOURS] = [(0.0, 0); MAX_NEIGHBOURS];
         let count = self.grid.nearest(pos, i, range_sq, &mut near[..k]);
