@@ -1,13 +1,18 @@
 //! How soon a cancelled build returns: each scene is built whole once (its time `T`), then
 //! again with a [`CancelToken`] that another thread cancels at `T / 10`; the table shows `T`
-//! and the time from `cancel()` to [`BuildError::Cancelled`].
+//! and the time from `cancel()` to [`BuildError::Cancelled`]. Then the corner graph of a
+//! 512 × 512 random grid map (20% blocked, seed 1: `portolan gen-map random`'s defaults), built
+//! whole and then with deadlines at tenths of that time
+//! ([`CornerGraph::build_cancellable`]): how long after its deadline each build returned.
 //!
 //! ```text
 //! cargo run --release -p portolan --example cancel_latency
+//! cargo run --release -p portolan --example cancel_latency -- corner   # the corner graph only
 //! ```
 
 use portolan::build::{build, BuildError, BuildOptions, CancelToken};
 use portolan::geom::Aabb;
+use portolan::search::corner_graph::CornerGraph;
 use portolan::{Scene, Vec2};
 use std::time::{Duration, Instant};
 
@@ -25,6 +30,10 @@ fn tangled(n: usize) -> Scene {
 }
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("corner") {
+        corner_graph();
+        return;
+    }
     let cases: Vec<(&str, Scene, BuildOptions)> = vec![
         (
             "40,000 quads, CDT, radius 0.5",
@@ -74,6 +83,35 @@ fn main() {
             ms(full),
             ms(at)
         );
+    }
+    corner_graph();
+}
+
+/// The corner graph part (see the module docs).
+fn corner_graph() {
+    let map = portolan::random_grid::random_blocked_grid(512, 512, 0.2, 1).expect("valid sizes");
+    let mesh = build(&map.to_scene(), &BuildOptions::cdt()).expect("a random grid map builds");
+    let t = Instant::now();
+    let _ = CornerGraph::build(&mesh);
+    let full = t.elapsed();
+    println!();
+    println!(
+        "corner graph of a 512 x 512 random map, 20% blocked ({} polygons): whole build {}",
+        mesh.polygon_count(),
+        ms(full)
+    );
+    println!("| deadline | returned after the deadline |");
+    println!("| --- | --- |");
+    for tenth in [1u32, 3, 5, 7, 9] {
+        let deadline = full * tenth / 10;
+        let start = Instant::now();
+        let token = CancelToken::new().with_deadline(start + deadline);
+        let outcome = match CornerGraph::build_cancellable(&mesh, &token) {
+            Err(BuildError::Cancelled) => ms(start.elapsed().saturating_sub(deadline)),
+            Ok(_) => "finished first".to_string(),
+            Err(e) => format!("error: {e}"),
+        };
+        println!("| {} ({tenth}/10) | {outcome} |", ms(deadline));
     }
 }
 

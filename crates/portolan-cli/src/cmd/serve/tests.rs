@@ -1576,8 +1576,8 @@ fn a_build_past_the_build_timeout_is_cancelled_and_changes_nothing() {
 /// The corner graph a world builds for its first `"method": "corner"` query is held to
 /// `corner_graph_timeout_ms`: past it the query is answered `422 over-budget` naming the limit
 /// (with a zero timeout the build stops at its first check, whatever the machine's speed),
-/// nothing is kept, and the other methods answer as before. Within it, the corner query
-/// answers with the exact search's length.
+/// later corner queries get the same answer, and the other methods answer as before. Within
+/// it, the corner query answers with the exact search's length.
 #[test]
 fn a_corner_graph_past_its_timeout_is_refused_and_the_other_methods_still_answer() {
     let query = |method: &str| json!({"start": Scene::DEFAULT_START, "goal": Scene::DEFAULT_GOAL, "method": method});

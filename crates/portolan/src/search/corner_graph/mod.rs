@@ -169,7 +169,7 @@ impl CornerGraph {
     /// [`build`](CornerGraph::build) that stops early, with [`BuildError::Cancelled`], once
     /// `cancel` is cancelled or past its deadline: between stages, and between the corners of
     /// the sweeps, the samples and hubs of the labels and the samples of the views' fit, its
-    /// longest parts (on a 48,750-polygon mesh it returned at most 0.16 s past its deadline;
+    /// longest parts (on a 48,750-polygon mesh it returned within about 0.2 s of its deadline;
     /// BENCHMARKS.md, "How soon does a cancelled build stop?"). For callers that must bound the
     /// time a build may take (a server answering a request).
     ///

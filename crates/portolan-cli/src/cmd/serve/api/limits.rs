@@ -22,7 +22,7 @@
 //! | [`MAX_MESH_POLYGONS`] | 50,000 | `422 over-budget`, after building; the scene is kept as it was |
 //! | [`MAX_TILES`] | 10,000 | `413 over-budget`, before building a tiled world (`POST /api/tiles`) |
 //! | [`BUILD_TIMEOUT`] | 1 s | `422 over-budget` (limit `build_timeout_ms`): the build is cancelled ([`portolan::build::CancelToken`]) and its thread freed; the scene is kept as it was |
-//! | [`CORNER_GRAPH_TIMEOUT`] | 10 s | `422 over-budget` (limit `corner_graph_timeout_ms`) for a `"method": "corner"` query whose world's corner graph (built by the first such query, [`portolan::search::corner_graph::CornerGraph::build_cancellable`]) takes longer; the build is cancelled, nothing is kept, and the other methods still answer |
+//! | [`CORNER_GRAPH_TIMEOUT`] | 10 s | `422 over-budget` (limit `corner_graph_timeout_ms`) for a `"method": "corner"` query whose world's corner graph (built by the first such query, [`portolan::search::corner_graph::CornerGraph::build_cancellable`]) takes longer; the build is cancelled, later corner queries of that world get the same answer at once, and the other methods still answer |
 //!
 //! Crowd sessions (`/api/crowd`, [`super::crowd`]):
 //!
@@ -75,7 +75,7 @@ pub const MAX_TILES: usize = 10_000;
 pub const BUILD_TIMEOUT: Duration = Duration::from_secs(1);
 /// Time the corner graph of a world (built by its first `"method": "corner"` query) may take
 /// before it is cancelled; longer than a mesh build's, as the graph is built once per world
-/// (AcrosstheCape's 5,568 polygons take about 0.7 s; BENCHMARKS.md, "Fast search").
+/// (AcrosstheCape's 5,568 polygons take about 1 s; BENCHMARKS.md, "Fast search").
 pub const CORNER_GRAPH_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Crowd sessions held at once.
