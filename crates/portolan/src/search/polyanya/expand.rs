@@ -163,18 +163,6 @@ impl ExactSearch {
                 }
             });
         }
-        // Start and goal in parts of the mesh that no portal joins: no path, without a search
-        // (which would explore the start's whole part; the corner search's views and sweeps
-        // too).
-        if let Some(de) = dead_ends {
-            let mut joined = false;
-            for_each_polygon(mesh, sloc, |a| {
-                for_each_polygon(mesh, tloc, |b| joined |= de.connected(a, b));
-            });
-            if !joined {
-                return self.unreachable(mesh, s, sloc, t, options);
-            }
-        }
         // The corner search, where its graph applies (it measures the mesh alone).
         let graph = match (&options.corner_graph, options.method) {
             (_, SearchMethod::Exact | SearchMethod::Funnel) => None,
@@ -208,6 +196,18 @@ impl ExactSearch {
                 })
             }
         };
+        // Start and goal in parts of the mesh that no portal joins: no path, without a search
+        // (which would explore the start's whole part; the corner search's views and sweeps
+        // too). After the options are checked, so a bad option is an error whatever the query.
+        if let Some(de) = dead_ends {
+            let mut joined = false;
+            for_each_polygon(mesh, sloc, |a| {
+                for_each_polygon(mesh, tloc, |b| joined |= de.connected(a, b));
+            });
+            if !joined {
+                return self.unreachable(mesh, s, sloc, t, options);
+            }
+        }
         // (With hub labels the heuristic of corners is exact; landmarks would only slow the
         // plain part down.)
         let mut q = Query {
@@ -215,7 +215,7 @@ impl ExactSearch {
             start: s,
             goal: t,
             landmarks,
-            dead_ends: dead_ends.filter(|_| !more).map(|de| (de, goal_parts)),
+            goal_parts: dead_ends.filter(|_| !more).map(|_| goal_parts),
             filter,
             links,
             graph: None,
@@ -627,7 +627,7 @@ impl ExactSearch {
         }
         // Dead-end pruning: a bridge is crossed only toward the goal (not in a goal sweep,
         // which heads for the start).
-        if let Some((_, parts)) = q.dead_ends.filter(|_| root != GOAL) {
+        if let Some(parts) = q.goal_parts.filter(|_| root != GOAL) {
             if !de.may_cross_code(crossing.bridge, parts[0])
                 && (parts[1] == u32::MAX || !de.may_cross_code(crossing.bridge, parts[1]))
             {

@@ -357,8 +357,10 @@ struct Query<'a> {
     start: Vec2,
     goal: Vec2,
     landmarks: Option<&'a Landmarks>,
-    /// The mesh's bridges and the components of the goal's polygons (`None` in one-to-all mode).
-    dead_ends: Option<(&'a DeadEnds, [u32; 2])>,
+    /// Dead-end pruning: the components of the goal's polygons (`None` in one-to-all mode,
+    /// on meshes with links, and for a goal where more than two components meet); the bridges
+    /// are `layout`'s.
+    goal_parts: Option<[u32; 2]>,
     /// Polygons closed for this query ([`SearchOptions::filter`]), when any are.
     filter: Option<&'a PolygonFilter>,
     /// The mesh has off-mesh links (and this is not one-to-all mode): take-offs, landings and
@@ -381,7 +383,7 @@ impl Query<'_> {
             start: p,
             goal: p,
             landmarks: None,
-            dead_ends: None,
+            goal_parts: None,
             filter: None,
             links: false,
             graph: None,
