@@ -295,8 +295,35 @@ impl SearchArgs {
     /// [`SearchArgs::options`] ready for `mesh`: with `--search corner`, its corner graph is
     /// built first (time and size on stderr when `verbose`).
     pub fn options_for(&self, mesh: &NavMesh, verbose: bool) -> Result<SearchOptions> {
+        self.options_with_index(mesh, verbose, None)
+    }
+
+    /// [`SearchArgs::options_for`], with the corner graph read from the saved `index` (made by
+    /// `portolan index`) when one is given instead of built. The options are checked before the
+    /// file is read.
+    pub fn options_with_index(
+        &self,
+        mesh: &NavMesh,
+        verbose: bool,
+        index: Option<&Path>,
+    ) -> Result<SearchOptions> {
         let mut o = self.options()?;
-        if o.method == SearchMethod::Corner {
+        if let Some(path) = index {
+            let t0 = std::time::Instant::now();
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let graph = CornerGraph::from_bytes(&bytes, mesh)
+                .with_context(|| format!("cannot load the index {}", path.display()))?;
+            if verbose {
+                eprintln!(
+                    "corner graph: {}, loaded from {} in {:.1} ms",
+                    describe_graph(&graph, mesh),
+                    path.display(),
+                    t0.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            o.corner_graph = Some(std::sync::Arc::new(graph));
+        } else if o.method == SearchMethod::Corner {
             let t0 = std::time::Instant::now();
             let graph = CornerGraph::build(mesh);
             if verbose {

@@ -1,8 +1,7 @@
 //! `portolan scen`: run every query of a scenario file and time it.
 
-use crate::input::{describe_graph, MeshArgs, SearchArg, SearchArgs};
+use crate::input::{MeshArgs, SearchArg, SearchArgs};
 use anyhow::{bail, Context, Result};
-use portolan::search::corner_graph::CornerGraph;
 use portolan::search::landmarks::Landmarks;
 use portolan::{PathError, PathFinder};
 use std::io::Write;
@@ -120,25 +119,9 @@ pub fn run(args: Args) -> Result<()> {
         "index,sx,sy,gx,gy,length,expected,us,expanded"
     };
     writeln!(out, "{header}").with_context(|| format!("cannot write {csv_name}"))?;
-    let mut opts = match &args.index {
-        None => args.search.options_for(&mesh, true)?,
-        Some(path) => {
-            let t0 = Instant::now();
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let graph = CornerGraph::from_bytes(&bytes, &mesh)
-                .with_context(|| format!("cannot load the index {}", path.display()))?;
-            eprintln!(
-                "corner graph: {}, loaded from {} in {:.1} ms",
-                describe_graph(&graph, &mesh),
-                path.display(),
-                t0.elapsed().as_secs_f64() * 1e3
-            );
-            let mut o = args.search.options()?;
-            o.corner_graph = Some(std::sync::Arc::new(graph));
-            o
-        }
-    };
+    let mut opts = args
+        .search
+        .options_with_index(&mesh, true, args.index.as_deref())?;
     if let Some(k) = args.landmarks {
         let t0 = Instant::now();
         let lm = Landmarks::build(&mesh, usize::from(k));
