@@ -448,41 +448,30 @@ fn main() -> Result<()> {
                     }
                 }
             }
-            if with_lm {
-                let c = finder
-                    .find_path(&ours, s, g, &opts_lm)
-                    .ok()
-                    .map(|p| p.length);
-                // Equal-length paths may differ in their last bits when a tie breaks the other way.
-                let same = match (a, c) {
-                    (Some(x), Some(y)) => (x - y).abs() <= 1e-12 * x.max(1.0),
-                    (x, y) => x == y,
-                };
-                if !same {
-                    lm_differs += 1;
-                    if lm_differs <= 5 {
-                        eprintln!(
-                            "{} #{i}: {s} -> {g}: portolan {a:?}, with landmarks {c:?}",
-                            case.name
-                        );
-                    }
-                }
-            }
-            if let Some(o) = &opts_index {
+            // Another way's length against the plain search's, within `tol` (equal-length paths
+            // may differ in their last bits when a tie breaks the other way); the first five
+            // differences of each way are printed.
+            let mut compare = |o: &SearchOptions, tol: f64, differs: &mut usize, what: &str| {
                 let c = finder.find_path(&ours, s, g, o).ok().map(|p| p.length);
                 let same = match (a, c) {
-                    (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.max(1.0),
+                    (Some(x), Some(y)) => (x - y).abs() <= tol * x.max(1.0),
                     (x, y) => x == y,
                 };
                 if !same {
-                    index_differs += 1;
-                    if index_differs <= 5 {
+                    *differs += 1;
+                    if *differs <= 5 {
                         eprintln!(
-                            "{} #{i}: {s} -> {g}: portolan {a:?}, with the index {c:?}",
+                            "{} #{i}: {s} -> {g}: portolan {a:?}, {what} {c:?}",
                             case.name
                         );
                     }
                 }
+            };
+            if with_lm {
+                compare(&opts_lm, 1e-12, &mut lm_differs, "with landmarks");
+            }
+            if let Some(o) = &opts_index {
+                compare(o, 1e-9, &mut index_differs, "with the index");
             }
             if let (Some(w), Some(x)) = (want, a) {
                 if (x - w).abs() > 1e-5 * w.max(1.0) {
@@ -561,18 +550,19 @@ fn main() -> Result<()> {
             vs_expected,
         );
     }
+    let geomean = |logs: &[f64]| (logs.iter().sum::<f64>() / logs.len() as f64).exp();
     if !log_ratios.is_empty() {
-        let g = (log_ratios.iter().sum::<f64>() / log_ratios.len() as f64).exp();
         println!(
-            "\ngeometric mean of the plain ratio (crate mean / Portolan mean) over {} rows: {g:.2}×",
-            log_ratios.len()
+            "\ngeometric mean of the plain ratio (crate mean / Portolan mean) over {} rows: {:.2}×",
+            log_ratios.len(),
+            geomean(&log_ratios)
         );
     }
     if !index_log_ratios.is_empty() {
-        let g = (index_log_ratios.iter().sum::<f64>() / index_log_ratios.len() as f64).exp();
         println!(
-            "geometric mean of the index ratio (crate mean / Portolan-with-index mean) over {} rows: {g:.2}×",
-            index_log_ratios.len()
+            "geometric mean of the index ratio (crate mean / Portolan-with-index mean) over {} rows: {:.2}×",
+            index_log_ratios.len(),
+            geomean(&index_log_ratios)
         );
     }
     Ok(())
