@@ -1,9 +1,9 @@
 #!/bin/bash
 # The fast search rows of BENCHMARKS.md ("Fast search"): per map, the corner search interleaved with the exact
 # search (--compare-exact), then each alone. Run from anywhere after `cargo build --release`; DATA overrides
-# where ../shared/data is.
+# where ../shared/data is, PORTOLAN which binary runs (to compare two builds).
 cd "$(dirname "$0")/../.."
-P=target/release/portolan; D=${DATA:-../shared/data}
+P=${PORTOLAN:-target/release/portolan}; D=${DATA:-../shared/data}
 rows=(
  "scene_mp_2p_01|--mesh $D/polyanya/meshes/scene_mp_2p_01.mesh|$D/polyanya/meshes/scene_mp_2p_01.mesh.scen"
  "brc202d|--map $D/movingai/dao/brc202d.map|$D/movingai/dao/brc202d.map.scen"

@@ -44,10 +44,12 @@
 //!
 //! # Short queries
 //! A short query is often answered by the plain exact search in a few nodes, while the views
-//! still read every corner its endpoints see. The build fits, on a fixed sample of long and
-//! short queries ([`fit`]), the straight-line distance below which a query first tries the
-//! plain search, for about what an average view query costs; past that budget the views
-//! answer, so a wrong guess at most doubles a query's cost.
+//! still read every corner its endpoints see. The build times a fixed sample of long and short
+//! queries both ways ([`fit`]) and picks the straight-line distance below which a query first
+//! tries the plain search, for as many nodes as it expands in the time of an average view
+//! query; past that budget the views answer, so a wrong guess at most doubles a query's cost.
+//! The sample and the rule are fixed; the times are the building machine's, so the choice (and
+//! only it: never an answer) can differ between two builds of the same mesh.
 //!
 //! # Cost
 //! Query: one raycast, the candidates of two polygons (a few orient tests each), and one pass
@@ -65,25 +67,9 @@ use crate::search::polyanya::{channel_through, for_each_polygon};
 use crate::search::raycast::{raycast_located, RayOutcome};
 use crate::search::{Path, PathStatus};
 
-/// The cost model that decides, once per graph, how its views answer queries ([`fit`] runs a
-/// fixed sample of queries both ways and compares): nanoseconds, per plain search node expanded
-/// (with its successors), per view entry tested, per label entry read, per path stop (its
-/// channel strip and label hops), and per query for each side (locating, the direct raycast;
-/// the plain search's start and goal set-up). Fitted by least squares to the best-of-30 times
-/// of the build's own sample queries on the five maps of the fast-search table (BENCHMARKS.md)
-/// on this project's 2-core machine (2026-12-03): per-query times within about 30% on most
-/// samples; what matters is the ratio of the two sides, which is far from 1 on most maps.
-pub(crate) const NODE_COST: f64 = 70.0;
-/// See [`NODE_COST`].
-pub(crate) const VIEW_ENTRY_COST: f64 = 9.5;
-/// See [`NODE_COST`].
-pub(crate) const LABEL_ENTRY_COST: f64 = 1.1;
-/// See [`NODE_COST`].
-pub(crate) const STOP_COST: f64 = 63.0;
-/// See [`NODE_COST`].
-pub(crate) const QUERY_COST: f64 = 900.0;
-/// See [`NODE_COST`].
-pub(crate) const PLAIN_QUERY_COST: f64 = 1500.0;
+/// How many times [`fit`] runs each sample query each way, in rounds over the whole sample; it
+/// keeps the least time (the run least disturbed by the rest of the machine).
+const FIT_RUNS: usize = 3;
 
 /// What a corner's sweep saw: per node, the polygon entered and the cone (`[NONE, NONE]` for a
 /// polygon the corner is a vertex of).
@@ -272,8 +258,6 @@ pub(crate) struct ViewScratch {
     way: Vec<u32>,
     back: Vec<u32>,
     stops: Vec<(Vec2, u32)>,
-    /// Work of the last query, in the units of [`VIEW_ENTRY_COST`] and the like.
-    pub(crate) work: f64,
     leg: Vec<PolyId>,
 }
 
@@ -323,7 +307,6 @@ impl CornerGraph {
         let (Some(views), Some(labels)) = (self.views.as_ref(), self.labels.as_ref()) else {
             return ViewAnswer::Search;
         };
-        scratch.work = QUERY_COST;
         // 1. In sight: the segment.
         if let Ok(RayOutcome::Reached { .. }) = raycast_located(mesh, s, sloc, t, &mut scratch.leg)
         {
@@ -336,7 +319,6 @@ impl CornerGraph {
         // 2. The corners each side sees, tautly: (straight-line bound of a path through it,
         // distance to its endpoint, corner).
         let mut sides = std::mem::take(&mut scratch.sides);
-        let mut entries = 0usize;
         for (side, (x, xloc), stamp) in [
             (0, (t, tloc), &mut scratch.goal_stamp),
             (1, (s, sloc), &mut scratch.start_stamp),
@@ -345,7 +327,6 @@ impl CornerGraph {
             let list = &mut sides[side];
             list.clear();
             for_each_polygon(mesh, xloc, |p| {
-                entries += views.entries(p).len();
                 for e in views.entries(p) {
                     let c = views.corner[e];
                     if stamp[c as usize] != gen
@@ -361,14 +342,12 @@ impl CornerGraph {
             });
         }
         let seen = sides[0].len() + sides[1].len();
-        scratch.work += VIEW_ENTRY_COST * entries as f64;
         // 3. An upper bound first, from the most promising corners of each side (least
         // straight-line bound) joined label to label: a corner whose bound exceeds it is on no
         // shortest path, and is dropped from both sides.
         let ub = upper_bound(labels, &sides);
-        scratch.work += LABEL_ENTRY_COST * ub.1 as f64;
-        if ub.0 < f64::INFINITY {
-            let keep = ub.0 * (1.0 + 1e-12);
+        if ub < f64::INFINITY {
+            let keep = ub * (1.0 + 1e-12);
             sides[0].retain(|x| x.0 <= keep);
             sides[1].retain(|x| x.0 <= keep);
         }
@@ -378,7 +357,6 @@ impl CornerGraph {
         let size = |list: &[(f64, f64, u32)]| list.iter().map(|x| labels.len(x.2)).sum::<usize>();
         let (s0, s1) = (size(&sides[0]), size(&sides[1]));
         let fill = usize::from(s1 < s0);
-        scratch.work += LABEL_ENTRY_COST * s0.min(s1) as f64;
         for &(_, d, c) in &sides[fill] {
             labels.fill_arg(
                 c,
@@ -396,7 +374,6 @@ impl CornerGraph {
                 break;
             }
             let via = d + labels.join(c, &scratch.table);
-            scratch.work += LABEL_ENTRY_COST * labels.len(c) as f64;
             if via < best {
                 (best, joined) = (via, c);
             }
@@ -439,7 +416,6 @@ impl CornerGraph {
         );
         stops.push((t, NONE));
         stops.dedup_by_key(|x| x.0);
-        scratch.work += STOP_COST * stops.len() as f64;
         let path = self.view_path(mesh, views, stops, sloc, None, seen);
         // The labels' distance is the path's length; anything else (a bug, or a loaded index
         // whose labels do not add up) is searched around.
@@ -509,8 +485,8 @@ const UB_PAIRS: usize = 2;
 
 /// The length of a real path from the start to the goal, short when the straight line is a
 /// good guide: the least `|s a| + d(a, b) + |b t|` over the [`UB_PAIRS`] corners `a` and `b` of
-/// each side with the least straight-line bound; with the label entries read.
-fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2]) -> (f64, usize) {
+/// each side with the least straight-line bound.
+fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2]) -> f64 {
     let best = |list: &[(f64, f64, u32)]| {
         let mut top = [(f64::INFINITY, 0.0, NONE); UB_PAIRS];
         for &x in list {
@@ -522,14 +498,13 @@ fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2]) -> (f64, u
         top
     };
     let (goal, start) = (best(&sides[0]), best(&sides[1]));
-    let (mut ub, mut read) = (f64::INFINITY, 0);
+    let mut ub = f64::INFINITY;
     for a in start.iter().filter(|x| x.2 != NONE) {
         for b in goal.iter().filter(|x| x.2 != NONE) {
-            read += labels.len(a.2) + labels.len(b.2);
             ub = ub.min(a.1 + labels.distance(a.2, b.2) + b.1);
         }
     }
-    (ub, read)
+    ub
 }
 
 /// How many sample queries [`fit`] runs: half between random polygon pairs (long queries), half
@@ -544,8 +519,8 @@ pub(crate) struct ViewChoice {
     /// search ends in a few nodes while the views would still read every corner the endpoints
     /// see. 0 on maps where the views win at every sampled distance.
     pub(crate) plain_below: f64,
-    /// The nodes the plain search is given first: what a view query costs on average under the
-    /// cost model, so a plain try that fails at most doubles a query's cost.
+    /// The nodes the plain search is given first: as many as it expands, on average, in the time
+    /// of an average view query, so a plain try that fails at most doubles a query's cost.
     pub(crate) budget: usize,
 }
 
@@ -558,10 +533,13 @@ impl ViewChoice {
 }
 
 /// How the corner search should use `graph`'s views on `mesh`: `None` when the plain exact
-/// search does less work than the views on a fixed sample of queries (seeded; between polygon
-/// centroids, half long, half short), under the cost model of [`NODE_COST`]; otherwise the
-/// distance below which a query tries the plain search first, chosen to least total work on
-/// the sample. Deterministic, no timing.
+/// search is faster than the views on a fixed sample of queries (seeded; between polygon
+/// centroids, half long, half short); otherwise the distance below which a query tries the
+/// plain search first, chosen for the least total time on the sample. Each sample query is
+/// timed both ways, the least of [`FIT_RUNS`] runs, on the machine that builds the graph: the
+/// sample and what is compared are fixed, the choice follows what the two sides cost there
+/// (a model fitted to other maps missed what large labels cost out of cache: the views lost
+/// 0.4× on AcrosstheCape under it; BENCHMARKS.md, "Fast search").
 pub(crate) fn fit(
     mesh: &NavMesh,
     graph: &CornerGraph,
@@ -577,10 +555,9 @@ pub(crate) fn fit(
     let bounds = mesh.bounds();
     let diagonal = bounds.min.distance(bounds.max);
     let mut rng = crate::random::Rng::new(0x9E37_79B9_7F4A_7C15);
-    // Per sample: (distance, plain nodes, view work).
-    let mut samples: Vec<(f64, usize, f64)> = Vec::with_capacity(SAMPLES as usize);
+    // The sample queries: (start polygon, goal polygon).
+    let mut pairs: Vec<(PolyId, PolyId)> = Vec::with_capacity(SAMPLES as usize);
     for i in 0..SAMPLES {
-        cancel.check()?;
         let a = PolyId((rng.next_u64() % n) as u32);
         let b = if i % 2 == 0 {
             PolyId((rng.next_u64() % n) as u32)
@@ -596,47 +573,91 @@ pub(crate) fn fit(
                 None => continue,
             }
         };
-        let (s, t) = (mesh.centroid(a), mesh.centroid(b));
-        let Ok(path) = plain.find_path(mesh, s, t, &options) else {
-            continue;
-        };
-        let view_work = if a == b {
-            PLAIN_QUERY_COST
-        } else {
-            let answer = graph.view_query(
-                mesh,
-                &mut scratch,
-                (s, Location::InPolygon(a)),
-                (t, Location::InPolygon(b)),
-            );
-            match answer {
-                ViewAnswer::Path(_) => scratch.work,
-                ViewAnswer::Search => scratch.work + NODE_COST * path.expanded as f64,
+        pairs.push((a, b));
+    }
+    // Per sample: (distance, plain nodes, plain ns, views ns), the views' time with the plain
+    // search's added where they give no answer (the sweeps then run). Each round runs every
+    // sample once each way, so that a sample's data has left the caches when it comes round
+    // again, as between the queries of a real workload; each keeps its least time.
+    let mut samples: Vec<(f64, usize, f64, f64)> = Vec::with_capacity(pairs.len());
+    let time = |f: &mut dyn FnMut() -> bool| {
+        let started = std::time::Instant::now();
+        let answered = f();
+        (started.elapsed().as_secs_f64() * 1e9, answered)
+    };
+    for round in 0..FIT_RUNS {
+        let mut kept = 0;
+        for &(a, b) in &pairs {
+            cancel.check()?;
+            let (s, t) = (mesh.centroid(a), mesh.centroid(b));
+            let mut nodes = None;
+            let (plain_ns, _) = time(&mut || {
+                nodes = plain.find_path(mesh, s, t, &options).ok().map(|p| p.expanded);
+                true
+            });
+            let Some(nodes) = nodes else {
+                continue;
+            };
+            let views_ns = if a == b {
+                plain_ns
+            } else {
+                let (ns, answered) = time(&mut || {
+                    let answer = graph.view_query(
+                        mesh,
+                        &mut scratch,
+                        (s, Location::InPolygon(a)),
+                        (t, Location::InPolygon(b)),
+                    );
+                    matches!(answer, ViewAnswer::Path(_))
+                });
+                if answered {
+                    ns
+                } else {
+                    ns + plain_ns
+                }
+            };
+            if round == 0 {
+                samples.push((dist(s, t), nodes, plain_ns, views_ns));
+            } else {
+                let x = &mut samples[kept];
+                x.2 = x.2.min(plain_ns);
+                x.3 = x.3.min(views_ns);
             }
-        };
-        samples.push((dist(s, t), path.expanded, view_work));
+            kept += 1;
+        }
     }
     if samples.is_empty() {
         return Ok(Some(ViewChoice::ALWAYS));
     }
-    let plain_work = |nodes: usize| PLAIN_QUERY_COST + NODE_COST * nodes as f64;
-    let all_plain: f64 = samples.iter().map(|x| plain_work(x.1)).sum();
-    let all_views: f64 = samples.iter().map(|x| x.2).sum();
-    let budget = ((all_views / samples.len() as f64 / NODE_COST) as usize).max(16);
-    // Plain first below the threshold: the plain work where it ends within the budget, else
-    // the budget wasted and the views after it.
-    let tried = |x: &(f64, usize, f64)| {
+    // The plain search's time per node and per query: least squares over the sample.
+    let k = samples.len() as f64;
+    let (mx, my) = (
+        samples.iter().map(|x| x.1 as f64).sum::<f64>() / k,
+        samples.iter().map(|x| x.2).sum::<f64>() / k,
+    );
+    let (sxy, sxx) = samples.iter().fold((0.0, 0.0), |(sxy, sxx), x| {
+        let dx = x.1 as f64 - mx;
+        (sxy + dx * (x.2 - my), sxx + dx * dx)
+    });
+    let per_node = if sxx > 0.0 { (sxy / sxx).max(1.0) } else { my.max(1.0) };
+    let per_query = (my - per_node * mx).max(0.0);
+    let all_plain: f64 = samples.iter().map(|x| x.2).sum();
+    let all_views: f64 = samples.iter().map(|x| x.3).sum();
+    let budget = ((all_views / k / per_node) as usize).max(16);
+    // Plain first below the threshold: the plain time where it ends within the budget, else
+    // the budget's worth of plain search wasted and the views after it.
+    let tried = |x: &(f64, usize, f64, f64)| {
         if x.1 <= budget {
-            plain_work(x.1)
+            x.2
         } else {
-            plain_work(budget) + x.2
+            per_query + per_node * budget as f64 + x.3
         }
     };
     samples.sort_unstable_by(|p, q| p.0.total_cmp(&q.0));
     let (mut best, mut plain_below) = (all_views, 0.0);
     let mut total = all_views;
     for (k, x) in samples.iter().enumerate() {
-        total += tried(x) - x.2;
+        total += tried(x) - x.3;
         // Below the next sample's distance (ties are decided together).
         let below = samples.get(k + 1).map_or(f64::INFINITY, |y| y.0);
         if below > x.0 && total < best {
