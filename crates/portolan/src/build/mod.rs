@@ -39,6 +39,7 @@ pub mod tiles;
 pub(crate) mod trapezoid;
 
 pub use cancel::CancelToken;
+pub(crate) use cancel::CHECK_EVERY;
 
 use crate::geom::Vec2;
 use crate::mesh::{MeshError, NavMesh};

@@ -23,6 +23,15 @@
 //! graph goes without labels (the search then uses landmarks), once the labels pass
 //! [`MAX_MEAN_ENTRIES`] per corner or [`MAX_ENTRIES`] in all, which bounds both the time and the
 //! memory. 16 bytes per entry (hub, distance, next hop).
+//!
+//! It also stops early where the first hubs label nearly every corner: hubs `16..64` in rank
+//! order may hold at most `k / 64` of the budget after hub `k` ([`FRONT_HUBS`]). That is a
+//! forecast, not a bound: PLL's first hubs label the most, and where pruning has not begun
+//! after 16 of them the whole would not fit. On the maps in shared data the first 16 hubs hold
+//! 3–5% of the budget (the rule stops at 25%); on a 512 × 512 grid with 20% of its cells
+//! blocked at random they hold 40%, after 1.3 s of a label build that used to run 5.4 s
+//! before passing the budget (BENCHMARKS.md, "the index"). A map that the rule wrongly stopped
+//! would only lose its labels' speed, never an answer.
 
 use crate::build::{BuildError, CancelToken};
 use std::cmp::Ordering;
@@ -34,6 +43,10 @@ pub const MAX_MEAN_ENTRIES: usize = 200;
 
 /// The most label entries a build keeps in all (48 MB): past that the labels are dropped.
 pub const MAX_ENTRIES: usize = 4 << 20;
+
+/// The early stop of the [module docs](self): after hub `k`, for `16 <= k < FRONT_HUBS`, the
+/// labels may hold at most `k / FRONT_HUBS` of the budget.
+const FRONT_HUBS: usize = 64;
 
 /// The hub labels of every corner (see the [module docs](self)).
 #[derive(Clone, Debug, PartialEq)]
@@ -139,6 +152,11 @@ impl HubLabels {
             }
             for &(h, _, _) in &labels[r as usize] {
                 root_label[h as usize] = f64::INFINITY;
+            }
+            // The first hubs label nearly everything: the whole will not fit (module docs).
+            let done = rank + 1;
+            if (16..FRONT_HUBS).contains(&done) && entries * FRONT_HUBS > budget * done {
+                return Ok(None);
             }
             for &t in &touched {
                 dist[t as usize] = f64::INFINITY;
@@ -319,50 +337,103 @@ fn centrality_order(
     cancel: &CancelToken,
 ) -> Result<Vec<u32>, BuildError> {
     const SAMPLES: usize = 32;
-    let mut score = vec![0u64; n];
-    let mut dist = vec![f64::INFINITY; n];
-    let mut parent = vec![u32::MAX; n];
-    let mut settled: Vec<u32> = Vec::new();
-    let mut below = vec![0u64; n];
     let step = (corners.len() / SAMPLES).max(1);
-    let mut heap = BinaryHeap::new();
-    for &r in corners.iter().step_by(step) {
-        cancel.check()?;
-        dist[r as usize] = 0.0;
-        heap.push(Item(0.0, r));
-        while let Some(Item(d, u)) = heap.pop() {
-            if d > dist[u as usize] {
+    let roots: Vec<u32> = corners.iter().step_by(step).copied().collect();
+    // Each root's tree adds to the scores; the sums are integers, so the order in which the
+    // trees are added (threads) does not change them.
+    #[cfg(feature = "parallel")]
+    let score = {
+        use rayon::prelude::*;
+        roots
+            .par_iter()
+            .try_fold(
+                || Coverage::new(n),
+                |mut c, &r| -> Result<Coverage, BuildError> {
+                    cancel.check()?;
+                    c.add_tree(both, r);
+                    Ok(c)
+                },
+            )
+            .map(|c| c.map(|c| c.score))
+            .try_reduce(
+                || vec![0u64; n],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    Ok(a)
+                },
+            )?
+    };
+    #[cfg(not(feature = "parallel"))]
+    let score = {
+        let mut c = Coverage::new(n);
+        for &r in &roots {
+            cancel.check()?;
+            c.add_tree(both, r);
+        }
+        c.score
+    };
+    let mut order = corners.to_vec();
+    order.sort_by_key(|&c| (std::cmp::Reverse(score[c as usize]), c));
+    Ok(order)
+}
+
+/// The coverage scores of [`centrality_order`] over some shortest-path trees, with the
+/// scratch of their Dijkstras.
+struct Coverage {
+    score: Vec<u64>,
+    dist: Vec<f64>,
+    parent: Vec<u32>,
+    below: Vec<u64>,
+    settled: Vec<u32>,
+    heap: BinaryHeap<Item>,
+}
+
+impl Coverage {
+    fn new(n: usize) -> Coverage {
+        Coverage {
+            score: vec![0; n],
+            dist: vec![f64::INFINITY; n],
+            parent: vec![u32::MAX; n],
+            below: vec![0; n],
+            settled: Vec::new(),
+            heap: BinaryHeap::new(),
+        }
+    }
+
+    /// Adds, per vertex, the size of its subtree in the shortest-path tree from `r`.
+    fn add_tree(&mut self, both: &[Vec<(u32, f64)>], r: u32) {
+        self.dist[r as usize] = 0.0;
+        self.heap.push(Item(0.0, r));
+        while let Some(Item(d, u)) = self.heap.pop() {
+            if d > self.dist[u as usize] {
                 continue;
             }
-            settled.push(u);
+            self.settled.push(u);
             for &(v, w) in &both[u as usize] {
                 let nd = d + w;
-                if nd < dist[v as usize] {
-                    dist[v as usize] = nd;
-                    parent[v as usize] = u;
-                    heap.push(Item(nd, v));
+                if nd < self.dist[v as usize] {
+                    self.dist[v as usize] = nd;
+                    self.parent[v as usize] = u;
+                    self.heap.push(Item(nd, v));
                 }
             }
         }
         // Subtree sizes, leaves first (reverse settling order).
-        for &u in settled.iter().rev() {
-            below[u as usize] += 1;
-            let p = parent[u as usize];
+        for &u in self.settled.iter().rev() {
+            self.below[u as usize] += 1;
+            let p = self.parent[u as usize];
             if p != u32::MAX {
-                below[p as usize] += below[u as usize];
+                self.below[p as usize] += self.below[u as usize];
             }
         }
-        for &u in &settled {
-            score[u as usize] += below[u as usize];
-            below[u as usize] = 0;
-            dist[u as usize] = f64::INFINITY;
-            parent[u as usize] = u32::MAX;
+        for &u in &self.settled {
+            self.score[u as usize] += self.below[u as usize];
+            self.below[u as usize] = 0;
+            self.dist[u as usize] = f64::INFINITY;
+            self.parent[u as usize] = u32::MAX;
         }
-        settled.clear();
+        self.settled.clear();
     }
-    let mut order = corners.to_vec();
-    order.sort_by_key(|&c| (std::cmp::Reverse(score[c as usize]), c));
-    Ok(order)
 }
 
 #[cfg(test)]

@@ -254,9 +254,13 @@ impl CornerGraph {
         cancel.check()?;
         let labels = HubLabels::build(mesh.vertex_count(), &corners, &row, cancel)?;
         cancel.check()?;
-        let landmarks = labels
-            .is_none()
-            .then(|| Arc::new(Landmarks::build(mesh, LANDMARKS)));
+        // Landmarks only where there are no labels (with labels the corner heuristic is exact).
+        let landmarks = match labels {
+            Some(_) => None,
+            None => Some(Arc::new(Landmarks::build_until(mesh, LANDMARKS, &|| {
+                cancel.check()
+            })?)),
+        };
         let mut graph = CornerGraph {
             mesh_id: mesh.instance_id(),
             mesh_fingerprint: mesh.fingerprint(),

@@ -425,6 +425,15 @@ impl ExactSearch {
             let mut cur = node;
             loop {
                 if limit.is_some_and(|l| *expanded >= l) {
+                    // Left open, so that a later run goes on from here (a one-to-all search
+                    // run in slices, between which its builder checks for a cancel).
+                    let n = self.nodes[cur as usize];
+                    let f = if n.entry == FINAL {
+                        n.g
+                    } else {
+                        n.g + self.node_h(mesh, q, &n)
+                    };
+                    self.heap.push(Open { f, g: n.g, id: cur });
                     return Outcome::Limited;
                 }
                 *expanded += 1;

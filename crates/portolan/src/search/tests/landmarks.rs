@@ -52,7 +52,9 @@ proptest! {
                 .filter(|&v| !mesh.vertex_polygons(v).is_empty())
                 .collect();
             let source = used[pick % used.len()];
-            let d = ExactSearch::new().distances_from(&mesh, source);
+            let d = ExactSearch::new()
+                .distances_from(&mesh, source, &|| Ok(()))
+                .unwrap();
             for v in (0..mesh.vertex_count() as u32).map(VertexId) {
                 let want = point_to_point(&mesh, source, v);
                 let got = d[v.index()];
@@ -62,6 +64,22 @@ proptest! {
                 );
             }
         }
+    }
+
+    /// The one-to-all search run in slices (a check between them) gives the same distances,
+    /// bit for bit, whatever the slice: a slice that ends leaves its node open for the next.
+    #[test]
+    fn one_to_all_in_slices_equals_one_run(scene in random_scene(), pick in 0usize..10_000, slice in 1usize..8) {
+        let mesh = build(&scene, &BuildOptions::default()).unwrap();
+        let used: Vec<VertexId> = (0..mesh.vertex_count() as u32)
+            .map(VertexId)
+            .filter(|&v| !mesh.vertex_polygons(v).is_empty())
+            .collect();
+        let source = used[pick % used.len()];
+        let mut search = ExactSearch::new();
+        let whole = search.distances_in_slices(&mesh, source, &|| Ok(()), usize::MAX).unwrap();
+        let sliced = search.distances_in_slices(&mesh, source, &|| Ok(()), slice).unwrap();
+        prop_assert_eq!(whole, sliced);
     }
 
     /// Landmarks change how fast the exact search is, never what it answers.
@@ -196,4 +214,46 @@ fn landmarks_cut_expansions_around_a_long_wall() {
         .unwrap();
     assert!((a.length - b.length).abs() < 1e-9);
     assert!(b.expanded < a.expanded, "{} vs {}", b.expanded, a.expanded);
+}
+
+/// A check that fails stops the one-to-all search and the landmark build with its error, and
+/// leaves the search reusable.
+#[test]
+fn a_failing_check_stops_the_one_to_all_search_and_the_landmark_build() {
+    use crate::build::BuildError;
+    use std::cell::Cell;
+    let mesh = build(&crate::scene::Scene::default_map(), &BuildOptions::default()).unwrap();
+    let source = VertexId(0);
+    let mut search = ExactSearch::new();
+    let whole = search
+        .distances_in_slices(&mesh, source, &|| Ok(()), usize::MAX)
+        .unwrap();
+    // Fails at its third call: after two slices of one expansion.
+    let calls = Cell::new(0);
+    let third = || {
+        calls.set(calls.get() + 1);
+        if calls.get() >= 3 {
+            Err(BuildError::Cancelled)
+        } else {
+            Ok(())
+        }
+    };
+    assert_eq!(
+        search.distances_in_slices(&mesh, source, &third, 1),
+        Err(BuildError::Cancelled)
+    );
+    assert_eq!(calls.get(), 3);
+    // The same search answers in full afterwards.
+    assert_eq!(
+        search.distances_in_slices(&mesh, source, &|| Ok(()), 1).unwrap(),
+        whole
+    );
+    let token = crate::build::CancelToken::new();
+    token.cancel();
+    assert_eq!(
+        Landmarks::build_until(&mesh, 4, &|| token.check()).err(),
+        Some(BuildError::Cancelled)
+    );
+    let built = Landmarks::build_until(&mesh, 4, &|| Ok(())).unwrap();
+    assert_eq!(built, Landmarks::build(&mesh, 4));
 }
