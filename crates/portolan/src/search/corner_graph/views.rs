@@ -592,7 +592,10 @@ pub(crate) fn fit(
             let (s, t) = (mesh.centroid(a), mesh.centroid(b));
             let mut nodes = None;
             let (plain_ns, _) = time(&mut || {
-                nodes = plain.find_path(mesh, s, t, &options).ok().map(|p| p.expanded);
+                nodes = plain
+                    .find_path(mesh, s, t, &options)
+                    .ok()
+                    .map(|p| p.expanded);
                 true
             });
             let Some(nodes) = nodes else {
@@ -639,7 +642,11 @@ pub(crate) fn fit(
         let dx = x.1 as f64 - mx;
         (sxy + dx * (x.2 - my), sxx + dx * dx)
     });
-    let per_node = if sxx > 0.0 { (sxy / sxx).max(1.0) } else { my.max(1.0) };
+    let per_node = if sxx > 0.0 {
+        (sxy / sxx).max(1.0)
+    } else {
+        my.max(1.0)
+    };
     let per_query = (my - per_node * mx).max(0.0);
     let all_plain: f64 = samples.iter().map(|x| x.2).sum();
     let all_views: f64 = samples.iter().map(|x| x.3).sum();

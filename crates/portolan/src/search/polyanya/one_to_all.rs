@@ -2,8 +2,8 @@
 //! the landmark tables are built from.
 
 use super::*;
-use crate::build::CHECK_EVERY;
 use crate::build::BuildError;
+use crate::build::CHECK_EVERY;
 use crate::search::landmarks::choose_sites;
 
 impl ExactSearch {

@@ -222,7 +222,11 @@ fn landmarks_cut_expansions_around_a_long_wall() {
 fn a_failing_check_stops_the_one_to_all_search_and_the_landmark_build() {
     use crate::build::BuildError;
     use std::cell::Cell;
-    let mesh = build(&crate::scene::Scene::default_map(), &BuildOptions::default()).unwrap();
+    let mesh = build(
+        &crate::scene::Scene::default_map(),
+        &BuildOptions::default(),
+    )
+    .unwrap();
     let source = VertexId(0);
     let mut search = ExactSearch::new();
     let whole = search
@@ -245,7 +249,9 @@ fn a_failing_check_stops_the_one_to_all_search_and_the_landmark_build() {
     assert_eq!(calls.get(), 3);
     // The same search answers in full afterwards.
     assert_eq!(
-        search.distances_in_slices(&mesh, source, &|| Ok(()), 1).unwrap(),
+        search
+            .distances_in_slices(&mesh, source, &|| Ok(()), 1)
+            .unwrap(),
         whole
     );
     let token = crate::build::CancelToken::new();
