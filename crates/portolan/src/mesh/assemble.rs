@@ -234,12 +234,12 @@ impl NavMesh {
         let vertex_is_pinch = walls.iter().map(|&w| w > 2).collect();
         NavMesh {
             vertices,
-            offsets,
+            rows: Rows::from_offsets(&offsets),
             poly_vertices,
             poly_neighbours,
             poly_bounds,
             centroids,
-            vertex_poly_offsets,
+            vertex_rows: Rows::from_offsets(&vertex_poly_offsets),
             vertex_polygons,
             vertex_is_corner,
             vertex_is_pinch,

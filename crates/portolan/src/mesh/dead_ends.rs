@@ -81,13 +81,20 @@ impl DeadEnds {
     /// Finds the bridges of `mesh` and builds its bridge tree.
     pub fn new(mesh: &NavMesh) -> DeadEnds {
         let np = mesh.polygon_count();
-        let base: Vec<usize> = mesh.offsets.iter().map(|&o| o as usize).collect();
+        // Polygon p's slots are base[p].0..base[p].1 (the mesh's corner slots).
+        let base: Vec<(usize, usize)> = mesh
+            .polygons()
+            .map(|p| {
+                let r = mesh.slots(p);
+                (r.start, r.end)
+            })
+            .collect();
         // Tarjan's bridges, iterative. `enter[p]`: discovery order; `low[p]`: the smallest
         // discovery number reachable from p's subtree by one non-tree edge. The tree edge into
         // p is skipped by its slot, so a double edge between two polygons is not a bridge.
         let mut enter = vec![NONE; np];
         let mut low = vec![0u32; np];
-        let mut is_bridge = vec![false; mesh.poly_neighbours.len()];
+        let mut is_bridge = vec![false; mesh.slot_count()];
         let mut counter = 0u32;
         // Stack of (polygon, the parent's slot into it and its own slot back to the parent
         // (global; `usize::MAX` at a root), next slot to try).
@@ -99,10 +106,10 @@ impl DeadEnds {
             enter[root] = counter;
             low[root] = counter;
             counter += 1;
-            stack.push((root as u32, usize::MAX, usize::MAX, base[root]));
+            stack.push((root as u32, usize::MAX, usize::MAX, base[root].0));
             while let Some(&mut (p, via, back, ref mut next)) = stack.last_mut() {
                 let p = p as usize;
-                if *next < base[p + 1] {
+                if *next < base[p].1 {
                     let s = *next;
                     *next += 1;
                     let Some(q) = mesh.poly_neighbours[s] else {
@@ -116,7 +123,7 @@ impl DeadEnds {
                         enter[q] = counter;
                         low[q] = counter;
                         counter += 1;
-                        stack.push((q as u32, s, twin(mesh, &base, p, s, q), base[q]));
+                        stack.push((q as u32, s, twin(mesh, &base, p, s, q), base[q].0));
                     } else {
                         low[p] = low[p].min(enter[q]);
                     }
@@ -144,7 +151,7 @@ impl DeadEnds {
             component[p] = comps;
             fill.push(p);
             while let Some(x) = fill.pop() {
-                let range = base[x]..base[x + 1];
+                let range = base[x].0..base[x].1;
                 let slots = mesh.poly_neighbours[range.clone()]
                     .iter()
                     .zip(&is_bridge[range]);
@@ -163,7 +170,7 @@ impl DeadEnds {
         let nc = comps as usize;
         let mut tree: Vec<Vec<u32>> = vec![Vec::new(); nc];
         for p in 0..np {
-            let range = base[p]..base[p + 1];
+            let range = base[p].0..base[p].1;
             let slots = mesh.poly_neighbours[range.clone()]
                 .iter()
                 .zip(&is_bridge[range]);
@@ -203,10 +210,10 @@ impl DeadEnds {
                 }
             }
         }
-        let mut slot = vec![NONE; mesh.poly_neighbours.len()];
+        let mut slot = vec![NONE; mesh.slot_count()];
         let mut bridges = 0;
         for p in 0..np {
-            for s in base[p]..base[p + 1] {
+            for s in base[p].0..base[p].1 {
                 if !is_bridge[s] {
                     continue;
                 }
@@ -226,21 +233,21 @@ impl DeadEnds {
         }
         let open: Vec<u32> = (0..np)
             .map(|p| {
-                mesh.poly_neighbours[base[p]..base[p + 1]]
+                mesh.poly_neighbours[base[p].0..base[p].1]
                     .iter()
                     .filter(|n| n.is_some())
                     .count() as u32
             })
             .collect();
-        let mut crossing = vec![Crossing::default(); mesh.poly_neighbours.len()];
+        let mut crossing = vec![Crossing::default(); mesh.slot_count()];
         for p in 0..np {
-            for s in base[p]..base[p + 1] {
+            for s in base[p].0..base[p].1 {
                 let v = mesh.poly_vertices[s];
                 let (next, entry) = match mesh.poly_neighbours[s] {
                     None => (NONE, NONE),
                     Some(q) => {
                         let q = q.index();
-                        let entry = (twin(mesh, &base, p, s, q) - base[q]) as u32;
+                        let entry = (twin(mesh, &base, p, s, q) - base[q].0) as u32;
                         // (A polygon of 2³¹ vertices cannot be stored in the first place.)
                         debug_assert!(entry < Crossing::CUL_DE_SAC);
                         let flag = if open[q] < 2 { Crossing::CUL_DE_SAC } else { 0 };
@@ -298,7 +305,7 @@ impl DeadEnds {
     /// not crossed anyway); for a bridge, only toward the side that holds the goal.
     #[inline]
     pub fn may_cross(&self, mesh: &NavMesh, p: PolyId, slot: usize, goal: u32) -> bool {
-        self.may_cross_code(self.slot[mesh.offsets[p.index()] as usize + slot], goal)
+        self.may_cross_code(self.slot[mesh.slots(p).start + slot], goal)
     }
 
     /// [`DeadEnds::may_cross`] for a slot's bridge code ([`Crossing::bridge`]).
@@ -319,20 +326,20 @@ impl DeadEnds {
     /// [`Crossing`]).
     #[inline]
     pub(crate) fn crossings(&self, mesh: &NavMesh, p: PolyId) -> &[Crossing] {
-        &self.crossing[mesh.offsets[p.index()] as usize..mesh.offsets[p.index() + 1] as usize]
+        &self.crossing[mesh.slots(p)]
     }
 }
 
 /// The slot of `q` across the same edge as global slot `s` of polygon `p`.
-fn twin(mesh: &NavMesh, base: &[usize], p: usize, s: usize, q: usize) -> usize {
+fn twin(mesh: &NavMesh, base: &[(usize, usize)], p: usize, s: usize, q: usize) -> usize {
     // The edge of slot `s` runs a → b in p, so b → a in q.
     let (a, b) = (
         mesh.poly_vertices[s],
-        mesh.poly_vertices[if s + 1 == base[p + 1] { base[p] } else { s + 1 }],
+        mesh.poly_vertices[if s + 1 == base[p].1 { base[p].0 } else { s + 1 }],
     );
-    (base[q]..base[q + 1])
+    (base[q].0..base[q].1)
         .find(|&t| {
-            let next = if t + 1 == base[q + 1] { base[q] } else { t + 1 };
+            let next = if t + 1 == base[q].1 { base[q].0 } else { t + 1 };
             mesh.poly_vertices[t] == b && mesh.poly_vertices[next] == a
         })
         .expect("adjacency is symmetric (NavMesh invariant)")

@@ -8,6 +8,7 @@
 //! polygons would be listed in too many cells (at most 16 entries per polygon on average), the
 //! cells grow until they fit.
 
+use super::rows::Rows;
 use super::{NavMesh, PolyId, VertexId};
 use crate::geom::{orient, Aabb, Orientation, Vec2};
 
@@ -54,9 +55,9 @@ pub(super) struct Locator {
     cell: f64,
     nx: usize,
     ny: usize,
-    /// Cell `c` holds `items[starts[c]..starts[c + 1]]`.
-    starts: Vec<u32>,
-    items: Vec<PolyId>,
+    /// Cell `c` holds `items[cells.get(c)]`.
+    pub(super) cells: Rows,
+    pub(super) items: Vec<PolyId>,
 }
 
 const MAX_CELLS: usize = 1 << 22;
@@ -139,6 +140,11 @@ impl LocatorPlan {
         cell_coord(v, origin, self.inv_cell, n)
     }
 
+    /// Cells along x: cell `(cx, cy)` has index `cy * columns() + cx`.
+    pub(crate) fn columns(&self) -> usize {
+        self.nx
+    }
+
     /// The cells box `b` covers (clamped to the grid).
     #[inline]
     pub(crate) fn cells(&self, b: Aabb) -> CellRange {
@@ -166,30 +172,30 @@ impl Locator {
             nx,
             ny,
         } = plan;
-        let mut loc = Locator {
-            origin,
-            inv_cell,
-            cell,
-            nx,
-            ny,
-            starts: vec![0; nx * ny + 1],
-            items: Vec::new(),
-        };
+        let mut starts = vec![0u32; nx * ny + 1];
         // Counting pass, then filling pass (compressed rows).
         for p in 0..n {
             // Exclusive ranges: `..=` iterates measurably slower in these hot loops.
             let [x0, y0, x1, y1] = cells(p).map(|c| c as usize);
             for cy in y0..y1 + 1 {
                 for cx in x0..x1 + 1 {
-                    loc.starts[cy * nx + cx + 1] += 1;
+                    starts[cy * nx + cx + 1] += 1;
                 }
             }
         }
         for c in 0..nx * ny {
-            loc.starts[c + 1] += loc.starts[c];
+            starts[c + 1] += starts[c];
         }
-        let mut fill = loc.starts.clone();
-        loc.items = vec![PolyId(0); loc.starts[nx * ny] as usize];
+        let mut fill = starts.clone();
+        let mut loc = Locator {
+            origin,
+            inv_cell,
+            cell,
+            nx,
+            ny,
+            cells: Rows::from_offsets(&starts),
+            items: vec![PolyId(0); starts[nx * ny] as usize],
+        };
         for p in 0..n {
             let [x0, y0, x1, y1] = cells(p).map(|c| c as usize);
             for cy in y0..y1 + 1 {
@@ -206,7 +212,20 @@ impl Locator {
     /// How many polygon entries the cells hold in all (memory: 4 bytes each).
     #[cfg(test)]
     pub(super) fn item_count(&self) -> usize {
-        self.items.len()
+        (0..self.nx * self.ny)
+            .map(|c| self.cells.get(c).len())
+            .sum()
+    }
+
+    /// The plan the grid was laid out by.
+    pub(super) fn plan(&self) -> LocatorPlan {
+        LocatorPlan {
+            origin: self.origin,
+            inv_cell: self.inv_cell,
+            cell: self.cell,
+            nx: self.nx,
+            ny: self.ny,
+        }
     }
 
     /// How many cells the grid has.
@@ -240,7 +259,7 @@ impl Locator {
     #[inline]
     fn cell_items(&self, cx: usize, cy: usize) -> &[PolyId] {
         let c = cy * self.nx + cx;
-        &self.items[self.starts[c] as usize..self.starts[c + 1] as usize]
+        &self.items[self.cells.get(c)]
     }
 
     /// Every polygon listed in a cell that `b` overlaps (with repeats).

@@ -27,6 +27,10 @@ mod invariants;
 pub mod links;
 mod locate;
 mod nearest;
+mod patch;
+mod rows;
+#[cfg(test)]
+pub(crate) use rows::MIN_SLACK;
 
 pub(crate) use assemble::polygon_measures;
 use assemble::*;
@@ -38,6 +42,8 @@ pub use locate::Location;
 use crate::geom::{convexity, orient, Aabb, ConvexFault, Vec2};
 use locate::Locator;
 pub(crate) use locate::{CellRange, LocatorPlan};
+pub(crate) use patch::{MeshEdit, MeshPatch, PatchScratch, PolygonWrite};
+use rows::Rows;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -96,16 +102,16 @@ impl std::fmt::Display for VertexId {
 #[derive(Clone, Debug)]
 pub struct NavMesh {
     vertices: Vec<Vec2>,
-    /// Polygon `p` owns `poly_vertices[offsets[p]..offsets[p + 1]]` and the same range of
-    /// `poly_neighbours`.
-    offsets: Vec<u32>,
+    /// Polygon `p` owns `poly_vertices[rows.get(p)]` and the same range of `poly_neighbours`
+    /// (end to end when built at once; see [`rows`] for patched meshes).
+    rows: Rows,
     poly_vertices: Vec<VertexId>,
     poly_neighbours: Vec<Option<PolyId>>,
     poly_bounds: Vec<Aabb>,
     centroids: Vec<Vec2>,
-    /// Polygons around vertex `v`: `vertex_polygons[vertex_poly_offsets[v]..vertex_poly_offsets[v + 1]]`,
-    /// in increasing id order (compressed rows: one allocation instead of one per vertex).
-    vertex_poly_offsets: Vec<u32>,
+    /// Polygons around vertex `v`: `vertex_polygons[vertex_rows.get(v)]`, in increasing id
+    /// order when built at once (one allocation instead of one per vertex).
+    vertex_rows: Rows,
     vertex_polygons: Vec<PolyId>,
     /// `true` where the vertex touches a wall (an edge with no neighbour): a possible turning point.
     vertex_is_corner: Vec<bool>,
@@ -171,12 +177,18 @@ impl NavMesh {
             h.write(&v.x.to_bits().to_le_bytes());
             h.write(&v.y.to_bits().to_le_bytes());
         }
-        h.write(&(self.offsets.len() as u64).to_le_bytes());
-        for o in &self.offsets {
-            h.write(&o.to_le_bytes());
+        // The compressed-row offsets and the rings in polygon order, whatever the layout.
+        h.write(&(self.rows.len() as u64 + 1).to_le_bytes());
+        let mut offset = 0u32;
+        h.write(&offset.to_le_bytes());
+        for p in self.polygons() {
+            offset += self.polygon_vertices(p).len() as u32;
+            h.write(&offset.to_le_bytes());
         }
-        for v in &self.poly_vertices {
-            h.write(&v.0.to_le_bytes());
+        for p in self.polygons() {
+            for v in self.polygon_vertices(p) {
+                h.write(&v.0.to_le_bytes());
+            }
         }
         h.finish()
     }
@@ -240,7 +252,7 @@ impl NavMesh {
     /// Number of polygons.
     #[inline]
     pub fn polygon_count(&self) -> usize {
-        self.offsets.len() - 1
+        self.rows.len()
     }
     /// Number of vertices.
     #[inline]
@@ -261,16 +273,26 @@ impl NavMesh {
     pub fn vertex(&self, v: VertexId) -> Vec2 {
         self.vertices[v.index()]
     }
+    /// The global corner slots of polygon `p`: its range of `poly_vertices` and
+    /// `poly_neighbours` (per-corner data such as [`dead_ends`] is indexed by them).
+    #[inline]
+    pub(crate) fn slots(&self, p: PolyId) -> std::ops::Range<usize> {
+        self.rows.get(p.index())
+    }
+    /// How many corner slots per-corner arrays need ([`NavMesh::slots`]).
+    #[inline]
+    pub(crate) fn slot_count(&self) -> usize {
+        self.poly_neighbours.len()
+    }
     /// The vertex ids of a polygon, counter-clockwise.
     #[inline]
     pub fn polygon_vertices(&self, p: PolyId) -> &[VertexId] {
-        &self.poly_vertices[self.offsets[p.index()] as usize..self.offsets[p.index() + 1] as usize]
+        &self.poly_vertices[self.rows.get(p.index())]
     }
     /// The neighbours of a polygon: slot `i` is across the edge from vertex `i` to vertex `i + 1`.
     #[inline]
     pub fn neighbours(&self, p: PolyId) -> &[Option<PolyId>] {
-        &self.poly_neighbours
-            [self.offsets[p.index()] as usize..self.offsets[p.index() + 1] as usize]
+        &self.poly_neighbours[self.rows.get(p.index())]
     }
     /// The positions of a polygon's vertices, counter-clockwise.
     pub fn polygon_points(&self, p: PolyId) -> impl ExactSizeIterator<Item = Vec2> + Clone + '_ {
@@ -304,8 +326,7 @@ impl NavMesh {
     /// The polygons that have `v` as a vertex, in no particular order.
     #[inline]
     pub fn vertex_polygons(&self, v: VertexId) -> &[PolyId] {
-        &self.vertex_polygons[self.vertex_poly_offsets[v.index()] as usize
-            ..self.vertex_poly_offsets[v.index() + 1] as usize]
+        &self.vertex_polygons[self.vertex_rows.get(v.index())]
     }
     /// `true` when `v` touches a wall, i.e. an edge with no neighbour: only such vertices can be
     /// turning points of a shortest path.
