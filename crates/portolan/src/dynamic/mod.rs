@@ -70,8 +70,11 @@
 //! assert_eq!(nav.snapshot().mesh().area(), before.mesh().area());
 //! ```
 
+mod publish;
 mod snapshot;
 mod stitch;
+#[cfg(test)]
+mod tests;
 
 pub use snapshot::{PolyRef, PolyRefError, Snapshot, SnapshotReader};
 
@@ -210,6 +213,10 @@ pub struct DynamicNavMesh {
     dirty: BTreeSet<usize>,
     version: u64,
     current: Arc<Snapshot>,
+    /// The snapshot before `current` and the patch that made `current` from it: the next
+    /// update brings the spare up to date and patches it, when no reader holds it any more.
+    spare: Option<(Arc<Snapshot>, Arc<publish::SnapshotPatch>)>,
+    scratch: crate::mesh::PatchScratch,
     shared: Arc<RwLock<Arc<Snapshot>>>,
 }
 
@@ -265,6 +272,8 @@ impl DynamicNavMesh {
             version,
             shared: Arc::new(RwLock::new(Arc::clone(&current))),
             current,
+            spare: None,
+            scratch: Default::default(),
         })
     }
 
@@ -592,12 +601,19 @@ impl DynamicNavMesh {
         // The rebuilt tiles as they were, to stitch again if this stitch fails.
         let old_polygons: Vec<Vec<Vec<Vec2>>> =
             tiles.iter().map(|&t| self.stitch.tile_points(t)).collect();
-        let mesh = match self
-            .stitch
-            .replace(&changed)
-            .and_then(|()| self.stitch.mesh())
-        {
-            Ok(m) => m,
+        let published = self.stitch.replace(&changed).and_then(|()| {
+            let patch = publish::plan(
+                &self.stitch,
+                &self.current,
+                &tiles,
+                version,
+                &mut self.scratch,
+            )?;
+            self.next_snapshot(patch)
+                .map_err(BuildError::Mesh)
+        });
+        let snapshot = match published {
+            Ok(s) => s,
             Err(e) => {
                 // Nothing was published; stitch the tiles as they were again (they stitched
                 // before). The raw rings of the tiles not rebuilt are intact after a failure.
@@ -617,13 +633,6 @@ impl DynamicNavMesh {
         for &t in &tiles {
             self.salts[t] = version;
         }
-        let snapshot = Snapshot::new(
-            mesh,
-            &grid,
-            (0..self.salts.len()).map(|t| self.stitch.tile_len(t)),
-            &self.salts,
-            version,
-        );
         let mut removed = Vec::new();
         let mut added = Vec::new();
         for (k, &t) in tiles.iter().enumerate() {
@@ -641,7 +650,7 @@ impl DynamicNavMesh {
         }
         self.version = version;
         self.dirty.clear();
-        self.current = Arc::new(snapshot);
+        self.current = snapshot;
         {
             let mut shared = self.shared.write().unwrap_or_else(|e| e.into_inner());
             *shared = Arc::clone(&self.current);
@@ -671,6 +680,35 @@ impl DynamicNavMesh {
     /// ```
     pub fn build_from_scratch(&self) -> Result<crate::NavMesh, BuildError> {
         tiles::build_tiled(&self.scene(), &self.options, self.grid().size())
+    }
+
+    /// The snapshot `patch` leads to from the current one, without copying the map when it
+    /// can: the spare (the snapshot before the current one), once no reader holds it, is brought
+    /// up to date with the patch that made the current one and then patched; otherwise the
+    /// current one is copied and patched. The current snapshot becomes the spare. On an error
+    /// (the writer's bug, found by debug builds' checks) nothing is published and the spare is
+    /// dropped.
+    fn next_snapshot(
+        &mut self,
+        patch: publish::SnapshotPatch,
+    ) -> Result<Arc<Snapshot>, crate::mesh::InvariantError> {
+        let patch = Arc::new(patch);
+        let reused = match self.spare.take() {
+            Some((mut spare, last)) => match Arc::get_mut(&mut spare) {
+                Some(s) => {
+                    s.apply(&last)?;
+                    Some(spare)
+                }
+                None => None,
+            },
+            None => None,
+        };
+        let mut next = reused.unwrap_or_else(|| Arc::new((*self.current).clone()));
+        Arc::get_mut(&mut next)
+            .expect("a snapshot not yet published has no other holder")
+            .apply(&patch)?;
+        self.spare = Some((Arc::clone(&self.current), patch));
+        Ok(next)
     }
 
     fn obstacle(&self, id: ObstacleId) -> Result<&Obstacle, EditError> {

@@ -1,9 +1,10 @@
 //! Immutable snapshots of a [`DynamicNavMesh`](super::DynamicNavMesh), stable polygon references
 //! and the shared handle readers keep.
 
+use super::publish::SnapshotPatch;
 use crate::build::tiles::TileGrid;
 use crate::geom::{Aabb, Vec2};
-use crate::mesh::{NavMesh, PolyId};
+use crate::mesh::{InvariantError, NavMesh, PolyId};
 use std::sync::{Arc, RwLock};
 
 /// A polygon named by its tile, its index among the tile's polygons and the tile's salt (the
@@ -53,15 +54,17 @@ pub enum PolyRefError {
 }
 
 /// One published version of a dynamic mesh: the stitched [`NavMesh`] and, per tile, its salt and
-/// where its polygons are. Immutable; share it through the `Arc` it comes in.
-#[derive(Debug)]
+/// which polygons are its. Immutable; share it through the `Arc` it comes in.
+#[derive(Clone, Debug)]
 pub struct Snapshot {
     mesh: Arc<NavMesh>,
     version: u64,
     grid: TileGrid,
-    /// Polygon id of each tile's first polygon, and the total at the end.
-    first: Vec<u32>,
     salts: Vec<u64>,
+    /// Per tile, the polygon id of each of its polygons.
+    ids: Vec<Vec<u32>>,
+    /// Per polygon, its (tile, index in the tile).
+    owner: Vec<(u32, u32)>,
 }
 
 impl Snapshot {
@@ -74,21 +77,53 @@ impl Snapshot {
         salts: &[u64],
         version: u64,
     ) -> Snapshot {
-        let mut first = Vec::with_capacity(salts.len() + 1);
-        let mut count = 0u32;
-        for c in counts {
-            first.push(count);
-            count += c as u32;
+        let mut ids = Vec::with_capacity(salts.len());
+        let mut owner = Vec::with_capacity(mesh.polygon_count());
+        for (t, c) in counts.enumerate() {
+            let first = owner.len() as u32;
+            ids.push((first..first + c as u32).collect());
+            owner.extend((0..c as u32).map(|k| (t as u32, k)));
         }
-        first.push(count);
-        debug_assert_eq!(count as usize, mesh.polygon_count());
+        debug_assert_eq!(owner.len(), mesh.polygon_count());
         Snapshot {
             mesh: Arc::new(mesh),
             version,
             grid: *grid,
-            first,
             salts: salts.to_vec(),
+            ids,
+            owner,
         }
+    }
+
+    /// Per tile the ids of its polygons, and per polygon its (tile, index).
+    pub(crate) fn ids(&self) -> (&[Vec<u32>], &[(u32, u32)]) {
+        (&self.ids, &self.owner)
+    }
+
+    /// Makes this snapshot the one `patch` leads to (`publish.rs`): in place, in time
+    /// proportional to the patch, unless a reader holds this snapshot's mesh (then the mesh is
+    /// copied first). Debug builds check the mesh's invariants.
+    pub(crate) fn apply(&mut self, patch: &SnapshotPatch) -> Result<(), InvariantError> {
+        Arc::make_mut(&mut self.mesh).apply(&patch.mesh)?;
+        for (t, list) in &patch.tiles {
+            let ids = &mut self.ids[*t as usize];
+            ids.clear();
+            ids.extend_from_slice(list);
+        }
+        self.owner.resize(patch.polygon_count, (u32::MAX, u32::MAX));
+        for &(id, at) in &patch.owners {
+            self.owner[id as usize] = at;
+        }
+        for &t in &patch.rebuilt {
+            self.salts[t] = patch.version;
+        }
+        self.version = patch.version;
+        debug_assert!(self
+            .owner
+            .iter()
+            .enumerate()
+            .all(|(p, &(t, k))| { self.ids[t as usize].get(k as usize) == Some(&(p as u32)) }));
+        Ok(())
     }
 
     /// The mesh: search it with a [`PathFinder`](crate::PathFinder) as any other.
@@ -155,11 +190,7 @@ impl Snapshot {
     /// assert_eq!(nav.snapshot().tile_of(PolyId(0)), Some(0));
     /// ```
     pub fn tile_of(&self, p: PolyId) -> Option<usize> {
-        if p.index() >= self.mesh.polygon_count() {
-            return None;
-        }
-        // The last tile whose first polygon is at or before p.
-        Some(self.first.partition_point(|&f| f as usize <= p.index()) - 1)
+        self.owner.get(p.index()).map(|&(t, _)| t as usize)
     }
 
     /// The stable reference of polygon `p` of this snapshot.
@@ -171,11 +202,11 @@ impl Snapshot {
     /// assert_eq!(nav.snapshot().poly_ref(PolyId(0)).unwrap().index, 0);
     /// ```
     pub fn poly_ref(&self, p: PolyId) -> Option<PolyRef> {
-        let tile = self.tile_of(p)?;
+        let &(tile, index) = self.owner.get(p.index())?;
         Some(PolyRef {
-            tile: tile as u32,
-            index: p.0 - self.first[tile],
-            salt: self.salts[tile],
+            tile,
+            index,
+            salt: self.salts[tile as usize],
         })
     }
 
@@ -205,11 +236,8 @@ impl Snapshot {
                 current,
             });
         }
-        let (first, end) = (self.first[t], self.first[t + 1]);
-        if r.index >= end - first {
-            return Err(not_found);
-        }
-        Ok(PolyId(first + r.index))
+        let &id = self.ids[t].get(r.index as usize).ok_or(not_found)?;
+        Ok(PolyId(id))
     }
 
     /// The tiles whose salts differ between `older` and this snapshot (rebuilt in between).

@@ -30,7 +30,17 @@ use crate::geom::{Aabb, Vec2};
 use crate::mesh::{polygon_measures, CellRange, LocatorPlan, MeshError, NavMesh, PolyId, VertexId};
 
 /// `across` tile of a wall.
-const WALL: u32 = u32::MAX;
+pub(crate) const WALL: u32 = u32::MAX;
+
+/// One stitched polygon ([`TileStitch::polygon`]).
+pub(crate) struct StitchedPolygon<'a> {
+    pub(crate) ring: &'a [VertexId],
+    /// Per corner: the (tile, index) across the edge from it, tile [`WALL`] for a wall.
+    pub(crate) across: &'a [(u32, u32)],
+    pub(crate) bounds: Aabb,
+    pub(crate) centroid: Vec2,
+    pub(crate) cells: CellRange,
+}
 
 /// One tile's polygons, before and after the border splits.
 #[derive(Clone, Debug, Default)]
@@ -46,10 +56,12 @@ struct Block {
     across: Vec<(u32, u32)>,
     bounds: Vec<Aabb>,
     centroids: Vec<Vec2>,
-    /// Twice the signed area of each polygon.
-    twice: Vec<f64>,
     /// The point-location cells each polygon covers ([`TileStitch::plan`]).
     cells: Vec<CellRange>,
+    /// The tile's walkable area (its polygons' areas summed in order) and the union of their
+    /// boxes (`None` for a tile with no polygon).
+    area: f64,
+    bbox: Option<Aabb>,
 }
 
 impl Block {
@@ -61,6 +73,12 @@ impl Block {
         self.raw_starts
             .windows(2)
             .map(|w| &self.raw[w[0] as usize..w[1] as usize])
+    }
+
+    /// Polygon `k`'s ring and, per corner, what is across its edge.
+    fn polygon(&self, k: usize) -> (&[VertexId], &[(u32, u32)]) {
+        let r = self.starts[k] as usize..self.starts[k + 1] as usize;
+        (&self.ring[r.clone()], &self.across[r])
     }
 
     fn polygons(&self) -> impl Iterator<Item = &[VertexId]> + '_ {
@@ -106,6 +124,18 @@ pub(crate) struct TileStitch {
     /// The point-location grid of every snapshot: laid over the whole map for the polygon count
     /// of the first, so a polygon's cells are known when its tile is stitched.
     plan: LocatorPlan,
+    /// What the last [`TileStitch::replace`] changed.
+    log: Changes,
+}
+
+/// What a [`TileStitch::replace`] changed, for publishing a patch instead of a whole mesh
+/// (`publish.rs`): the tiles stitched again, the vertex slots that hold a new point, and the
+/// polygons of other tiles whose rings were renumbered (a vertex moved into a freed slot).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Changes {
+    pub(crate) tiles: Vec<usize>,
+    pub(crate) vertices: Vec<u32>,
+    pub(crate) rings: Vec<(u32, u32)>,
 }
 
 /// The map key of a point: -0.0 and 0.0 are one point.
@@ -126,6 +156,7 @@ impl TileStitch {
             refs: Vec::new(),
             tiles: vec![Block::default(); tile_polygons.len()],
             plan: LocatorPlan::new(grid.bounds(), &[]),
+            log: Changes::default(),
         };
         let all: Vec<(usize, &[Vec<Vec2>])> = tile_polygons
             .iter()
@@ -158,6 +189,7 @@ impl TileStitch {
     /// neighbours again. On an error (an edge twice in one direction: the tiles' bug) the state
     /// is not usable; the caller starts again with [`TileStitch::new`].
     pub(crate) fn replace(&mut self, changed: &[(usize, &[Vec<Vec2>])]) -> Result<(), BuildError> {
+        self.log = Changes::default();
         let mut dying = Vec::new();
         for &(t, polygons) in changed {
             let mut raw = std::mem::take(&mut self.tiles[t].raw);
@@ -209,7 +241,19 @@ impl TileStitch {
             self.measure(u);
         }
         self.compact(dead);
+        self.log.tiles = affected;
+        let nv = self.vertices.len() as u32;
+        self.log.vertices.retain(|&v| v < nv);
+        self.log.vertices.sort_unstable();
+        self.log.vertices.dedup();
+        self.log.rings.sort_unstable();
+        self.log.rings.dedup();
         Ok(())
+    }
+
+    /// What the last [`TileStitch::replace`] changed.
+    pub(crate) fn changes(&self) -> &Changes {
+        &self.log
     }
 
     /// The vertex at `p`, added if new; counts one more use.
@@ -219,6 +263,7 @@ impl TileStitch {
         if v == next {
             self.vertices.push(p);
             self.refs.push(0);
+            self.log.vertices.push(v);
         }
         self.refs[v as usize] += 1;
         v
@@ -386,23 +431,29 @@ impl TileStitch {
     /// Tile `u`'s polygon bounds, centroids and areas.
     fn measure(&mut self, u: usize) {
         let block = &self.tiles[u];
-        let (mut bounds, mut centroids, mut twice, mut cells) = (
-            Vec::with_capacity(block.len()),
+        let (mut bounds, mut centroids, mut cells) = (
             Vec::with_capacity(block.len()),
             Vec::with_capacity(block.len()),
             Vec::with_capacity(block.len()),
         );
+        let (mut area, mut bbox) = (0.0, None::<Aabb>);
         for polygon in block.polygons() {
             let (b, c, t) = polygon_measures(&self.vertices, polygon);
             bounds.push(b);
             centroids.push(c);
-            twice.push(t);
             cells.push(self.plan.cells(b));
+            area += t * 0.5;
+            bbox = Some(bbox.map_or(b, |mut x| {
+                x.include(b.min);
+                x.include(b.max);
+                x
+            }));
         }
         let block = &mut self.tiles[u];
+        block.area = area;
+        block.bbox = bbox;
         block.bounds = bounds;
         block.centroids = centroids;
-        block.twice = twice;
         block.cells = cells;
     }
 
@@ -419,13 +470,18 @@ impl TileStitch {
                 if let Some(v) = self.index.get_mut(&key(p)) {
                     *v = hole;
                 }
+                self.log.vertices.push(hole);
                 for t in self.tiles_at(p) {
                     let block = &mut self.tiles[t];
                     for v in block.raw.iter_mut().filter(|v| **v == last) {
                         *v = hole;
                     }
-                    for v in block.ring.iter_mut().filter(|v| v.0 == last) {
-                        *v = VertexId(hole);
+                    for (i, v) in block.ring.iter_mut().enumerate() {
+                        if v.0 == last {
+                            *v = VertexId(hole);
+                            let k = block.starts.partition_point(|&s| s as usize <= i) - 1;
+                            self.log.rings.push((t as u32, k as u32));
+                        }
                     }
                 }
             }
@@ -471,7 +527,6 @@ impl TileStitch {
         let mut bounds = Vec::with_capacity(n);
         let mut centroids = Vec::with_capacity(n);
         let mut cells = Vec::with_capacity(n);
-        let mut area = 0.0;
         for b in &self.tiles {
             let base = poly_vertices.len() as u32;
             offsets.extend(b.starts[..b.len()].iter().map(|&s| s + base));
@@ -484,10 +539,8 @@ impl TileStitch {
             bounds.extend_from_slice(&b.bounds);
             centroids.extend_from_slice(&b.centroids);
             cells.extend_from_slice(&b.cells);
-            for &twice in &b.twice {
-                area += twice * 0.5;
-            }
         }
+        let (area, _) = self.totals();
         offsets.push(poly_vertices.len() as u32);
         NavMesh::from_stitched_parts(
             self.vertices.clone(),
@@ -503,6 +556,43 @@ impl TileStitch {
         .map_err(BuildError::Mesh)
     }
 
+    /// The walkable area (the tiles' areas summed in tile order, the same way by every
+    /// snapshot) and the union of the polygons' boxes (`None` without polygons). O(tiles).
+    pub(crate) fn totals(&self) -> (f64, Option<Aabb>) {
+        let mut area = 0.0;
+        let mut bbox: Option<Aabb> = None;
+        for b in &self.tiles {
+            area += b.area;
+            if let Some(t) = b.bbox {
+                bbox = Some(bbox.map_or(t, |mut x| {
+                    x.include(t.min);
+                    x.include(t.max);
+                    x
+                }));
+            }
+        }
+        (area, bbox)
+    }
+
+    /// The vertices, by id (the published meshes' ids).
+    pub(crate) fn vertices(&self) -> &[Vec2] {
+        &self.vertices
+    }
+
+    /// Polygon `k` of tile `t`: ring, per corner the (tile, index) across or [`WALL`]'s tile,
+    /// box, centroid and cells.
+    pub(crate) fn polygon(&self, t: usize, k: usize) -> StitchedPolygon<'_> {
+        let b = &self.tiles[t];
+        let (ring, across) = b.polygon(k);
+        StitchedPolygon {
+            ring,
+            across,
+            bounds: b.bounds[k],
+            centroid: b.centroids[k],
+            cells: b.cells[k],
+        }
+    }
+
     /// Bytes held, estimated from array lengths.
     pub(crate) fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
@@ -516,7 +606,6 @@ impl TileStitch {
                     + b.across.len() * 8
                     + b.bounds.len() * size_of::<Aabb>()
                     + b.centroids.len() * size_of::<Vec2>()
-                    + b.twice.len() * 8
                     + b.cells.len() * size_of::<CellRange>()
             })
             .sum();
