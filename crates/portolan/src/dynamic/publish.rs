@@ -117,20 +117,28 @@ pub(crate) fn plan(
     }
     dirty.sort_unstable();
     dirty.dedup();
+    let corners: usize = dirty
+        .iter()
+        .map(|&(t, k)| stitch.polygon(t as usize, k as usize).ring.len())
+        .sum();
+    let mut rings = Vec::with_capacity(corners);
+    let mut neighbours = Vec::with_capacity(corners);
     let mut polygons: Vec<PolygonWrite> = dirty
         .iter()
         .map(|&(t, k)| {
             let p = stitch.polygon(t as usize, k as usize);
             let id = id_of(t, k);
             owners.insert(id, (t, k));
+            let from = rings.len() as u32;
+            rings.extend_from_slice(p.ring);
+            neighbours.extend(
+                p.across
+                    .iter()
+                    .map(|&(a, q)| (a != WALL).then(|| PolyId(id_of(a, q)))),
+            );
             PolygonWrite {
                 id: PolyId(id),
-                ring: p.ring.to_vec(),
-                neighbours: p
-                    .across
-                    .iter()
-                    .map(|&(a, q)| (a != WALL).then(|| PolyId(id_of(a, q))))
-                    .collect(),
+                corners: [from, rings.len() as u32],
                 bounds: p.bounds,
                 centroid: p.centroid,
                 cells: p.cells,
@@ -152,6 +160,8 @@ pub(crate) fn plan(
             .collect(),
         polygon_count: count as usize,
         polygons,
+        rings,
+        neighbours,
         bounds: bbox,
         area,
     };

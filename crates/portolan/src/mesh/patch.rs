@@ -14,19 +14,19 @@
 //! The rule that makes it local: a list (of a vertex or a cell) changes only by polygons *in
 //! flux*, the old ids that the edit rewrites or removes. Its new contents are its old contents
 //! without those, plus the written polygons that belong to it. Cost: O(written polygons × their
-//! corners + lists touched), plus O(log) per membership test.
+//! corners + lists touched): membership tests and grouping go through per-id marks kept between
+//! patches ([`PatchScratch`]), not sorts or searches.
 
 use super::rows::gather;
 use super::*;
 
-/// One polygon a [`MeshEdit`] writes: its id in the new mesh, ring, neighbours (slot `i` across
-/// the edge from vertex `i` to `i + 1`, ids of the new mesh), box, centroid (as
+/// One polygon a [`MeshEdit`] writes: its id in the new mesh, the span of its corners in the
+/// edit's [`rings`](MeshEdit::rings) and [`neighbours`](MeshEdit::neighbours), box, centroid (as
 /// [`polygon_measures`] gives them) and point-location cells (by the mesh's plan).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct PolygonWrite {
     pub(crate) id: PolyId,
-    pub(crate) ring: Vec<VertexId>,
-    pub(crate) neighbours: Vec<Option<PolyId>>,
+    pub(crate) corners: [u32; 2],
     pub(crate) bounds: Aabb,
     pub(crate) centroid: Vec2,
     pub(crate) cells: CellRange,
@@ -45,19 +45,80 @@ pub(crate) struct MeshEdit {
     /// Every polygon of the new mesh whose ring, neighbours, measures or id changed (every new
     /// id among them), by increasing id.
     pub(crate) polygons: Vec<PolygonWrite>,
+    /// The written polygons' rings and neighbours (slot `i` across the edge from vertex `i` to
+    /// `i + 1`, ids of the new mesh), each polygon's at its [`PolygonWrite::corners`].
+    pub(crate) rings: Vec<VertexId>,
+    pub(crate) neighbours: Vec<Option<PolyId>>,
     /// The new mesh's bounds and walkable area.
     pub(crate) bounds: Aabb,
     pub(crate) area: f64,
+}
+
+impl MeshEdit {
+    /// The ring of `w`, one of this edit's polygons.
+    fn ring(&self, w: &PolygonWrite) -> &[VertexId] {
+        &self.rings[w.corners[0] as usize..w.corners[1] as usize]
+    }
+
+    /// The neighbours of `w`, one of this edit's polygons.
+    fn neighbours_of(&self, w: &PolygonWrite) -> &[Option<PolyId>] {
+        &self.neighbours[w.corners[0] as usize..w.corners[1] as usize]
+    }
 }
 
 /// A [`MeshEdit`] with what follows from it (final values; see the module docs).
 #[derive(Clone, Debug)]
 pub(crate) struct MeshPatch {
     edit: MeshEdit,
-    /// Per vertex whose list or flags may have changed: id, polygons around it, corner, pinch.
-    vertex_lists: Vec<(u32, Vec<PolyId>, bool, bool)>,
-    /// Per point-location cell whose list may have changed: cell index, polygons listed.
-    cell_lists: Vec<(u32, Vec<PolyId>)>,
+    /// Every vertex whose list or flags may have changed: the polygons around it (in
+    /// `vertex_items`), corner, pinch.
+    vertex_lists: Vec<ListWrite>,
+    vertex_items: Vec<PolyId>,
+    /// Every point-location cell whose list may have changed: the polygons listed (in
+    /// `cell_items`; no flags).
+    cell_lists: Vec<ListWrite>,
+    cell_items: Vec<PolyId>,
+}
+
+/// One list of a [`MeshPatch`]: whose (vertex or cell index), its items' span in the patch's
+/// item array, and a vertex's flags.
+#[derive(Clone, Copy, Debug)]
+struct ListWrite {
+    at: u32,
+    items: [u32; 2],
+    corner: bool,
+    pinch: bool,
+}
+
+impl ListWrite {
+    fn items<'a>(&self, all: &'a [PolyId]) -> &'a [PolyId] {
+        &all[self.items[0] as usize..self.items[1] as usize]
+    }
+}
+
+/// Items grouped by slot without sorting: `count[i]` items for slot `i` (of `slots`), pushed by
+/// `fill` as `(slot, item)`. Returns each slot's start (and the end, at `slots`) and the items.
+/// O(slots + items).
+fn bucket(
+    count: &mut Vec<u32>,
+    slots: usize,
+    fill: impl FnOnce(&mut dyn FnMut(usize, PolyId)),
+) -> (Vec<usize>, Vec<PolyId>) {
+    count.resize(slots, 0);
+    let mut start = Vec::with_capacity(slots + 1);
+    let mut sum = 0usize;
+    for &c in count.iter() {
+        start.push(sum);
+        sum += c as usize;
+    }
+    start.push(sum);
+    let mut next = start.clone();
+    let mut items = vec![PolyId(0); sum];
+    fill(&mut |i, q| {
+        items[next[i]] = q;
+        next[i] += 1;
+    });
+    (start, items)
 }
 
 /// Marks per polygon id, reused between patches so that membership tests cost O(1) without an
@@ -69,18 +130,31 @@ pub(crate) struct PatchScratch {
     flux: Vec<u32>,
     /// `write[p] = (stamp, i)`: new id `p` is written by the edit's polygon `i`.
     write: Vec<(u32, u32)>,
+    /// `vertex[v] = (stamp, i)`: vertex `v` is the patch's touched vertex `i`.
+    vertex: Vec<(u32, u32)>,
+    /// `cell[c] = (stamp, i)`: point-location cell `c` is the patch's touched cell `i`.
+    cell: Vec<(u32, u32)>,
 }
 
 impl PatchScratch {
-    fn begin(&mut self, ids: usize) -> u32 {
+    /// A new stamp, with room for `ids` polygons, `vertices` and `cells`.
+    fn begin(&mut self, ids: usize, vertices: usize, cells: usize) -> u32 {
         if self.flux.len() < ids {
             self.flux.resize(ids, 0);
             self.write.resize(ids, (0, 0));
+        }
+        if self.vertex.len() < vertices {
+            self.vertex.resize(vertices, (0, 0));
+        }
+        if self.cell.len() < cells {
+            self.cell.resize(cells, (0, 0));
         }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.flux.fill(0);
             self.write.fill((0, 0));
+            self.vertex.fill((0, 0));
+            self.cell.fill((0, 0));
             self.stamp = 1;
         }
         self.stamp
@@ -93,7 +167,13 @@ impl NavMesh {
         debug_assert!(edit.polygons.windows(2).all(|w| w[0].id < w[1].id));
         debug_assert!(edit.vertices.windows(2).all(|w| w[0].0 < w[1].0));
         let (n_old, n_new) = (self.polygon_count(), edit.polygon_count);
-        let stamp = scratch.begin(n_old.max(n_new));
+        let old_vertices = self.vertex_count();
+        let cell_count = self.locator.cells.len();
+        let stamp = scratch.begin(
+            n_old.max(n_new),
+            old_vertices.max(edit.vertex_count),
+            cell_count,
+        );
         // Old ids in flux: rewritten or gone.
         let mut flux: Vec<u32> = Vec::with_capacity(edit.polygons.len());
         for (i, w) in edit.polygons.iter().enumerate() {
@@ -108,115 +188,158 @@ impl NavMesh {
             scratch.flux[p] = stamp;
             flux.push(p as u32);
         }
-        let (marks, writes) = (&scratch.flux, &scratch.write);
+        let PatchScratch {
+            flux: marks,
+            write: writes,
+            vertex: vslots,
+            cell: cslots,
+            ..
+        } = scratch;
         let in_flux = |q: PolyId| marks[q.index()] == stamp;
         let write_of = |q: PolyId| {
             let (s, i) = writes[q.index()];
             (s == stamp).then(|| &edit.polygons[i as usize])
         };
 
-        // Vertices: memberships the written polygons bring, and every vertex that may lose one.
+        // Vertices touched: on a written ring, rewritten, or on the old ring of a polygon in
+        // flux. Each gets a slot (in first-seen order); `fresh[slot]`: its old list is about
+        // another point (or it had none).
         let vertex_count = edit.vertex_count as u32;
-        let rewritten: Vec<u32> = edit.vertices.iter().map(|&(v, _)| v.0).collect();
-        let mut adds: Vec<(u32, PolyId)> = edit
-            .polygons
-            .iter()
-            .flat_map(|w| w.ring.iter().map(move |v| (v.0, w.id)))
-            .collect();
-        adds.sort_unstable();
-        let mut touched: Vec<u32> = adds.iter().map(|a| a.0).collect();
-        touched.extend(&rewritten);
-        for &p in &flux {
-            touched.extend(
-                self.polygon_vertices(PolyId(p))
-                    .iter()
-                    .map(|v| v.0)
-                    .filter(|&v| v < vertex_count),
-            );
+        let mut touched: Vec<u32> = Vec::new();
+        let mut fresh: Vec<bool> = Vec::new();
+        let mut slot_of = |v: u32, touched: &mut Vec<u32>, fresh: &mut Vec<bool>| -> usize {
+            let (s, i) = vslots[v as usize];
+            if s == stamp {
+                return i as usize;
+            }
+            vslots[v as usize] = (stamp, touched.len() as u32);
+            touched.push(v);
+            fresh.push(v as usize >= old_vertices);
+            touched.len() - 1
+        };
+        for &(v, _) in &edit.vertices {
+            let i = slot_of(v.0, &mut touched, &mut fresh);
+            fresh[i] = true;
         }
-        touched.sort_unstable();
-        touched.dedup();
-        let old_vertices = self.vertex_count() as u32;
+        // The memberships the written polygons bring, bucketed by slot (a counting sort).
+        let mut add_count: Vec<u32> = Vec::new();
+        for w in &edit.polygons {
+            for v in edit.ring(w) {
+                let i = slot_of(v.0, &mut touched, &mut fresh);
+                if add_count.len() <= i {
+                    add_count.resize(i + 1, 0);
+                }
+                add_count[i] += 1;
+            }
+        }
+        for &p in &flux {
+            for v in self.polygon_vertices(PolyId(p)) {
+                if v.0 < vertex_count {
+                    slot_of(v.0, &mut touched, &mut fresh);
+                }
+            }
+        }
+        let (add_start, add_items) = bucket(&mut add_count, touched.len(), |push| {
+            for w in &edit.polygons {
+                for v in edit.ring(w) {
+                    push(vslots[v.index()].1 as usize, w.id);
+                }
+            }
+        });
+
         let mut vertex_lists = Vec::with_capacity(touched.len());
-        for &v in &touched {
-            // A rewritten slot names another point: nothing of its old list is about it.
-            let kept = v < old_vertices && rewritten.binary_search(&v).is_err();
-            let mut list: Vec<PolyId> = if kept {
-                self.vertex_polygons(VertexId(v))
-                    .iter()
-                    .copied()
-                    .filter(|&q| !in_flux(q))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            let from = adds.partition_point(|a| a.0 < v);
-            list.extend(adds[from..].iter().take_while(|a| a.0 == v).map(|a| a.1));
+        let mut vertex_items: Vec<PolyId> = Vec::new();
+        for (i, &v) in touched.iter().enumerate() {
+            let from = vertex_items.len();
+            if !fresh[i] {
+                let old = self.vertex_polygons(VertexId(v));
+                vertex_items.extend(old.iter().copied().filter(|&q| !in_flux(q)));
+            }
+            vertex_items.extend_from_slice(&add_items[add_start[i]..add_start[i + 1]]);
             // Walls ending at v: 2 per wedge of free space (as `finish` counts them).
             let mut walls = 0;
-            for &q in &list {
+            for &q in &vertex_items[from..] {
                 let (ring, nbs) = match write_of(q) {
-                    Some(w) => (w.ring.as_slice(), w.neighbours.as_slice()),
+                    Some(w) => (edit.ring(w), edit.neighbours_of(w)),
                     None => (self.polygon_vertices(q), self.neighbours(q)),
                 };
                 let n = ring.len();
-                for i in 0..n {
-                    if nbs[i].is_none() {
+                for k in 0..n {
+                    if nbs[k].is_none() {
                         walls +=
-                            usize::from(ring[i].0 == v) + usize::from(ring[(i + 1) % n].0 == v);
+                            usize::from(ring[k].0 == v) + usize::from(ring[(k + 1) % n].0 == v);
                     }
                 }
             }
-            vertex_lists.push((v, list, walls > 0, walls > 2));
+            vertex_lists.push(ListWrite {
+                at: v,
+                items: [from as u32, vertex_items.len() as u32],
+                corner: walls > 0,
+                pinch: walls > 2,
+            });
         }
 
         // Point-location cells, by the same rule.
         let plan = self.locator.plan();
         let nx = plan.columns() as u32;
-        let cell_of = |cx: u32, cy: u32| cy * nx + cx;
-        let mut cell_adds: Vec<(u32, PolyId)> = Vec::new();
+        let cells_of = |[x0, y0, x1, y1]: CellRange| {
+            (y0..y1 + 1).flat_map(move |cy| (x0..x1 + 1).map(move |cx| cy * nx + cx))
+        };
+        let mut cells: Vec<u32> = Vec::new();
+        let mut cell_slot = |c: u32, cells: &mut Vec<u32>| -> usize {
+            let (s, i) = cslots[c as usize];
+            if s == stamp {
+                return i as usize;
+            }
+            cslots[c as usize] = (stamp, cells.len() as u32);
+            cells.push(c);
+            cells.len() - 1
+        };
+        let mut cell_count_of: Vec<u32> = Vec::new();
         for w in &edit.polygons {
-            let [x0, y0, x1, y1] = w.cells;
-            for cy in y0..y1 + 1 {
-                for cx in x0..x1 + 1 {
-                    cell_adds.push((cell_of(cx, cy), w.id));
+            for c in cells_of(w.cells) {
+                let i = cell_slot(c, &mut cells);
+                if cell_count_of.len() <= i {
+                    cell_count_of.resize(i + 1, 0);
                 }
+                cell_count_of[i] += 1;
             }
         }
-        cell_adds.sort_unstable();
-        let mut cells: Vec<u32> = cell_adds.iter().map(|a| a.0).collect();
         for &p in &flux {
-            let [x0, y0, x1, y1] = plan.cells(self.poly_bounds[p as usize]);
-            for cy in y0..y1 + 1 {
-                for cx in x0..x1 + 1 {
-                    cells.push(cell_of(cx, cy));
-                }
+            for c in cells_of(plan.cells(self.poly_bounds[p as usize])) {
+                cell_slot(c, &mut cells);
             }
         }
-        cells.sort_unstable();
-        cells.dedup();
+        let (cell_start, cell_adds) = bucket(&mut cell_count_of, cells.len(), |push| {
+            for w in &edit.polygons {
+                for c in cells_of(w.cells) {
+                    push(cslots[c as usize].1 as usize, w.id);
+                }
+            }
+        });
+        let mut cell_items: Vec<PolyId> = Vec::new();
         let cell_lists = cells
             .iter()
-            .map(|&c| {
-                let mut list: Vec<PolyId> = self.locator.items[self.locator.cells.get(c as usize)]
-                    .iter()
-                    .copied()
-                    .filter(|&q| !in_flux(q))
-                    .collect();
-                let from = cell_adds.partition_point(|a| a.0 < c);
-                list.extend(
-                    cell_adds[from..]
-                        .iter()
-                        .take_while(|a| a.0 == c)
-                        .map(|a| a.1),
-                );
-                (c, list)
+            .enumerate()
+            .map(|(i, &c)| {
+                let from = cell_items.len() as u32;
+                let old = &self.locator.items[self.locator.cells.get(c as usize)];
+                cell_items.extend(old.iter().copied().filter(|&q| !in_flux(q)));
+                cell_items.extend_from_slice(&cell_adds[cell_start[i]..cell_start[i + 1]]);
+                ListWrite {
+                    at: c,
+                    items: [from, cell_items.len() as u32],
+                    corner: false,
+                    pinch: false,
+                }
             })
             .collect();
         MeshPatch {
             edit,
             vertex_lists,
+            vertex_items,
             cell_lists,
+            cell_items,
         }
     }
 
@@ -234,14 +357,14 @@ impl NavMesh {
         for &(v, p) in &e.vertices {
             self.vertices[v.index()] = p;
         }
-        for (v, list, corner, pinch) in &patch.vertex_lists {
-            let v = *v as usize;
+        for w in &patch.vertex_lists {
+            let (v, list) = (w.at as usize, w.items(&patch.vertex_items));
             let r = self.vertex_rows.place(v, list.len());
             self.vertex_polygons
                 .resize(self.vertex_rows.end(), PolyId(0));
             self.vertex_polygons[r].copy_from_slice(list);
-            self.vertex_is_corner[v] = *corner;
-            self.vertex_is_pinch[v] = *pinch;
+            self.vertex_is_corner[v] = w.corner;
+            self.vertex_is_pinch[v] = w.pinch;
         }
         debug_assert_eq!(self.vertex_rows.len(), nv, "every new vertex is written");
 
@@ -251,12 +374,13 @@ impl NavMesh {
         self.centroids.truncate(np);
         for w in &e.polygons {
             let p = w.id.index();
-            let r = self.rows.place(p, w.ring.len());
+            let ring = e.ring(w);
+            let r = self.rows.place(p, ring.len());
             let end = self.rows.end();
             self.poly_vertices.resize(end, VertexId(0));
             self.poly_neighbours.resize(end, None);
-            self.poly_vertices[r.clone()].copy_from_slice(&w.ring);
-            self.poly_neighbours[r].copy_from_slice(&w.neighbours);
+            self.poly_vertices[r.clone()].copy_from_slice(ring);
+            self.poly_neighbours[r].copy_from_slice(e.neighbours_of(w));
             if p == self.poly_bounds.len() {
                 self.poly_bounds.push(w.bounds);
                 self.centroids.push(w.centroid);
@@ -269,8 +393,9 @@ impl NavMesh {
         debug_assert_eq!(self.poly_bounds.len(), np);
 
         let loc = &mut self.locator;
-        for (c, list) in &patch.cell_lists {
-            let r = loc.cells.place(*c as usize, list.len());
+        for w in &patch.cell_lists {
+            let list = w.items(&patch.cell_items);
+            let r = loc.cells.place(w.at as usize, list.len());
             loc.items.resize(loc.cells.end(), PolyId(0));
             loc.items[r].copy_from_slice(list);
         }
