@@ -15,7 +15,7 @@ use portolan::dynamic::DynamicNavMesh;
 use portolan::geom::{Aabb, Vec2};
 use portolan::io::movingai::read_map;
 use portolan::scene::Hole;
-use portolan::{build, BuildOptions, NavMesh, Scene};
+use portolan::{build, BuildOptions, Scene};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -51,19 +51,6 @@ fn tiled(scene: &Scene, k: usize) -> Scene {
     out
 }
 
-/// Bytes of a mesh's arrays, estimated from its counts (vertices, per-polygon offsets, bounds and
-/// centroids, per-corner vertex ids, neighbours and vertex-to-polygon rows; the point-location
-/// grid is left out).
-fn mesh_bytes(mesh: &NavMesh) -> usize {
-    let corners: usize = mesh
-        .polygons()
-        .map(|p| mesh.polygon_vertices(p).len())
-        .sum();
-    mesh.vertex_count() * (16 + 4 + 1)
-        + mesh.polygon_count() * (4 + 32 + 16)
-        + corners * (4 + 8 + 4)
-}
-
 fn updates(c: &mut Criterion) {
     let one = across_the_cape();
     let four = tiled(&one, 2);
@@ -87,7 +74,7 @@ fn updates(c: &mut Criterion) {
             let polygons = snap.mesh().polygon_count();
             eprintln!(
                 "{name} tile {tile}: {polygons} polygons; mesh {:.0} B/polygon, editable state {:.0} B/polygon",
-                mesh_bytes(snap.mesh()) as f64 / polygons as f64,
+                snap.mesh().memory_bytes() as f64 / polygons as f64,
                 nav.memory_bytes() as f64 / polygons as f64,
             );
             let id = std::cell::Cell::new(id);

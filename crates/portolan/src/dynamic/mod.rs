@@ -6,7 +6,8 @@
 //!   add/move/remove/toggle ──► the obstacle's solids placed on the tiles it touches; those tiles dirty
 //!   update() ──► dirty tiles: free space = tile − (static ∪ enabled dynamic solids there), CDT, merge
 //!            ──► patch the kept stitch: the dirty tiles and their edge neighbours re-split, re-linked
-//!            ──► concatenate the tiles into a new NavMesh ──► Arc<Snapshot> (mesh, tile salts) swapped in
+//!            ──► plan a patch: polygon ids reused, rows of the polygons, vertices and cells touched (publish.rs)
+//!            ──► patch the spare snapshot (or a copy of the current one) ──► Arc<Snapshot> swapped in
 //! ```
 //!
 //! # What is local and what is not
@@ -20,15 +21,24 @@
 //!   splits, adjacency as tile + index, each polygon's box, centroid, area and point-location
 //!   cells; `stitch.rs`). An update stitches again only the rebuilt tiles and their four edge
 //!   neighbours, whose border splits depend on them; no map-wide hashing.
-//! - **Publishing still copies the map.** The new immutable [`NavMesh`](crate::NavMesh) is the
-//!   tiles' arrays concatenated (polygon ids shift after a tile whose polygon count changed) and
-//!   what a mesh derives as a whole: the polygons around each vertex, corners and pinches, the
-//!   point-location lists (the grid itself is laid out once, for the whole map). That is O(map)
-//!   but linear passes and copies, no hashing; it is most of an update's time on small tiles, so
-//!   the cost of a small edit still grows with the map. [`UpdateReport`] gives the geometry and
-//!   the publishing times apart; BENCHMARKS.md ("Dynamic obstacles") has the figures on maps of
-//!   two sizes. (The exact search's dead-end data, [`NavMesh::dead_ends`](crate::NavMesh::dead_ends),
-//!   is derived in O(map) by the first search on each new snapshot, as on any new mesh.)
+//! - **Publishing is local.** Polygon ids stay dense and stable: a rebuilt tile keeps its old
+//!   ids for its first polygons, takes ids other tiles freed for the rest, and ids left free are
+//!   filled from the end (`publish.rs`). The new snapshot's [`NavMesh`](crate::NavMesh) is the
+//!   last one with only the rows that changed rewritten: the polygons written, the lists of
+//!   polygons around the vertices they touch with those vertices' corner and pinch flags, and the
+//!   point-location cells they cover (`mesh/patch.rs`; the mesh's per-polygon, per-vertex and
+//!   per-cell lists are spans over shared arrays that can be rewritten one at a time, compacted
+//!   when freed spans outgrow the rows in use, `mesh/rows.rs`). Patching needs a mesh nobody
+//!   reads: the writer keeps the snapshot before the current one as a *spare*, and once no reader
+//!   holds it, brings it up to date with the last patch and applies the new one (the left-right
+//!   scheme); while a reader still holds it, the current snapshot is copied (O(map)) and patched.
+//!   So an update's cost depends on the tiles it rebuilds, not on the map, as long as readers let
+//!   go of snapshots older than the current one. The price is memory: the spare is a second copy
+//!   of the mesh ([`DynamicNavMesh::memory_bytes`] counts it). [`UpdateReport`] gives the
+//!   geometry and the publishing times apart; BENCHMARKS.md ("Dynamic obstacles") has the figures
+//!   on maps of two sizes. (The exact search's dead-end data,
+//!   [`NavMesh::dead_ends`](crate::NavMesh::dead_ends), is still derived in O(map) by the first
+//!   exact search on each new snapshot, as on any new mesh.)
 //!
 //! # Stable references
 //! A polygon of a snapshot is named by a [`PolyRef`]: its tile, its index in the tile and the
@@ -168,8 +178,9 @@ pub struct UpdateReport {
     pub added: Vec<PolyRef>,
     /// Time spent on the rebuilt tiles' geometry (free space, triangulation, merge): local.
     pub rebuild_time: Duration,
-    /// Time spent patching the kept stitch (local) and making and publishing the new mesh
-    /// (copies that grow with the map; see the module docs).
+    /// Time spent patching the kept stitch, planning the mesh patch and applying it to the
+    /// spare snapshot (all local), or to a copy of the current one while a reader holds the
+    /// spare (O(map); see the module docs).
     pub publish_time: Duration,
 }
 
@@ -382,9 +393,10 @@ impl DynamicNavMesh {
     }
 
     /// Bytes held for editing, estimated from array sizes: the solids placed on the tiles (a
-    /// unit shared by several tiles counted once) and the kept stitch (the vertices and their
-    /// map, every tile's polygons before and after the border splits, adjacency and measures),
-    /// not the published snapshot's mesh.
+    /// unit shared by several tiles counted once), the kept stitch (the vertices and their map,
+    /// every tile's polygons before and after the border splits, adjacency and measures) and the
+    /// spare snapshot's mesh (a second copy, see the module docs' "Publishing is local"); not the
+    /// published snapshot's mesh ([`NavMesh::memory_bytes`](crate::NavMesh::memory_bytes)).
     ///
     /// ```
     /// use portolan::dynamic::DynamicNavMesh;
@@ -412,7 +424,11 @@ impl DynamicNavMesh {
                     .sum::<usize>();
             }
         }
-        solids + self.stitch.memory_bytes() + self.salts.len() * size_of::<u64>()
+        let spare = self
+            .spare
+            .as_ref()
+            .map_or(0, |(s, _)| s.mesh().memory_bytes() + s.memory_bytes());
+        solids + self.stitch.memory_bytes() + self.salts.len() * size_of::<u64>() + spare
     }
 
     /// Whether the tiles wait for an [`update`](Self::update).
@@ -609,8 +625,7 @@ impl DynamicNavMesh {
                 version,
                 &mut self.scratch,
             )?;
-            self.next_snapshot(patch)
-                .map_err(BuildError::Mesh)
+            self.next_snapshot(patch).map_err(BuildError::Mesh)
         });
         let snapshot = match published {
             Ok(s) => s,

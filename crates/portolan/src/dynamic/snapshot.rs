@@ -68,6 +68,18 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// Bytes of the tile bookkeeping (salts, the tiles' id lists, the owners), not the mesh.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        use std::mem::size_of_val;
+        size_of_val(&self.salts[..])
+            + self
+                .ids
+                .iter()
+                .map(|l| 24 + size_of_val(&l[..]))
+                .sum::<usize>()
+            + size_of_val(&self.owner[..])
+    }
+
     /// A snapshot of `mesh`, whose polygons are the tiles' in tile order, `counts` of them per
     /// tile.
     pub(crate) fn new(

@@ -19,10 +19,14 @@
 //!   line. An untouched tile next to a re-split one keeps its entries: only rebuilt tiles
 //!   renumber their polygons, and every neighbour of one is re-split.
 //!
-//! What remains proportional to the map is [`TileStitch::mesh`]: concatenating the tiles'
-//! arrays into the new immutable [`NavMesh`] and deriving what the mesh derives as a whole (the
-//! polygons around each vertex, corners, the point-location grid). BENCHMARKS.md ("Dynamic
-//! obstacles") measures both parts.
+//! - **What changed** is logged per replace ([`TileStitch::changes`]): the tiles stitched
+//!   again, the vertices appended or moved into a freed slot, and the rings of other tiles a
+//!   vertex move rewrote. The publisher (`publish.rs`) turns that log into the next snapshot's
+//!   patch; nothing here is proportional to the map.
+//!
+//! [`TileStitch::mesh`] still concatenates every tile into a whole [`NavMesh`]: for the first
+//! snapshot, and for the tests against a build from scratch. BENCHMARKS.md ("Dynamic
+//! obstacles") measures the parts of an update.
 
 use crate::build::tiles::{FastMap, TileGrid};
 use crate::build::BuildError;

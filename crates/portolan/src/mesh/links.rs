@@ -193,6 +193,15 @@ pub(super) struct LinkTable {
     edges: Vec<LinkEdge>,
 }
 
+impl LinkTable {
+    /// Bytes of the links and their edges.
+    pub(super) fn memory_bytes(&self) -> usize {
+        std::mem::size_of_val(&self.links[..])
+            + std::mem::size_of_val(&self.offsets[..])
+            + std::mem::size_of_val(&self.edges[..])
+    }
+}
+
 /// Every polygon holding `p` (one, or several when `p` is on an edge or a vertex).
 fn holders(mesh: &NavMesh, p: Vec2) -> Vec<PolyId> {
     match mesh.locate(p) {

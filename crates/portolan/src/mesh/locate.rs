@@ -158,6 +158,11 @@ impl LocatorPlan {
 }
 
 impl Locator {
+    /// Bytes of the cells' spans and lists.
+    pub(super) fn memory_bytes(&self) -> usize {
+        self.cells.memory_bytes() + std::mem::size_of_val(&self.items[..])
+    }
+
     pub(super) fn new(bounds: Aabb, poly_bounds: &[Aabb]) -> Locator {
         let plan = LocatorPlan::new(bounds, poly_bounds);
         Locator::fill(plan, poly_bounds.len(), |p| plan.cells(poly_bounds[p]))

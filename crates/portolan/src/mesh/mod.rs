@@ -410,6 +410,33 @@ impl NavMesh {
     pub fn bounds(&self) -> Aabb {
         self.bounds
     }
+    /// Bytes held by the mesh's arrays (their lengths, slack included), with the point-location
+    /// grid and the off-mesh links; not the dead-end data derived on first use. An estimate for
+    /// budgets and reports, not an allocator count.
+    ///
+    /// ```
+    /// use portolan::{build, BuildOptions, Scene};
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// // At least the vertices and the corners' vertex ids and neighbours.
+    /// let corners: usize = mesh.polygons().map(|p| mesh.polygon_vertices(p).len()).sum();
+    /// assert!(mesh.memory_bytes() > mesh.vertex_count() * 16 + corners * 12);
+    /// ```
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of_val;
+        size_of::<NavMesh>()
+            + size_of_val(&self.vertices[..])
+            + self.rows.memory_bytes()
+            + size_of_val(&self.poly_vertices[..])
+            + size_of_val(&self.poly_neighbours[..])
+            + size_of_val(&self.poly_bounds[..])
+            + size_of_val(&self.centroids[..])
+            + self.vertex_rows.memory_bytes()
+            + size_of_val(&self.vertex_polygons[..])
+            + size_of_val(&self.vertex_is_corner[..])
+            + size_of_val(&self.vertex_is_pinch[..])
+            + self.locator.memory_bytes()
+            + self.links.memory_bytes()
+    }
     /// The total walkable area.
     #[inline]
     pub fn area(&self) -> f64 {

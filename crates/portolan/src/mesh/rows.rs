@@ -60,6 +60,12 @@ impl Rows {
         self.slack
     }
 
+    /// Bytes of the spans and free lists (not the items).
+    pub(super) fn memory_bytes(&self) -> usize {
+        std::mem::size_of_val(&self.spans[..])
+            + self.free.iter().map(|f| 24 + f.len() * 4).sum::<usize>()
+    }
+
     /// How long the item arrays must be.
     #[inline]
     pub(super) fn end(&self) -> usize {
