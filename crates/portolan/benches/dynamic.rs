@@ -6,7 +6,8 @@
 //! Memory per polygon (estimated from array sizes) is printed on stderr, and so is an
 //! interleaved run (one update on each map in turn, medians of 301 rounds per tile size): on a
 //! shared machine, consecutive benches see different loads; the 4×-map / 1×-map ratio of updates
-//! that alternate does not.
+//! that alternate does not. The interleaved run also times what the first exact search on each
+//! new snapshot derives (`NavMesh::dead_ends`, O(map)), apart from the update.
 //!
 //! `cargo bench -p portolan --bench dynamic` (about 1 minute).
 
@@ -139,8 +140,9 @@ fn interleaved(_: &mut Criterion) {
                 (nav, id)
             })
             .collect();
-        // Per map: whole update, geometry, publishing.
-        let mut times: [[Vec<Duration>; 3]; 2] = Default::default();
+        // Per map: whole update, geometry, publishing, and the new snapshot's dead-end table
+        // (what the first exact search on it derives, O(map); not part of the update).
+        let mut times: [[Vec<Duration>; 4]; 2] = Default::default();
         let mut step = 1.0;
         for round in 0..311 {
             step = -step;
@@ -149,7 +151,13 @@ fn interleaved(_: &mut Criterion) {
                 nav.move_obstacle(*id, Vec2::new(step, 0.0)).unwrap();
                 let report = black_box(nav.update().unwrap());
                 let whole = start.elapsed();
+                let snap = nav.snapshot();
+                let start = std::time::Instant::now();
+                black_box(snap.mesh().dead_ends());
+                let dead_ends = start.elapsed();
+                drop(snap);
                 if round >= 10 {
+                    times[m][3].push(dead_ends);
                     times[m][0].push(whole);
                     times[m][1].push(report.rebuild_time);
                     times[m][2].push(report.publish_time);
@@ -158,8 +166,8 @@ fn interleaved(_: &mut Criterion) {
         }
         let [a, b] = times.map(|t| t.map(median_us));
         eprintln!(
-            "interleaved tile {tile}: update {:.0} / {:.0} us ({:.2}x), geometry {:.0} / {:.0} us ({:.2}x), publish {:.0} / {:.0} us ({:.2}x) [1x map / 4x map]",
-            a[0], b[0], b[0] / a[0], a[1], b[1], b[1] / a[1], a[2], b[2], b[2] / a[2]
+            "interleaved tile {tile}: update {:.0} / {:.0} us ({:.2}x), geometry {:.0} / {:.0} us ({:.2}x), publish {:.0} / {:.0} us ({:.2}x), then the first exact search's dead ends {:.0} / {:.0} us ({:.2}x) [1x map / 4x map]",
+            a[0], b[0], b[0] / a[0], a[1], b[1], b[1] / a[1], a[2], b[2], b[2] / a[2], a[3], b[3], b[3] / a[3]
         );
     }
 }
