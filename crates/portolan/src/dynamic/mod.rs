@@ -605,6 +605,15 @@ impl DynamicNavMesh {
             rebuilt.push(self.tiled.tile_polygons(t, &extra)?);
         }
         let rebuild_time = started.elapsed();
+        // No walkable space left: refused before the stitch is touched (O(tiles)), so there is
+        // nothing to roll back. (Border splits add vertices, never polygons.)
+        let kept: usize = (0..self.salts.len())
+            .filter(|t| !self.dirty.contains(t))
+            .map(|t| self.stitch.tile_len(t))
+            .sum();
+        if kept + rebuilt.iter().map(Vec::len).sum::<usize>() == 0 {
+            return Err(BuildError::NoWalkableSpace.into());
+        }
         let started = Instant::now();
         let version = self.version + 1;
         let grid = self.tiled.layout.grid;
