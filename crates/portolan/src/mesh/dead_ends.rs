@@ -15,8 +15,9 @@
 //!   └───────────┴───┘
 //! ```
 //!
-//! Bridges come from one depth-first search (Tarjan's low-link, iterative); the *2-edge-connected
-//! components* left when bridges are removed form a forest, the bridge tree, rooted per connected
+//! Bridges come from one depth-first search (Tarjan's low-link, iterative), and so do the
+//! *2-edge-connected components* left when bridges are removed (a stack of the polygons
+//! discovered, cut at each bridge as the walk returns over it); they form a forest, the bridge tree, rooted per connected
 //! part and numbered in depth-first order so that "component `g` is inside the subtree of `c`" is
 //! two comparisons. A search then asks, for each bridge it would cross, whether the goal's
 //! component lies on the far side. O(n) time and memory, computed once per mesh on first use
@@ -91,14 +92,30 @@ impl DeadEnds {
             .collect();
         // Tarjan's bridges, iterative. `enter[p]`: discovery order; `low[p]`: the smallest
         // discovery number reachable from p's subtree by one non-tree edge. The tree edge into
-        // p is skipped by its slot, so a double edge between two polygons is not a bridge.
+        // p is skipped by its slot, so a double edge between two polygons is not a bridge. The
+        // 2-edge-connected components fall out of the same walk: polygons are stacked as they
+        // are discovered, and when the tree edge into p is found to be a bridge (or p is a
+        // root), p and everything stacked above it are one component.
         let mut enter = vec![NONE; np];
         let mut low = vec![0u32; np];
-        let mut is_bridge = vec![false; mesh.slot_count()];
+        let mut component = vec![NONE; np];
+        let mut comps = 0u32;
+        let mut open: Vec<u32> = Vec::new();
+        // Every bridge once: the parent's slot into the child, and the child's slot back.
+        let mut bridge_slots: Vec<(usize, usize)> = Vec::new();
         let mut counter = 0u32;
         // Stack of (polygon, the parent's slot into it and its own slot back to the parent
         // (global; `usize::MAX` at a root), next slot to try).
         let mut stack: Vec<(u32, usize, usize, usize)> = Vec::new();
+        let mut close = |p: usize, open: &mut Vec<u32>, component: &mut [u32]| {
+            while let Some(x) = open.pop() {
+                component[x as usize] = comps;
+                if x as usize == p {
+                    break;
+                }
+            }
+            comps += 1;
+        };
         for root in 0..np {
             if enter[root] != NONE {
                 continue;
@@ -106,6 +123,7 @@ impl DeadEnds {
             enter[root] = counter;
             low[root] = counter;
             counter += 1;
+            open.push(root as u32);
             stack.push((root as u32, usize::MAX, usize::MAX, base[root].0));
             while let Some(&mut (p, via, back, ref mut next)) = stack.last_mut() {
                 let p = p as usize;
@@ -123,63 +141,58 @@ impl DeadEnds {
                         enter[q] = counter;
                         low[q] = counter;
                         counter += 1;
+                        open.push(q as u32);
                         stack.push((q as u32, s, twin(mesh, &base, p, s, q), base[q].0));
                     } else {
                         low[p] = low[p].min(enter[q]);
                     }
                 } else {
                     stack.pop();
-                    if let Some(&(parent, ..)) = stack.last() {
-                        let parent = parent as usize;
-                        low[parent] = low[parent].min(low[p]);
-                        if low[p] > enter[parent] {
-                            is_bridge[via] = true;
-                            is_bridge[back] = true;
+                    match stack.last() {
+                        Some(&(parent, ..)) => {
+                            let parent = parent as usize;
+                            low[parent] = low[parent].min(low[p]);
+                            if low[p] > enter[parent] {
+                                bridge_slots.push((via, back));
+                                close(p, &mut open, &mut component);
+                            }
                         }
+                        None => close(p, &mut open, &mut component),
                     }
                 }
             }
         }
-        // Components: flood fill without crossing bridges.
-        let mut component = vec![NONE; np];
-        let mut comps = 0u32;
-        let mut fill = Vec::new();
-        for p in 0..np {
-            if component[p] != NONE {
-                continue;
-            }
-            component[p] = comps;
-            fill.push(p);
-            while let Some(x) = fill.pop() {
-                let range = base[x].0..base[x].1;
-                let slots = mesh.poly_neighbours[range.clone()]
-                    .iter()
-                    .zip(&is_bridge[range]);
-                for (&n, &bridge) in slots {
-                    if let (Some(q), false) = (n, bridge) {
-                        if component[q.index()] == NONE {
-                            component[q.index()] = comps;
-                            fill.push(q.index());
-                        }
-                    }
-                }
-            }
-            comps += 1;
-        }
-        // The bridge tree: adjacency between components, then a depth-first numbering.
+        // The bridge tree: adjacency between components as compressed rows (each bridge in
+        // both directions), then a depth-first numbering.
         let nc = comps as usize;
-        let mut tree: Vec<Vec<u32>> = vec![Vec::new(); nc];
-        for p in 0..np {
-            let range = base[p].0..base[p].1;
-            let slots = mesh.poly_neighbours[range.clone()]
-                .iter()
-                .zip(&is_bridge[range]);
-            for (&n, &bridge) in slots {
-                if let (Some(q), true) = (n, bridge) {
-                    tree[component[p] as usize].push(component[q.index()]);
-                }
-            }
+        let ends = |&(via, back): &(usize, usize)| {
+            let q = mesh.poly_neighbours[via]
+                .expect("a bridge is a portal")
+                .index();
+            let p = mesh.poly_neighbours[back]
+                .expect("a bridge is a portal")
+                .index();
+            (component[p], component[q])
+        };
+        let mut tree_start = vec![0u32; nc + 1];
+        for b in &bridge_slots {
+            let (cp, cq) = ends(b);
+            tree_start[cp as usize + 1] += 1;
+            tree_start[cq as usize + 1] += 1;
         }
+        for c in 0..nc {
+            tree_start[c + 1] += tree_start[c];
+        }
+        let mut tree = vec![0u32; tree_start[nc] as usize];
+        let mut next = tree_start.clone();
+        for b in &bridge_slots {
+            let (cp, cq) = ends(b);
+            tree[next[cp as usize] as usize] = cq;
+            next[cp as usize] += 1;
+            tree[next[cq as usize] as usize] = cp;
+            next[cq as usize] += 1;
+        }
+        let children = |c: usize| &tree[tree_start[c] as usize..tree_start[c + 1] as usize];
         let mut range = vec![(NONE, NONE); nc];
         let mut parent = vec![NONE; nc];
         let mut root = vec![NONE; nc];
@@ -195,8 +208,8 @@ impl DeadEnds {
             while let Some(&mut (c, ref mut i)) = walk.last_mut() {
                 let c = c as usize;
                 root[c] = r as u32;
-                if *i < tree[c].len() {
-                    let d = tree[c][*i];
+                if *i < children(c).len() {
+                    let d = children(c)[*i];
                     *i += 1;
                     if range[d as usize].0 == NONE {
                         parent[d as usize] = c as u32;
@@ -211,26 +224,19 @@ impl DeadEnds {
             }
         }
         let mut slot = vec![NONE; mesh.slot_count()];
-        let mut bridges = 0;
-        for p in 0..np {
-            for s in base[p].0..base[p].1 {
-                if !is_bridge[s] {
-                    continue;
-                }
-                bridges += 1;
-                let q = mesh.poly_neighbours[s]
-                    .expect("a bridge is a portal")
-                    .index();
-                let (cp, cq) = (component[p], component[q]);
-                // The child is the side whose parent is the other.
-                let (child, enters) = if parent[cq as usize] == cp {
-                    (cq, 1)
-                } else {
-                    (cp, 0)
-                };
-                slot[s] = child << 1 | enters;
-            }
+        for b in &bridge_slots {
+            let (cp, cq) = ends(b);
+            // The child is the side whose parent is the other; crossing from the child's side
+            // leaves it.
+            let (child, from_p) = if parent[cq as usize] == cp {
+                (cq, 1)
+            } else {
+                (cp, 0)
+            };
+            slot[b.0] = child << 1 | from_p;
+            slot[b.1] = child << 1 | (1 - from_p);
         }
+        let bridges = 2 * bridge_slots.len();
         let open: Vec<u32> = (0..np)
             .map(|p| {
                 mesh.poly_neighbours[base[p].0..base[p].1]
@@ -240,27 +246,39 @@ impl DeadEnds {
             })
             .collect();
         let mut crossing = vec![Crossing::default(); mesh.slot_count()];
-        for p in 0..np {
-            for s in base[p].0..base[p].1 {
+        for &(from, to) in &base {
+            for s in from..to {
                 let v = mesh.poly_vertices[s];
-                let (next, entry) = match mesh.poly_neighbours[s] {
-                    None => (NONE, NONE),
-                    Some(q) => {
-                        let q = q.index();
-                        let entry = (twin(mesh, &base, p, s, q) - base[q].0) as u32;
-                        // (A polygon of 2³¹ vertices cannot be stored in the first place.)
-                        debug_assert!(entry < Crossing::CUL_DE_SAC);
-                        let flag = if open[q] < 2 { Crossing::CUL_DE_SAC } else { 0 };
-                        (q as u32, entry | flag)
-                    }
-                };
                 crossing[s] = Crossing {
                     point: mesh.vertices[v.index()],
                     vertex: v.0,
-                    next,
-                    entry,
+                    next: NONE,
+                    entry: NONE,
                     bridge: slot[s],
                 };
+            }
+        }
+        // Where each portal leads, both sides of it from one search for the twin slot.
+        let entry = |q: usize, t: usize| {
+            let entry = (t - base[q].0) as u32;
+            // (A polygon of 2³¹ vertices cannot be stored in the first place.)
+            debug_assert!(entry < Crossing::CUL_DE_SAC);
+            entry | if open[q] < 2 { Crossing::CUL_DE_SAC } else { 0 }
+        };
+        for p in 0..np {
+            for s in base[p].0..base[p].1 {
+                let Some(q) = mesh.poly_neighbours[s] else {
+                    continue;
+                };
+                let q = q.index();
+                if q < p {
+                    continue; // done from q's side
+                }
+                let t = twin(mesh, &base, p, s, q);
+                crossing[s].next = q as u32;
+                crossing[s].entry = entry(q, t);
+                crossing[t].next = p as u32;
+                crossing[t].entry = entry(p, s);
             }
         }
         DeadEnds {
@@ -454,5 +472,114 @@ mod tests {
             ],
         );
         assert_eq!(ring.dead_ends().bridge_count(), 0);
+    }
+
+    /// Polygons reachable from `from` across portals, never across edge `slot` of `cut` (nor
+    /// its twin): a breadth-first search, the reference the one-pass construction must match.
+    fn reach_without(mesh: &NavMesh, from: PolyId, cut: (PolyId, usize)) -> Vec<bool> {
+        let (c, i) = cut;
+        let across = mesh.neighbours(c)[i].unwrap();
+        let mut seen = vec![false; mesh.polygon_count()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        seen[from.index()] = true;
+        while let Some(p) = queue.pop_front() {
+            for (k, n) in mesh.neighbours(p).iter().enumerate() {
+                let Some(q) = *n else { continue };
+                let cut_here = (p == c && k == i)
+                    || (p == across
+                        && q == c
+                        && mesh.edge(p, k) == {
+                            let (a, b) = mesh.edge(c, i);
+                            (b, a)
+                        });
+                if !cut_here && !seen[q.index()] {
+                    seen[q.index()] = true;
+                    queue.push_back(q);
+                }
+            }
+        }
+        seen
+    }
+
+    /// Every record against brute force: the neighbour and entry slot of each portal, the
+    /// cul-de-sac flag, which portals are bridges (removing one disconnects its sides), which
+    /// side of a bridge may be crossed toward every goal, the components and the connected
+    /// parts. On built meshes, random scenes and a mesh patched by dynamic updates (whose rows
+    /// have slack between them).
+    #[test]
+    fn every_record_matches_brute_force() {
+        use crate::{build, BuildOptions, Scene};
+        let mut meshes = vec![build(&Scene::default_map(), &BuildOptions::cdt()).unwrap()];
+        let options = crate::random::RandomSceneOptions::default();
+        for seed in 1..4 {
+            let scene = crate::random::random_scene(seed, &options).unwrap();
+            meshes.push(build(&scene, &BuildOptions::cdt()).unwrap());
+        }
+        let mut nav =
+            crate::dynamic::DynamicNavMesh::new(Scene::default_map(), &BuildOptions::cdt(), 100.0)
+                .unwrap();
+        let mut rng = crate::random::Rng::new(3);
+        for _ in 0..30 {
+            let (x, y) = (rng.range_f64(20.0, 700.0), rng.range_f64(20.0, 380.0));
+            let (w, h) = (rng.range_f64(10.0, 90.0), rng.range_f64(10.0, 60.0));
+            nav.add_obstacle([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+                .unwrap();
+            nav.update().unwrap();
+        }
+        meshes.push(NavMesh::clone(nav.snapshot().mesh()));
+        let mut bridges_seen = 0;
+        for m in &meshes {
+            let de = DeadEnds::new(m);
+            let parts = m.connected_components();
+            let mut bridges = 0;
+            for p in m.polygons() {
+                let records = de.crossings(m, p);
+                let ring = m.polygon_vertices(p);
+                for (i, (r, n)) in records.iter().zip(m.neighbours(p)).enumerate() {
+                    assert_eq!(r.vertex, ring[i].0);
+                    assert_eq!(r.point, m.vertex(ring[i]));
+                    let Some(q) = *n else {
+                        assert_eq!((r.next, r.entry, r.bridge), (NONE, NONE, NONE));
+                        continue;
+                    };
+                    assert_eq!(r.next, q.0);
+                    let entry = (r.entry & !Crossing::CUL_DE_SAC) as usize;
+                    let (a, b) = m.edge(p, i);
+                    assert_eq!(m.edge(q, entry), (b, a), "{p} slot {i}");
+                    let open = m.neighbours(q).iter().flatten().count();
+                    assert_eq!(r.entry & Crossing::CUL_DE_SAC != 0, open < 2);
+                    let far = reach_without(m, q, (p, i));
+                    let is_bridge = !far[p.index()];
+                    assert_eq!(r.bridge != NONE, is_bridge, "{p} slot {i}");
+                    bridges += usize::from(is_bridge);
+                    if is_bridge {
+                        for g in m
+                            .polygons()
+                            .filter(|g| parts[g.index()] == parts[p.index()])
+                        {
+                            let toward = de.may_cross(m, p, i, de.component(g));
+                            assert_eq!(toward, far[g.index()], "{p} slot {i}, goal {g}");
+                        }
+                    }
+                }
+            }
+            assert_eq!(de.bridge_count() * 2, bridges);
+            bridges_seen += bridges;
+            // Components: joined exactly by portals that are not bridges.
+            for p in m.polygons() {
+                for (i, n) in m.neighbours(p).iter().enumerate() {
+                    if let Some(q) = *n {
+                        let bridge = de.crossings(m, p)[i].bridge != NONE;
+                        assert_eq!(de.component(p) == de.component(q), !bridge);
+                    }
+                }
+                let q = PolyId(((p.0 as usize * 7919) % m.polygon_count()) as u32);
+                assert_eq!(de.connected(p, q), parts[p.index()] == parts[q.index()]);
+            }
+        }
+        assert!(
+            bridges_seen > 100,
+            "the meshes have bridges to check: {bridges_seen}"
+        );
     }
 }
