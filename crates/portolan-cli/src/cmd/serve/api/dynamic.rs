@@ -213,7 +213,7 @@ pub struct UpdateReply {
     pub polygons_added: usize,
     /// Time spent on the rebuilt tiles' geometry, in milliseconds.
     pub rebuild_ms: f64,
-    /// Time spent stitching and publishing the whole mesh, in milliseconds.
+    /// Time spent stitching and publishing the new snapshot (a patch), in milliseconds.
     pub publish_ms: f64,
     /// `rebuild_ms + publish_ms`.
     pub update_ms: f64,
