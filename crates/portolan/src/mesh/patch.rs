@@ -23,7 +23,7 @@ use super::*;
 /// One polygon a [`MeshEdit`] writes: its id in the new mesh, the span of its corners in the
 /// edit's [`rings`](MeshEdit::rings) and [`neighbours`](MeshEdit::neighbours), box, centroid (as
 /// [`polygon_measures`] gives them) and point-location cells (by the mesh's plan).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub(crate) struct PolygonWrite {
     pub(crate) id: PolyId,
     pub(crate) corners: [u32; 2],
@@ -96,29 +96,34 @@ impl ListWrite {
     }
 }
 
-/// Items grouped by slot without sorting: `count[i]` items for slot `i` (of `slots`), pushed by
-/// `fill` as `(slot, item)`. Returns each slot's start (and the end, at `slots`) and the items.
-/// O(slots + items).
-fn bucket(
-    count: &mut Vec<u32>,
-    slots: usize,
-    fill: impl FnOnce(&mut dyn FnMut(usize, PolyId)),
-) -> (Vec<usize>, Vec<PolyId>) {
-    count.resize(slots, 0);
-    let mut start = Vec::with_capacity(slots + 1);
-    let mut sum = 0usize;
-    for &c in count.iter() {
-        start.push(sum);
-        sum += c as usize;
+/// Items grouped by slot without sorting (a counting sort): `each` pushes every `(slot, item)`,
+/// slots below `slots`, and is called twice (to count, then to place). Returns each slot's
+/// start (and the end, at `slots`) and the items. O(slots + items).
+fn bucket(slots: usize, each: impl Fn(&mut dyn FnMut(usize, PolyId))) -> (Vec<usize>, Vec<PolyId>) {
+    let mut start = vec![0usize; slots + 1];
+    each(&mut |i, _| start[i + 1] += 1);
+    for i in 0..slots {
+        start[i + 1] += start[i];
     }
-    start.push(sum);
     let mut next = start.clone();
-    let mut items = vec![PolyId(0); sum];
-    fill(&mut |i, q| {
+    let mut items = vec![PolyId(0); start[slots]];
+    each(&mut |i, q| {
         items[next[i]] = q;
         next[i] += 1;
     });
     (start, items)
+}
+
+/// The slot of `key` in this patch (`marks[key] = (stamp, slot)`), given in first-seen order:
+/// a new key is appended to `keys`. O(1).
+fn slot(marks: &mut [(u32, u32)], stamp: u32, key: u32, keys: &mut Vec<u32>) -> usize {
+    let (s, i) = marks[key as usize];
+    if s == stamp {
+        return i as usize;
+    }
+    marks[key as usize] = (stamp, keys.len() as u32);
+    keys.push(key);
+    keys.len() - 1
 }
 
 /// Marks per polygon id, reused between patches so that membership tests cost O(1) without an
@@ -201,45 +206,30 @@ impl NavMesh {
             (s == stamp).then(|| &edit.polygons[i as usize])
         };
 
-        // Vertices touched: on a written ring, rewritten, or on the old ring of a polygon in
-        // flux. Each gets a slot (in first-seen order); `fresh[slot]`: its old list is about
-        // another point (or it had none).
+        // Vertices touched: rewritten, on a written ring, or on the old ring of a polygon in
+        // flux, each with a slot. The rewritten ones (and new ones) are *fresh*: their old list
+        // is about another point, or they had none.
         let vertex_count = edit.vertex_count as u32;
         let mut touched: Vec<u32> = Vec::new();
-        let mut fresh: Vec<bool> = Vec::new();
-        let mut slot_of = |v: u32, touched: &mut Vec<u32>, fresh: &mut Vec<bool>| -> usize {
-            let (s, i) = vslots[v as usize];
-            if s == stamp {
-                return i as usize;
-            }
-            vslots[v as usize] = (stamp, touched.len() as u32);
-            touched.push(v);
-            fresh.push(v as usize >= old_vertices);
-            touched.len() - 1
-        };
         for &(v, _) in &edit.vertices {
-            let i = slot_of(v.0, &mut touched, &mut fresh);
-            fresh[i] = true;
+            slot(vslots, stamp, v.0, &mut touched);
         }
-        // The memberships the written polygons bring, bucketed by slot (a counting sort).
-        let mut add_count: Vec<u32> = Vec::new();
+        let rewritten = touched.len();
         for w in &edit.polygons {
             for v in edit.ring(w) {
-                let i = slot_of(v.0, &mut touched, &mut fresh);
-                if add_count.len() <= i {
-                    add_count.resize(i + 1, 0);
-                }
-                add_count[i] += 1;
+                slot(vslots, stamp, v.0, &mut touched);
             }
         }
         for &p in &flux {
             for v in self.polygon_vertices(PolyId(p)) {
                 if v.0 < vertex_count {
-                    slot_of(v.0, &mut touched, &mut fresh);
+                    slot(vslots, stamp, v.0, &mut touched);
                 }
             }
         }
-        let (add_start, add_items) = bucket(&mut add_count, touched.len(), |push| {
+        let fresh = |i: usize| i < rewritten || touched[i] as usize >= old_vertices;
+        // The memberships the written polygons bring, by slot.
+        let (add_start, add_items) = bucket(touched.len(), |push| {
             for w in &edit.polygons {
                 for v in edit.ring(w) {
                     push(vslots[v.index()].1 as usize, w.id);
@@ -251,7 +241,7 @@ impl NavMesh {
         let mut vertex_items: Vec<PolyId> = Vec::new();
         for (i, &v) in touched.iter().enumerate() {
             let from = vertex_items.len();
-            if !fresh[i] {
+            if !fresh(i) {
                 let old = self.vertex_polygons(VertexId(v));
                 vertex_items.extend(old.iter().copied().filter(|&q| !in_flux(q)));
             }
@@ -286,31 +276,17 @@ impl NavMesh {
             (y0..y1 + 1).flat_map(move |cy| (x0..x1 + 1).map(move |cx| cy * nx + cx))
         };
         let mut cells: Vec<u32> = Vec::new();
-        let mut cell_slot = |c: u32, cells: &mut Vec<u32>| -> usize {
-            let (s, i) = cslots[c as usize];
-            if s == stamp {
-                return i as usize;
-            }
-            cslots[c as usize] = (stamp, cells.len() as u32);
-            cells.push(c);
-            cells.len() - 1
-        };
-        let mut cell_count_of: Vec<u32> = Vec::new();
         for w in &edit.polygons {
             for c in cells_of(w.cells) {
-                let i = cell_slot(c, &mut cells);
-                if cell_count_of.len() <= i {
-                    cell_count_of.resize(i + 1, 0);
-                }
-                cell_count_of[i] += 1;
+                slot(cslots, stamp, c, &mut cells);
             }
         }
         for &p in &flux {
             for c in cells_of(plan.cells(self.poly_bounds[p as usize])) {
-                cell_slot(c, &mut cells);
+                slot(cslots, stamp, c, &mut cells);
             }
         }
-        let (cell_start, cell_adds) = bucket(&mut cell_count_of, cells.len(), |push| {
+        let (cell_start, cell_adds) = bucket(cells.len(), |push| {
             for w in &edit.polygons {
                 for c in cells_of(w.cells) {
                     push(cslots[c as usize].1 as usize, w.id);
