@@ -44,7 +44,10 @@
 //! A polygon of a snapshot is named by a [`PolyRef`]: its tile, its index in the tile and the
 //! tile's *salt* (Detour's), the version at which the tile was last rebuilt. A reference taken
 //! from an older snapshot resolves in a newer one only if its tile was not rebuilt since;
-//! otherwise [`Snapshot::resolve`] says [`PolyRefError::Stale`], never a wrong polygon. A path or
+//! otherwise [`Snapshot::resolve`] says [`PolyRefError::Stale`], never a wrong polygon. (A
+//! polygon that resolves covers the same region as before, but its ring may have gained or lost
+//! vertices on a tile border: an edge neighbour of a rebuilt tile is split again where the
+//! rebuilt tile's vertices meet their border.) A path or
 //! corridor can ask whether it crosses a changed tile ([`Snapshot::needs_replan`],
 //! [`Snapshot::path_crosses_changed`]).
 //!
@@ -605,12 +608,10 @@ impl DynamicNavMesh {
             rebuilt.push(self.tiled.tile_polygons(t, &extra)?);
         }
         let rebuild_time = started.elapsed();
-        // No walkable space left: refused before the stitch is touched (O(tiles)), so there is
-        // nothing to roll back. (Border splits add vertices, never polygons.)
-        let kept: usize = (0..self.salts.len())
-            .filter(|t| !self.dirty.contains(t))
-            .map(|t| self.stitch.tile_len(t))
-            .sum();
+        // No walkable space left: refused before the stitch is touched, so there is nothing to
+        // roll back. (Border splits add vertices, never polygons.)
+        let old_counts: Vec<usize> = tiles.iter().map(|&t| self.stitch.tile_len(t)).collect();
+        let kept = self.current.mesh().polygon_count() - old_counts.iter().sum::<usize>();
         if kept + rebuilt.iter().map(Vec::len).sum::<usize>() == 0 {
             return Err(BuildError::NoWalkableSpace.into());
         }
@@ -622,7 +623,6 @@ impl DynamicNavMesh {
             .zip(&rebuilt)
             .map(|(&t, polys)| (t, polys.as_slice()))
             .collect();
-        let old_counts: Vec<usize> = tiles.iter().map(|&t| self.stitch.tile_len(t)).collect();
         // The rebuilt tiles as they were, to stitch again if this stitch fails.
         let old_polygons: Vec<Vec<Vec<Vec2>>> =
             tiles.iter().map(|&t| self.stitch.tile_points(t)).collect();

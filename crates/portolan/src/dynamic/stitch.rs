@@ -36,6 +36,11 @@ use crate::mesh::{polygon_measures, CellRange, LocatorPlan, MeshError, NavMesh, 
 /// `across` tile of a wall.
 pub(crate) const WALL: u32 = u32::MAX;
 
+/// The union of `boxes` (`None` for none).
+fn corners_box(boxes: &[Aabb]) -> Option<Aabb> {
+    Aabb::from_points(boxes.iter().flat_map(|b| [b.min, b.max]))
+}
+
 /// One stitched polygon ([`TileStitch::polygon`]).
 pub(crate) struct StitchedPolygon<'a> {
     pub(crate) ring: &'a [VertexId],
@@ -440,22 +445,17 @@ impl TileStitch {
             Vec::with_capacity(block.len()),
             Vec::with_capacity(block.len()),
         );
-        let (mut area, mut bbox) = (0.0, None::<Aabb>);
+        let mut area = 0.0;
         for polygon in block.polygons() {
             let (b, c, t) = polygon_measures(&self.vertices, polygon);
             bounds.push(b);
             centroids.push(c);
             cells.push(self.plan.cells(b));
             area += t * 0.5;
-            bbox = Some(bbox.map_or(b, |mut x| {
-                x.include(b.min);
-                x.include(b.max);
-                x
-            }));
         }
         let block = &mut self.tiles[u];
         block.area = area;
-        block.bbox = bbox;
+        block.bbox = corners_box(&bounds);
         block.bounds = bounds;
         block.centroids = centroids;
         block.cells = cells;
@@ -563,19 +563,9 @@ impl TileStitch {
     /// The walkable area (the tiles' areas summed in tile order, the same way by every
     /// snapshot) and the union of the polygons' boxes (`None` without polygons). O(tiles).
     pub(crate) fn totals(&self) -> (f64, Option<Aabb>) {
-        let mut area = 0.0;
-        let mut bbox: Option<Aabb> = None;
-        for b in &self.tiles {
-            area += b.area;
-            if let Some(t) = b.bbox {
-                bbox = Some(bbox.map_or(t, |mut x| {
-                    x.include(t.min);
-                    x.include(t.max);
-                    x
-                }));
-            }
-        }
-        (area, bbox)
+        let area = self.tiles.iter().map(|b| b.area).sum();
+        let boxes: Vec<Aabb> = self.tiles.iter().filter_map(|b| b.bbox).collect();
+        (area, corners_box(&boxes))
     }
 
     /// The vertices, by id (the published meshes' ids).

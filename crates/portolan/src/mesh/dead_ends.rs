@@ -100,15 +100,16 @@ impl DeadEnds {
         let mut low = vec![0u32; np];
         let mut component = vec![NONE; np];
         let mut comps = 0u32;
-        let mut open: Vec<u32> = Vec::new();
-        // Every bridge once: the parent's slot into the child, and the child's slot back.
-        let mut bridge_slots: Vec<(usize, usize)> = Vec::new();
+        let mut unassigned: Vec<u32> = Vec::new();
+        // Every bridge once: the parent's slot into the child, the child's slot back, and the
+        // two polygons.
+        let mut bridge_slots: Vec<(usize, usize, usize, usize)> = Vec::new();
         let mut counter = 0u32;
         // Stack of (polygon, the parent's slot into it and its own slot back to the parent
         // (global; `usize::MAX` at a root), next slot to try).
         let mut stack: Vec<(u32, usize, usize, usize)> = Vec::new();
-        let mut close = |p: usize, open: &mut Vec<u32>, component: &mut [u32]| {
-            while let Some(x) = open.pop() {
+        let mut close = |p: usize, unassigned: &mut Vec<u32>, component: &mut [u32]| {
+            while let Some(x) = unassigned.pop() {
                 component[x as usize] = comps;
                 if x as usize == p {
                     break;
@@ -123,7 +124,7 @@ impl DeadEnds {
             enter[root] = counter;
             low[root] = counter;
             counter += 1;
-            open.push(root as u32);
+            unassigned.push(root as u32);
             stack.push((root as u32, usize::MAX, usize::MAX, base[root].0));
             while let Some(&mut (p, via, back, ref mut next)) = stack.last_mut() {
                 let p = p as usize;
@@ -141,7 +142,7 @@ impl DeadEnds {
                         enter[q] = counter;
                         low[q] = counter;
                         counter += 1;
-                        open.push(q as u32);
+                        unassigned.push(q as u32);
                         stack.push((q as u32, s, twin(mesh, &base, p, s, q), base[q].0));
                     } else {
                         low[p] = low[p].min(enter[q]);
@@ -153,11 +154,11 @@ impl DeadEnds {
                             let parent = parent as usize;
                             low[parent] = low[parent].min(low[p]);
                             if low[p] > enter[parent] {
-                                bridge_slots.push((via, back));
-                                close(p, &mut open, &mut component);
+                                bridge_slots.push((via, back, parent, p));
+                                close(p, &mut unassigned, &mut component);
                             }
                         }
-                        None => close(p, &mut open, &mut component),
+                        None => close(p, &mut unassigned, &mut component),
                     }
                 }
             }
@@ -165,15 +166,7 @@ impl DeadEnds {
         // The bridge tree: adjacency between components as compressed rows (each bridge in
         // both directions), then a depth-first numbering.
         let nc = comps as usize;
-        let ends = |&(via, back): &(usize, usize)| {
-            let q = mesh.poly_neighbours[via]
-                .expect("a bridge is a portal")
-                .index();
-            let p = mesh.poly_neighbours[back]
-                .expect("a bridge is a portal")
-                .index();
-            (component[p], component[q])
-        };
+        let ends = |&(_, _, p, q): &(usize, usize, usize, usize)| (component[p], component[q]);
         let mut tree_start = vec![0u32; nc + 1];
         for b in &bridge_slots {
             let (cp, cq) = ends(b);
