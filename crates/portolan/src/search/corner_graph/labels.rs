@@ -260,26 +260,32 @@ impl HubLabels {
         best
     }
 
-    /// [`fill`](HubLabels::fill), also setting `arg[h] = v` where `v` lowered `table[h]`.
+    /// Lowers `table[h]` to `extra + d(v, h)` for every hub `h` of `v`, with no branch per
+    /// entry (whether an entry lowers its hub is as good as random); [`clear`](HubLabels::clear)
+    /// puts the table back.
     #[inline]
-    pub(crate) fn fill_arg(
-        &self,
-        v: u32,
-        extra: f64,
-        table: &mut [f64],
-        arg: &mut [u32],
-        touched: &mut Vec<u32>,
-    ) {
+    pub(crate) fn lower(&self, v: u32, extra: f64, table: &mut [f64]) {
         for (h, d) in self.label(v) {
             let x = &mut table[h as usize];
-            if *x == f64::INFINITY {
-                touched.push(h);
-            }
-            if extra + d < *x {
-                *x = extra + d;
-                arg[h as usize] = v;
-            }
+            let y = extra + d;
+            *x = if y < *x { y } else { *x };
         }
+    }
+
+    /// Sets `table[h]` back to infinity for every hub `h` of `v`.
+    #[inline]
+    pub(crate) fn clear(&self, v: u32, table: &mut [f64]) {
+        let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
+        for &h in &self.hubs[r] {
+            table[h as usize] = f64::INFINITY;
+        }
+    }
+
+    /// `d(v, h)`, when hub `h` is in `v`'s label.
+    pub(crate) fn distance_to_hub(&self, v: u32, h: u32) -> Option<f64> {
+        let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
+        let k = self.hubs[r.clone()].binary_search(&h).ok()?;
+        Some(self.dists[r.start + k])
     }
 
     /// [`join`](HubLabels::join) and the hub that gives it (`None` when infinite).

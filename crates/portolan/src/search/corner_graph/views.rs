@@ -187,6 +187,21 @@ impl Views {
     }
 }
 
+/// The determinant of [`orient`]`(a, b, c)` in plain `f64`, and whether its sign is certain:
+/// its magnitude is at least Shewchuk's error bound, the filter `orient` itself applies first
+/// (so a clear determinant's sign is `orient`'s, and it is not zero).
+#[inline]
+fn det_filtered(a: Vec2, b: Vec2, c: Vec2) -> (f64, bool) {
+    let left = (a.x - c.x) * (b.y - c.y);
+    let right = (a.y - c.y) * (b.x - c.x);
+    let det = left - right;
+    const ERR_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON) * f64::EPSILON;
+    (
+        det,
+        det.abs() >= ERR_BOUND * (left.abs() + right.abs()) && det != 0.0,
+    )
+}
+
 /// Where corner `v` is, as [`NavMesh::locate`] would say, without locating it.
 fn at_vertex(mesh: &NavMesh, v: u32) -> Location {
     Location::OnVertex {
@@ -246,10 +261,9 @@ pub(crate) struct ViewScratch {
     goal_stamp: Vec<u32>,
     /// Per vertex: stamped when the start's side took it.
     start_stamp: Vec<u32>,
-    /// Per hub: `T[h]`, the goal's corner that gives it, and the hubs set (to reset them).
+    /// Per hub: `T[h]`, infinite outside a query (each query lowers it along the labels of
+    /// one side's corners, and raises it back along the same labels).
     table: Vec<f64>,
-    arg: Vec<u32>,
-    touched: Vec<u32>,
     /// The corners the goal sees tautly, and those the start sees, as (straight-line bound of
     /// a path through it, distance to the endpoint, corner).
     sides: [Vec<(f64, f64, u32)>; 2],
@@ -269,12 +283,7 @@ impl ViewScratch {
         }
         if self.table.len() < hubs {
             self.table.resize(hubs, f64::INFINITY);
-            self.arg.resize(hubs, NONE);
         }
-        for &h in &self.touched {
-            self.table[h as usize] = f64::INFINITY;
-        }
-        self.touched.clear();
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.goal_stamp.iter_mut().for_each(|s| *s = 0);
@@ -326,19 +335,32 @@ impl CornerGraph {
             let other = if side == 0 { s } else { t };
             let list = &mut sides[side];
             list.clear();
+            // A point inside one polygon sees each of its corners once: no stamps.
+            let single = matches!(xloc, Location::InPolygon(_));
             for_each_polygon(mesh, xloc, |p| {
-                for e in views.entries(p) {
+                let entries = views.entries(p);
+                // Every entry is written at the list's end, which moves on only past those
+                // taken (no branch on a test whose outcome is as good as random).
+                let mut len = list.len();
+                list.resize(len + entries.len(), (0.0, 0.0, NONE));
+                for e in entries {
                     let c = views.corner[e];
-                    if stamp[c as usize] != gen
-                        && self.taut_from(mesh, x, c)
-                        && views.sees(mesh, e, x)
-                    {
-                        stamp[c as usize] = gen;
-                        let v = mesh.vertices()[c as usize];
-                        let d = dist(x, v);
-                        list.push((d + dist(v, other), d, c));
+                    if !single && stamp[c as usize] == gen {
+                        continue;
                     }
+                    let taken = match self.quick_take(mesh, views, e, x) {
+                        Some(taken) => taken,
+                        None => self.taut_from(mesh, x, c) && views.sees(mesh, e, x),
+                    };
+                    if !single && taken {
+                        stamp[c as usize] = gen;
+                    }
+                    let v = mesh.vertices()[c as usize];
+                    let d = dist(x, v);
+                    list[len] = (d + dist(v, other), d, c);
+                    len += usize::from(taken);
                 }
+                list.truncate(len);
             });
         }
         let seen = sides[0].len() + sides[1].len();
@@ -358,13 +380,7 @@ impl CornerGraph {
         let (s0, s1) = (size(&sides[0]), size(&sides[1]));
         let fill = usize::from(s1 < s0);
         for &(_, d, c) in &sides[fill] {
-            labels.fill_arg(
-                c,
-                d,
-                &mut scratch.table,
-                &mut scratch.arg,
-                &mut scratch.touched,
-            );
+            labels.lower(c, d, &mut scratch.table);
         }
         let join = &mut sides[1 - fill];
         join.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
@@ -378,16 +394,31 @@ impl CornerGraph {
                 (best, joined) = (via, c);
             }
         }
-        scratch.sides = sides;
-        if joined == NONE {
-            return ViewAnswer::Search;
+        // 5. The hub that joins the best corner to the other side, and the first corner of
+        // that side to give the hub its table entry (the same sums, so exactly equal).
+        let hub = (joined != NONE)
+            .then(|| labels.join_arg(joined, &scratch.table).1)
+            .flatten();
+        let filled = hub.and_then(|h| {
+            let want = scratch.table[h as usize];
+            sides[fill]
+                .iter()
+                .find(|x| {
+                    labels
+                        .distance_to_hub(x.2, h)
+                        .is_some_and(|dh| x.1 + dh == want)
+                })
+                .map(|x| x.2)
+        });
+        for &(_, _, c) in &sides[fill] {
+            labels.clear(c, &mut scratch.table);
         }
-        // 5. The path: the labels' next hops from the joined corner to the hub that joins it to
-        // the other side, and from the corner that set the hub's table entry to the same hub.
-        let (_, Some(h)) = labels.join_arg(joined, &scratch.table) else {
+        scratch.sides = sides;
+        // The path: the labels' next hops from the joined corner to the hub, and from the
+        // corner that filled the hub's entry to the same hub.
+        let (Some(h), Some(filled)) = (hub, filled) else {
             return ViewAnswer::Search;
         };
-        let filled = scratch.arg[h as usize];
         // `first` is the start's corner, `b` the goal's.
         let (first, b) = if fill == 0 {
             (joined, filled)
@@ -424,6 +455,39 @@ impl CornerGraph {
         } else {
             ViewAnswer::Search
         }
+    }
+
+    /// Whether a query from `x` takes view entry `e` ([`taut_from`](CornerGraph::taut_from)
+    /// its corner, and [`sees`](Views::sees) it), decided by the plain `f64` determinants of
+    /// those tests where each is clear of its rounding error, with their signs combined as
+    /// bits rather than tested one by one (the signs are as good as random, and a branch per
+    /// test mispredicts about half the time: most of what the side lists cost); `None` when
+    /// one is not clear, for the exact predicates to decide.
+    #[inline]
+    fn quick_take(&self, mesh: &NavMesh, views: &Views, e: usize, x: Vec2) -> Option<bool> {
+        let c = views.corner[e] as usize;
+        let [u, w] = self.turns[c];
+        if u == NONE {
+            return None;
+        }
+        let vs = mesh.vertices();
+        let cv = vs[c];
+        // Taut: both walls on one side of the line x → c (the `orient(x, c, wall)` signs).
+        let (a, clear_a) = det_filtered(x, cv, vs[u as usize]);
+        let (b, clear_b) = det_filtered(x, cv, vs[w as usize]);
+        let taut = (a > 0.0) == (b > 0.0);
+        let mut clear = clear_a & clear_b;
+        // Seen: inside one of the cones (`orient(c, right, x)` not clockwise, `orient(c, left,
+        // x)` not counterclockwise), or no cones (the whole polygon is seen).
+        let cones = &views.cones[views.cone_at[e] as usize..views.cone_at[e + 1] as usize];
+        let mut seen = cones.is_empty();
+        for &[r, l] in cones {
+            let (dr, clear_r) = det_filtered(cv, vs[r as usize], x);
+            let (dl, clear_l) = det_filtered(cv, vs[l as usize], x);
+            seen |= (dr > 0.0) & (dl < 0.0);
+            clear &= clear_r & clear_l;
+        }
+        clear.then_some(taut & seen)
     }
 
     /// The path through `stops` (points, with their corner or `NONE`; the first is the start,
@@ -675,4 +739,86 @@ pub(crate) fn fit(
         plain_below,
         budget,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::movingai::read_map;
+    use crate::{build, BuildOptions, Scene};
+
+    /// `quick_take` decides exactly as the exact predicates do, or leaves it to them: at
+    /// random points inside polygons, at their vertices, and on the lines the tests use (the
+    /// corner's own position, its walls' ends, its cones' vertices), where a determinant is
+    /// zero and only the exact predicates may answer.
+    #[test]
+    fn quick_take_agrees_with_the_exact_tests_or_abstains() {
+        let grid = read_map(
+            std::fs::File::open(crate::testkit::data_dir().join("movingai/dao/den011d.map"))
+                .expect("map file"),
+        )
+        .expect("valid map")
+        .to_scene();
+        let mut rng = crate::random::Rng::new(11);
+        let (mut decided, mut abstained, mut taken) = (0usize, 0usize, 0usize);
+        for scene in [Scene::default_map(), grid] {
+            let mesh = build(&scene, &BuildOptions::cdt()).expect("builds");
+            let graph = CornerGraph::build_with_views(&mesh);
+            let views = graph.views.as_ref().expect("views");
+            let vs = mesh.vertices();
+            for p in mesh.polygons() {
+                let ring: Vec<Vec2> = mesh
+                    .polygon_vertices(p)
+                    .iter()
+                    .map(|v| vs[v.index()])
+                    .collect();
+                for e in views.entries(p) {
+                    let c = views.corner[e];
+                    let mut points = ring.clone();
+                    for _ in 0..4 {
+                        // A random point of the polygon: a convex combination of its vertices.
+                        let w: Vec<f64> = ring.iter().map(|_| rng.next_f64() + 1e-3).collect();
+                        let sum: f64 = w.iter().sum();
+                        let mut q = Vec2::new(0.0, 0.0);
+                        for (x, wi) in ring.iter().zip(&w) {
+                            q += *x * (wi / sum);
+                        }
+                        points.push(q);
+                    }
+                    // On the tests' lines: through the corner and a wall's end or cone vertex.
+                    let cv = vs[c as usize];
+                    let [u, w] = graph.turns[c as usize];
+                    let cones =
+                        &views.cones[views.cone_at[e] as usize..views.cone_at[e + 1] as usize];
+                    for &other in [u, w].iter().chain(cones.as_flattened()) {
+                        let o = vs[other as usize];
+                        points.push(cv + (o - cv) * 2.0);
+                        // Within rounding of the line: the filter must abstain or be right.
+                        points.push(cv + (o - cv) * (0.3 + 3.0 * rng.next_f64()));
+                        points.push(o);
+                    }
+                    points.push(cv);
+                    for x in points {
+                        let exact = graph.taut_from(&mesh, x, c) && views.sees(&mesh, e, x);
+                        match graph.quick_take(&mesh, views, e, x) {
+                            Some(q) => {
+                                assert_eq!(q, exact, "entry {e} of {p:?}, corner {c}, point {x:?}");
+                                decided += 1;
+                                taken += usize::from(q);
+                            }
+                            None => abstained += 1,
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            decided > 10_000 && taken > 1_000 && decided - taken > 1_000,
+            "{decided} {taken}"
+        );
+        assert!(
+            abstained > 100,
+            "the degenerate points reach the exact tests: {abstained}"
+        );
+    }
 }

@@ -345,48 +345,59 @@ pub(crate) fn channel_through(
 }
 
 /// Appends the polygons strictly between `a` and `b` around a vertex they share, walking across
-/// the edges at that vertex the way that reaches `b` (the shorter way when both do).
+/// the edges at that vertex the way that reaches `b` (the shorter way when both do; the way
+/// through `a`'s edge that starts at the vertex when they tie). Counts both ways first, then
+/// writes the shorter one: no allocation (a corner query's path calls this once per bend).
 fn around_vertex(mesh: &NavMesh, a: PolyId, b: PolyId, out: &mut Vec<PolyId>) {
+    let ring = mesh.polygon_vertices(a);
     let bs = mesh.polygon_vertices(b);
-    let Some(&v) = mesh.polygon_vertices(a).iter().find(|v| bs.contains(v)) else {
+    let Some(k) = ring.iter().position(|v| bs.contains(v)) else {
         return;
     };
-    let mut walk = Vec::new();
-    let n = mesh.polygon_vertices(a).len();
-    let Some(k) = mesh.polygon_vertices(a).iter().position(|&y| y == v) else {
-        return;
+    let v = ring[k];
+    let n = ring.len();
+    let ways = [k, (k + n - 1) % n];
+    let [x, y] = ways.map(|first| walk_around(mesh, v, a, b, first, &mut |_| {}));
+    let first = match (x, y) {
+        (Some(x), Some(y)) if y < x => ways[1],
+        (Some(_), _) => ways[0],
+        (None, Some(_)) => ways[1],
+        (None, None) => return,
     };
-    let mut best: Option<Vec<PolyId>> = None;
-    for first in [k, (k + n - 1) % n] {
-        walk.clear();
-        let (mut cur, mut slot) = (a, first);
-        for _ in 0..mesh.vertex_polygons(v).len() {
-            let Some(next) = mesh.neighbours(cur)[slot] else {
-                break;
-            };
-            if next == b {
-                if best.as_ref().is_none_or(|w| w.len() > walk.len()) {
-                    best = Some(walk.clone());
-                }
-                break;
-            }
-            if next == a {
-                break;
-            }
-            walk.push(next);
-            let vs = mesh.polygon_vertices(next);
-            let m = vs.len();
-            let Some(j) = vs.iter().position(|&y| y == v) else {
-                break;
-            };
-            let (fwd, back) = (j, (j + m - 1) % m);
-            slot = if mesh.neighbours(next)[fwd] == Some(cur) {
-                back
-            } else {
-                fwd
-            };
-            cur = next;
+    walk_around(mesh, v, a, b, first, &mut |p| out.push(p));
+}
+
+/// The walk around vertex `v` from polygon `a`, leaving it across the edge in slot `first`,
+/// until polygon `b`: `visit` sees each polygon strictly between them; the number of them when
+/// the walk reaches `b` (`None` when it meets a wall or comes back to `a` first).
+fn walk_around(
+    mesh: &NavMesh,
+    v: VertexId,
+    a: PolyId,
+    b: PolyId,
+    first: usize,
+    visit: &mut impl FnMut(PolyId),
+) -> Option<usize> {
+    let (mut cur, mut slot) = (a, first);
+    for steps in 0..mesh.vertex_polygons(v).len() {
+        let next = mesh.neighbours(cur)[slot]?;
+        if next == b {
+            return Some(steps);
         }
+        if next == a {
+            return None;
+        }
+        visit(next);
+        let vs = mesh.polygon_vertices(next);
+        let m = vs.len();
+        let j = vs.iter().position(|&y| y == v)?;
+        let (fwd, back) = (j, (j + m - 1) % m);
+        slot = if mesh.neighbours(next)[fwd] == Some(cur) {
+            back
+        } else {
+            fwd
+        };
+        cur = next;
     }
-    out.extend(best.unwrap_or_default());
+    None
 }
