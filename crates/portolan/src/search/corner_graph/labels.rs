@@ -239,7 +239,8 @@ impl HubLabels {
 
     /// The graph distance between corners `a` and `b`: the least `d(a, h) + d(h, b)` over the
     /// hubs in both labels (a merge of the two lists, sorted by hub rank); infinite when they
-    /// share none.
+    /// share none. (The labels' own test; queries read distances through a table by hub.)
+    #[cfg(test)]
     pub(crate) fn distance(&self, a: u32, b: u32) -> f64 {
         let ra = self.offsets[a as usize] as usize..self.offsets[a as usize + 1] as usize;
         let rb = self.offsets[b as usize] as usize..self.offsets[b as usize + 1] as usize;

@@ -355,19 +355,23 @@ impl CornerGraph {
                     if !single && taken {
                         stamp[c as usize] = gen;
                     }
-                    let v = mesh.vertices()[c as usize];
-                    let d = dist(x, v);
-                    list[len] = (d + dist(v, other), d, c);
+                    list[len].2 = c;
                     len += usize::from(taken);
                 }
                 list.truncate(len);
             });
+            // The distances of the corners taken only (two square roots each).
+            for item in list.iter_mut() {
+                let v = mesh.vertices()[item.2 as usize];
+                let d = dist(x, v);
+                *item = (d + dist(v, other), d, item.2);
+            }
         }
         let seen = sides[0].len() + sides[1].len();
         // 3. An upper bound first, from the most promising corners of each side (least
         // straight-line bound) joined label to label: a corner whose bound exceeds it is on no
         // shortest path, and is dropped from both sides.
-        let ub = upper_bound(labels, &sides);
+        let ub = upper_bound(labels, &sides, &mut scratch.table);
         if ub < f64::INFINITY {
             let keep = ub * (1.0 + 1e-12);
             sides[0].retain(|x| x.0 <= keep);
@@ -549,8 +553,10 @@ const UB_PAIRS: usize = 2;
 
 /// The length of a real path from the start to the goal, short when the straight line is a
 /// good guide: the least `|s a| + d(a, b) + |b t|` over the [`UB_PAIRS`] corners `a` and `b` of
-/// each side with the least straight-line bound.
-fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2]) -> f64 {
+/// each side with the least straight-line bound. Each `d(a, b)` is read through `table` (all
+/// infinite, and left so): `a`'s label spread over it by hub, then `b`'s joined to it, which
+/// costs no branch per entry where a merge of the two sorted labels branches on every step.
+fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2], table: &mut [f64]) -> f64 {
     let best = |list: &[(f64, f64, u32)]| {
         let mut top = [(f64::INFINITY, 0.0, NONE); UB_PAIRS];
         for &x in list {
@@ -564,9 +570,11 @@ fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2]) -> f64 {
     let (goal, start) = (best(&sides[0]), best(&sides[1]));
     let mut ub = f64::INFINITY;
     for a in start.iter().filter(|x| x.2 != NONE) {
+        labels.lower(a.2, 0.0, table);
         for b in goal.iter().filter(|x| x.2 != NONE) {
-            ub = ub.min(a.1 + labels.distance(a.2, b.2) + b.1);
+            ub = ub.min(a.1 + labels.join(b.2, table) + b.1);
         }
+        labels.clear(a.2, table);
     }
     ub
 }
