@@ -102,13 +102,8 @@ impl Orientation {
 #[inline]
 pub fn orient(a: Vec2, b: Vec2, c: Vec2) -> Orientation {
     // Fast filter: the common case is far from degenerate and needs no extended precision.
-    let detleft = (a.x - c.x) * (b.y - c.y);
-    let detright = (a.y - c.y) * (b.x - c.x);
-    let det = detleft - detright;
-    let detsum = detleft.abs() + detright.abs();
-    // Shewchuk's ccwerrboundA = (3 + 16 eps) eps.
-    const ERR_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON) * f64::EPSILON;
-    let det = if det.abs() >= ERR_BOUND * detsum {
+    let (det, clear) = orient_filtered(a, b, c);
+    let det = if clear {
         det
     } else {
         robust::orient2d(
@@ -124,6 +119,22 @@ pub fn orient(a: Vec2, b: Vec2, c: Vec2) -> Orientation {
     } else {
         Orientation::Collinear
     }
+}
+
+/// The determinant [`orient`] decides on, in plain `f64`, and whether its sign is certain: not
+/// zero, and at least Shewchuk's error bound (`ccwerrboundA`) away from it, so that its sign is
+/// the exact one. `orient`'s own fast filter; callers that combine several signs without a
+/// branch each (the corner search's views) use it directly and fall back to `orient` where one
+/// is not certain.
+#[inline]
+pub(crate) fn orient_filtered(a: Vec2, b: Vec2, c: Vec2) -> (f64, bool) {
+    let detleft = (a.x - c.x) * (b.y - c.y);
+    let detright = (a.y - c.y) * (b.x - c.x);
+    let det = detleft - detright;
+    let detsum = detleft.abs() + detright.abs();
+    // Shewchuk's ccwerrboundA = (3 + 16 eps) eps.
+    const ERR_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON) * f64::EPSILON;
+    (det, det != 0.0 && det.abs() >= ERR_BOUND * detsum)
 }
 
 /// Twice the signed area of triangle `a b c` in plain `f64` (positive when CCW).

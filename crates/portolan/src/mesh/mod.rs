@@ -375,35 +375,48 @@ impl NavMesh {
             return false;
         };
         let n = self.polygon_vertices(p).len();
-        for first in [k, (k + n - 1) % n] {
-            let (mut cur, mut slot) = (p, first);
-            for _ in 0..self.vertex_polygons(v).len() {
-                let Some(next) = self.neighbours(cur)[slot] else {
-                    break;
-                };
-                if next == q {
-                    return true;
-                }
-                if next == p {
-                    break;
-                }
-                // In `next`, the edge shared with `cur` is one of its two edges at `v`: go on
-                // through the other.
-                let vs = self.polygon_vertices(next);
-                let m = vs.len();
-                let Some(j) = vs.iter().position(|&x| x == v) else {
-                    break;
-                };
-                let (out, back) = (j, (j + m - 1) % m);
-                slot = if self.neighbours(next)[out] == Some(cur) {
-                    back
-                } else {
-                    out
-                };
-                cur = next;
+        [k, (k + n - 1) % n]
+            .into_iter()
+            .any(|first| self.walk_around(v, p, q, first, &mut |_| {}).is_some())
+    }
+
+    /// The walk around vertex `v` from polygon `from` (one of the polygons around it), leaving
+    /// it across the edge in slot `first` (one of its two edges at `v`), across edges that end
+    /// at `v`, until polygon `to`: `visit` sees each polygon strictly between them. The number
+    /// of them when the walk reaches `to`; `None` when it meets a wall or comes back to `from`
+    /// first. Cost: the polygons around `v`.
+    pub(crate) fn walk_around(
+        &self,
+        v: VertexId,
+        from: PolyId,
+        to: PolyId,
+        first: usize,
+        visit: &mut impl FnMut(PolyId),
+    ) -> Option<usize> {
+        let (mut cur, mut slot) = (from, first);
+        for steps in 0..self.vertex_polygons(v).len() {
+            let next = self.neighbours(cur)[slot]?;
+            if next == to {
+                return Some(steps);
             }
+            if next == from {
+                return None;
+            }
+            visit(next);
+            // In `next`, the edge shared with `cur` is one of its two edges at `v`: go on
+            // through the other.
+            let vs = self.polygon_vertices(next);
+            let m = vs.len();
+            let j = vs.iter().position(|&x| x == v)?;
+            let (out, back) = (j, (j + m - 1) % m);
+            slot = if self.neighbours(next)[out] == Some(cur) {
+                back
+            } else {
+                out
+            };
+            cur = next;
         }
-        false
+        None
     }
     /// The bounding box of the whole mesh.
     #[inline]

@@ -65,7 +65,7 @@ use super::labels::HubLabels;
 use super::{CornerGraph, NONE};
 use crate::build::{BuildError, CancelToken};
 use crate::geom::dist;
-use crate::geom::{orient, Orientation, Vec2};
+use crate::geom::{orient, orient_filtered, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use crate::search::polyanya::{channel_through, for_each_polygon};
 use crate::search::raycast::{raycast_located, RayOutcome};
@@ -189,21 +189,6 @@ impl Views {
             + self.cones.len() * 8
             + (self.strip_at.len() + self.strips.len()) * 4
     }
-}
-
-/// The determinant of [`orient`]`(a, b, c)` in plain `f64`, and whether its sign is certain:
-/// its magnitude is at least Shewchuk's error bound, the filter `orient` itself applies first
-/// (so a clear determinant's sign is `orient`'s, and it is not zero).
-#[inline]
-fn det_filtered(a: Vec2, b: Vec2, c: Vec2) -> (f64, bool) {
-    let left = (a.x - c.x) * (b.y - c.y);
-    let right = (a.y - c.y) * (b.x - c.x);
-    let det = left - right;
-    const ERR_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON) * f64::EPSILON;
-    (
-        det,
-        det.abs() >= ERR_BOUND * (left.abs() + right.abs()) && det != 0.0,
-    )
 }
 
 /// Where corner `v` is, as [`NavMesh::locate`] would say, without locating it.
@@ -476,13 +461,14 @@ impl CornerGraph {
         let c = views.corner[e] as usize;
         let [u, w] = self.turns[c];
         if u == NONE {
-            return None;
+            // Not a corner: taut from nowhere (`taut_from`).
+            return Some(false);
         }
         let vs = mesh.vertices();
         let cv = vs[c];
         // Taut: both walls on one side of the line x → c (the `orient(x, c, wall)` signs).
-        let (a, clear_a) = det_filtered(x, cv, vs[u as usize]);
-        let (b, clear_b) = det_filtered(x, cv, vs[w as usize]);
+        let (a, clear_a) = orient_filtered(x, cv, vs[u as usize]);
+        let (b, clear_b) = orient_filtered(x, cv, vs[w as usize]);
         let taut = (a > 0.0) == (b > 0.0);
         let mut clear = clear_a & clear_b;
         // Seen: inside one of the cones (`orient(c, right, x)` not clockwise, `orient(c, left,
@@ -490,8 +476,8 @@ impl CornerGraph {
         let cones = &views.cones[views.cone_at[e] as usize..views.cone_at[e + 1] as usize];
         let mut seen = cones.is_empty();
         for &[r, l] in cones {
-            let (dr, clear_r) = det_filtered(cv, vs[r as usize], x);
-            let (dl, clear_l) = det_filtered(cv, vs[l as usize], x);
+            let (dr, clear_r) = orient_filtered(cv, vs[r as usize], x);
+            let (dl, clear_l) = orient_filtered(cv, vs[l as usize], x);
             seen |= (dr > 0.0) & (dl < 0.0);
             clear &= clear_r & clear_l;
         }

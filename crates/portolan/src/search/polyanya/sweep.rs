@@ -357,47 +357,12 @@ fn around_vertex(mesh: &NavMesh, a: PolyId, b: PolyId, out: &mut Vec<PolyId>) {
     let v = ring[k];
     let n = ring.len();
     let ways = [k, (k + n - 1) % n];
-    let [x, y] = ways.map(|first| walk_around(mesh, v, a, b, first, &mut |_| {}));
+    let [x, y] = ways.map(|first| mesh.walk_around(v, a, b, first, &mut |_| {}));
     let first = match (x, y) {
         (Some(x), Some(y)) if y < x => ways[1],
         (Some(_), _) => ways[0],
         (None, Some(_)) => ways[1],
         (None, None) => return,
     };
-    walk_around(mesh, v, a, b, first, &mut |p| out.push(p));
-}
-
-/// The walk around vertex `v` from polygon `a`, leaving it across the edge in slot `first`,
-/// until polygon `b`: `visit` sees each polygon strictly between them; the number of them when
-/// the walk reaches `b` (`None` when it meets a wall or comes back to `a` first).
-fn walk_around(
-    mesh: &NavMesh,
-    v: VertexId,
-    a: PolyId,
-    b: PolyId,
-    first: usize,
-    visit: &mut impl FnMut(PolyId),
-) -> Option<usize> {
-    let (mut cur, mut slot) = (a, first);
-    for steps in 0..mesh.vertex_polygons(v).len() {
-        let next = mesh.neighbours(cur)[slot]?;
-        if next == b {
-            return Some(steps);
-        }
-        if next == a {
-            return None;
-        }
-        visit(next);
-        let vs = mesh.polygon_vertices(next);
-        let m = vs.len();
-        let j = vs.iter().position(|&y| y == v)?;
-        let (fwd, back) = (j, (j + m - 1) % m);
-        slot = if mesh.neighbours(next)[fwd] == Some(cur) {
-            back
-        } else {
-            fwd
-        };
-        cur = next;
-    }
-    None
+    mesh.walk_around(v, a, b, first, &mut |p| out.push(p));
 }
