@@ -29,7 +29,7 @@
 use crate::geom::{norm, orient, Orientation, Vec2};
 use crate::mesh::{NavMesh, PolyId};
 use crate::search::corner::outer_bisector;
-use crate::search::funnel::Portal;
+use crate::search::funnel::{beyond, Portal};
 
 /// How many polygons ahead of its cursor an agent looks for itself in its channel.
 pub(crate) const LOOKAHEAD: usize = 8;
@@ -245,7 +245,7 @@ fn first_corners(portals: &mut Vec<Portal>, source: &mut Portals, path: &mut [Ve
         let Portal { left: l, right: r } = portals[i];
         // Tighten the right side: r is not outside (right of) the current right ray.
         if orient(apex, right, r) != Orientation::Clockwise {
-            if apex == right || orient(apex, left, r) == Orientation::Clockwise {
+            if apex == right || !beyond(apex, left, r, Orientation::Clockwise) {
                 right = r;
                 right_index = i;
             } else {
@@ -260,7 +260,7 @@ fn first_corners(portals: &mut Vec<Portal>, source: &mut Portals, path: &mut [Ve
         }
         // Tighten the left side, symmetrically.
         if orient(apex, left, l) != Orientation::CounterClockwise {
-            if apex == left || orient(apex, right, l) == Orientation::CounterClockwise {
+            if apex == left || !beyond(apex, right, l, Orientation::CounterClockwise) {
                 left = l;
                 left_index = i;
             } else {

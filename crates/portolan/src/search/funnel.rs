@@ -164,8 +164,7 @@ impl<'a> Funnel<'a> {
 
         // Tighten the right side: r is not outside (right of) the current right ray.
         if orient(self.apex, self.right, r) != Orientation::Clockwise {
-            if self.apex == self.right || orient(self.apex, self.left, r) == Orientation::Clockwise
-            {
+            if self.apex == self.right || !beyond(self.apex, self.left, r, Orientation::Clockwise) {
                 self.right = r;
                 self.right_index = i;
             } else {
@@ -178,7 +177,7 @@ impl<'a> Funnel<'a> {
         // Tighten the left side, symmetrically.
         if orient(self.apex, self.left, l) != Orientation::CounterClockwise {
             if self.apex == self.left
-                || orient(self.apex, self.right, l) == Orientation::CounterClockwise
+                || !beyond(self.apex, self.right, l, Orientation::CounterClockwise)
             {
                 self.left = l;
                 self.left_index = i;
@@ -251,6 +250,21 @@ impl<'a> Funnel<'a> {
     }
 }
 
+/// `true` when `p` is outside the funnel's side from `apex` through `side` (whose inside is
+/// toward `inside`): strictly to the other side of its line, or on the line but not ahead of
+/// the apex. A point on the side's ray itself is inside: the funnel then narrows to that ray.
+/// (Testing only `orient(apex, side, p) == inside` called a point on the ray outside, and
+/// turned the path at the side's end where it runs straight along a wall: a portal lying
+/// along the line from the apex, as grid maps make them, gave paths longer than the
+/// shortest.)
+#[inline]
+pub(crate) fn beyond(apex: Vec2, side: Vec2, p: Vec2, inside: Orientation) -> bool {
+    match orient(apex, side, p) {
+        Orientation::Collinear => (side - apex).dot(p - apex) <= 0.0,
+        o => o != inside,
+    }
+}
+
 /// The shortest polyline through the portals (the chapter's `stringPull`), with collinear
 /// pass-through points removed.
 pub fn string_pull(portals: &[Portal]) -> Vec<Vec2> {
@@ -282,6 +296,43 @@ pub fn simplify_collinear(path: &mut Vec<Vec2>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A portal lying along the line from the apex (grid maps make them: a wall's end and the
+    /// next corner in one row): the funnel narrows to that line instead of turning at the
+    /// portal's far end. Before the fix the path went round (236, 241) and (236, 240), 1.05
+    /// longer here; found on a 512 × 512 maze, where the exact search's funnel disagreed with
+    /// Polyanya (y down, as in the map: the names follow the mesh's own order).
+    #[test]
+    fn regression_a_portal_along_the_apex_line_narrows_the_funnel() {
+        let p = |lx, ly, rx, ry| Portal {
+            left: v(lx, ly),
+            right: v(rx, ry),
+        };
+        let portals = [
+            Portal::point(v(232.0, 241.0)),
+            p(236.0, 241.0, 233.0, 241.0),
+            p(236.0, 240.0, 233.0, 241.0),
+            p(236.0, 240.0, 237.0, 237.0),
+            p(240.0, 236.0, 237.0, 237.0),
+            Portal::point(v(240.0, 236.0)),
+        ];
+        assert_eq!(
+            string_pull(&portals),
+            vec![v(232.0, 241.0), v(233.0, 241.0), v(240.0, 236.0)]
+        );
+        // The same on the other side (mirrored: left and right swap).
+        let mirrored: Vec<Portal> = portals
+            .iter()
+            .map(|q| Portal {
+                left: v(-q.right.x, q.right.y),
+                right: v(-q.left.x, q.left.y),
+            })
+            .collect();
+        assert_eq!(
+            string_pull(&mirrored),
+            vec![v(-232.0, 241.0), v(-233.0, 241.0), v(-240.0, 236.0)]
+        );
+    }
 
     fn v(x: f64, y: f64) -> Vec2 {
         Vec2::new(x, y)
