@@ -42,6 +42,12 @@ pub struct DeadEnds {
     /// Per component: the root of its tree in the bridge forest (one tree per connected part
     /// of the mesh).
     root: Vec<u32>,
+    /// Per component: its parent in the bridge forest ([`NONE`] at a root) and its depth there.
+    up: Vec<(u32, u32)>,
+    /// Per component: its polygon when it has exactly one, else [`NONE`]. A chain of such
+    /// components joined by bridges is a stretch of the mesh with no cycle: the channel through
+    /// it is the only one ([`DeadEnds::forced_channel`]).
+    single: Vec<u32>,
     /// Per edge slot (in [`NavMesh`]'s flat order): [`NONE`] for a wall or a portal on a cycle;
     /// else `child << 1 | enters`, where `child` is the component on the bridge's far side from
     /// the tree's root and `enters` is 1 when crossing from this slot's polygon goes into it.
@@ -189,6 +195,7 @@ impl DeadEnds {
         let mut range = vec![(NONE, NONE); nc];
         let mut parent = vec![NONE; nc];
         let mut root = vec![NONE; nc];
+        let mut depth = vec![0u32; nc];
         let mut order = 0u32;
         let mut walk: Vec<(u32, usize)> = Vec::new();
         for r in 0..nc {
@@ -206,6 +213,7 @@ impl DeadEnds {
                     *i += 1;
                     if range[d as usize].0 == NONE {
                         parent[d as usize] = c as u32;
+                        depth[d as usize] = depth[c] + 1;
                         range[d as usize].0 = order;
                         order += 1;
                         walk.push((d, 0));
@@ -274,10 +282,24 @@ impl DeadEnds {
                 crossing[t].entry = entry(p, s);
             }
         }
+        let mut single = vec![NONE; nc];
+        let mut members = vec![0u32; nc];
+        for (p, &c) in component.iter().enumerate() {
+            members[c as usize] += 1;
+            single[c as usize] = p as u32;
+        }
+        for (x, &m) in single.iter_mut().zip(&members) {
+            if m != 1 {
+                *x = NONE;
+            }
+        }
+        let up = parent.into_iter().zip(depth).collect();
         DeadEnds {
             component,
             range,
             root,
+            up,
+            single,
             slot,
             bridges: bridges / 2,
             crossing,
@@ -317,6 +339,63 @@ impl DeadEnds {
     #[inline]
     pub fn may_cross(&self, mesh: &NavMesh, p: PolyId, slot: usize, goal: u32) -> bool {
         self.may_cross_code(self.slot[mesh.slots(p).start + slot], goal)
+    }
+
+    /// The channel from polygon `a` to polygon `b` when it is *forced*: when `a`, `b` and every
+    /// polygon between them in the bridge forest are components of one polygon each, so that
+    /// the polygons between them form a chain with no cycle and every way from `a` to `b`
+    /// crosses exactly these polygons, in this order (a walk that leaves the chain must come
+    /// back through the same bridge). `out` is then that channel, `a` first, and the answer is
+    /// `true`; `false` (and `out` unspecified) otherwise, including when no portal joins them.
+    /// Cost: the channel's length at most, walking up the bridge forest from both ends; a
+    /// component of several polygons met on the way ends the walk at once.
+    ///
+    /// ```
+    /// # use portolan::{NavMesh, PolyId, Vec2};
+    /// // Three squares in a row: no cycle, so the channel from the first to the last is forced.
+    /// let v = (0..8).map(|i| Vec2::new((i / 2) as f64, (i % 2) as f64)).collect();
+    /// let mesh = NavMesh::from_polygons(v, vec![vec![0, 2, 3, 1], vec![2, 4, 5, 3], vec![4, 6, 7, 5]]).unwrap();
+    /// let (mut channel, mut tail) = (Vec::new(), Vec::new());
+    /// assert!(mesh.dead_ends().forced_channel(PolyId(0), PolyId(2), &mut channel, &mut tail));
+    /// assert_eq!(channel, [PolyId(0), PolyId(1), PolyId(2)]);
+    /// ```
+    pub fn forced_channel(
+        &self,
+        a: PolyId,
+        b: PolyId,
+        out: &mut Vec<PolyId>,
+        tail: &mut Vec<PolyId>,
+    ) -> bool {
+        out.clear();
+        tail.clear();
+        let (mut x, mut y) = (
+            self.component[a.index()] as usize,
+            self.component[b.index()] as usize,
+        );
+        if self.single[x] == NONE || self.single[y] == NONE || self.root[x] != self.root[y] {
+            return false;
+        }
+        out.push(a);
+        tail.push(b);
+        // Up from the deeper end until the two walks meet (at the lowest common ancestor).
+        while x != y {
+            let (side, c) = if self.up[x].1 >= self.up[y].1 {
+                (&mut *out, &mut x)
+            } else {
+                (&mut *tail, &mut y)
+            };
+            *c = self.up[*c].0 as usize;
+            // (A root has depth 0 and both ends share the root: the deeper one has a parent.)
+            let p = self.single[*c];
+            if p == NONE {
+                return false;
+            }
+            side.push(PolyId(p));
+        }
+        // The meeting polygon ends both lists (or `a == b`): keep it once.
+        tail.pop();
+        out.extend(tail.iter().rev());
+        true
     }
 
     /// [`DeadEnds::may_cross`] for a slot's bridge code ([`Crossing::bridge`]).

@@ -208,6 +208,14 @@ impl ExactSearch {
                 return self.unreachable(mesh, s, sloc, t, options);
             }
         }
+        // A forced channel (no cycle between the start and the goal): the funnel's path through
+        // it is the shortest, without a search (`forced.rs`). Not under a filter, whose closed
+        // polygons the bridges do not know.
+        if let (Some(de), None) = (dead_ends, filter) {
+            if let Some(path) = self.forced_path(mesh, de, (s, sloc), (t, tloc)) {
+                return Ok(path);
+            }
+        }
         // (With hub labels the heuristic of corners is exact; landmarks would only slow the
         // plain part down.)
         let mut q = Query {

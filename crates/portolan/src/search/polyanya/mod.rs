@@ -131,6 +131,7 @@
 //! result once the buffers have grown.
 
 mod expand;
+mod forced;
 mod heuristic;
 mod links;
 mod one_to_all;
@@ -296,6 +297,8 @@ pub(crate) struct ExactSearch {
     lower_bound: f64,
     /// Scratch of a corner query answered from the graph's views.
     views: ViewScratch,
+    /// Scratch of a query answered through a forced channel (`forced.rs`).
+    forced: forced::ForcedScratch,
 }
 
 /// Per root of [`ExactSearch`]: valid when `stamp` is the current generation.

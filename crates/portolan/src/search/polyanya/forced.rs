@@ -1,0 +1,104 @@
+//! Queries through a forced channel: the funnel answers them exactly, without a search.
+//!
+//! Where the polygons between the start and the goal form a chain with no cycle (every portal
+//! between them is a bridge of the mesh's dual graph and every polygon on the way is a
+//! 2-edge-connected component of its own: [`DeadEnds::forced_channel`]), every path from the
+//! start to the goal crosses the same polygons in the same order. The free space along the way
+//! is then a *sleeve*, a simply connected strip of convex pieces, and all its paths between two
+//! points are of one homotopy class. The shortest of them is what the funnel algorithm computes
+//! from the sleeve's portals (D. T. Lee, F. P. Preparata, *Euclidean shortest paths in the
+//! presence of rectilinear barriers*, Networks 14, 1984; J. Hershberger, J. Snoeyink,
+//! *Computing minimum length paths of a given homotopy class*, CGTA 4, 1994): a path that turns
+//! only at portal ends, always around the wall side, so the shortest path of the whole mesh.
+//!
+//! ```text
+//!   ┌──────┬──────┬──────┐      a corridor of convex pieces, each joined to the next by a
+//!   │ s    │      │      │      bridge: one channel, and the funnel through its portals (the
+//!   │  `·. │      │      │      shared edges) is the shortest path; a search would have
+//!   └─────`·.─────┴────┐ │      found the same path after expanding its nodes one by one
+//!                  `·. │ │
+//!                     `t │
+//!                      └─┘
+//! ```
+//!
+//! This is the general case of what Polyanya's dead-end pruning exploits
+//! ([`crate::mesh::dead_ends`]): on a map whose walls are all connected to its border (a
+//! perfect maze, a cave or dungeon without islands) every query is forced; on other maps the
+//! queries between tree-shaped parts are (corridors, rooms off a hall without a pillar inside).
+//! An endpoint on an edge or a vertex belongs to several polygons: every pair of the start's and
+//! the goal's polygons is funnelled and the shortest path kept (a shortest path leaves the start
+//! into one of them and reaches the goal from one of them; at a pinch vertex that is the rule
+//! of [`NavMesh::is_pinch`]).
+//!
+//! # Cost
+//! The channel's length, twice over at most: the walk up the bridge forest (one array read per
+//! polygon, [`DeadEnds::forced_channel`]) and the funnel (one or two exact orientation tests
+//! per portal, and a rescan from the apex after each turn: linear in practice). A query that is
+//! not forced pays the walk until the first polygon with a cycle through it, and then the
+//! search. Figures: BENCHMARKS.md (issue 15).
+
+use super::{for_each_polygon, ExactSearch};
+use crate::geom::Vec2;
+use crate::mesh::dead_ends::DeadEnds;
+use crate::mesh::{Location, NavMesh, PolyId};
+use crate::search::funnel::{channel_portals_into, simplify_collinear, Funnel, Portal};
+use crate::search::{Path, PathStatus};
+
+/// Reusable buffers of [`ExactSearch::forced_path`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct ForcedScratch {
+    channel: Vec<PolyId>,
+    tail: Vec<PolyId>,
+    portals: Vec<Portal>,
+    starts: Vec<PolyId>,
+    goals: Vec<PolyId>,
+}
+
+impl ExactSearch {
+    /// The shortest path from `s` (located at `sloc`) to `t` (at `tloc`) when every pair of
+    /// their polygons is joined by a forced channel (see the [module docs](self)); `None` when
+    /// one pair is not, and the search must decide.
+    pub(super) fn forced_path(
+        &mut self,
+        mesh: &NavMesh,
+        dead_ends: &DeadEnds,
+        (s, sloc): (Vec2, Location),
+        (t, tloc): (Vec2, Location),
+    ) -> Option<Path> {
+        let ForcedScratch {
+            channel,
+            tail,
+            portals,
+            starts,
+            goals,
+        } = &mut self.forced;
+        starts.clear();
+        goals.clear();
+        for_each_polygon(mesh, sloc, |p| starts.push(p));
+        for_each_polygon(mesh, tloc, |p| goals.push(p));
+        let mut best: Option<Path> = None;
+        for &a in starts.iter() {
+            for &b in goals.iter() {
+                if !dead_ends.forced_channel(a, b, channel, tail) {
+                    return None;
+                }
+                channel_portals_into(mesh, channel, s, t, portals);
+                let mut points = Funnel::new(portals).finish();
+                simplify_collinear(&mut points);
+                let length = Path::polyline_length(&points);
+                if best.as_ref().is_none_or(|p| length < p.length) {
+                    best = Some(Path {
+                        points,
+                        length,
+                        channel: channel.clone(),
+                        expanded: 0,
+                        status: PathStatus::Complete,
+                        links: Vec::new(),
+                        bound: Some(1.0),
+                    });
+                }
+            }
+        }
+        best
+    }
+}
