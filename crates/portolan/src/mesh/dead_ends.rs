@@ -341,8 +341,9 @@ impl DeadEnds {
         self.may_cross_code(self.slot[mesh.slots(p).start + slot], goal)
     }
 
-    /// The channel from polygon `a` to polygon `b` when it is *forced*: when `a`, `b` and every
-    /// polygon between them in the bridge forest are components of one polygon each, so that
+    /// The channel from polygon `a` to polygon `b` when it is *forced*: when `a == b`, or when
+    /// `a`, `b` and every polygon between them in the bridge forest are components of one
+    /// polygon each, so that
     /// the polygons between them form a chain with no cycle and every way from `a` to `b`
     /// crosses exactly these polygons, in this order (a walk that leaves the chain must come
     /// back through the same bridge). `out` is then that channel, `a` first, and the answer is
@@ -368,6 +369,11 @@ impl DeadEnds {
     ) -> bool {
         out.clear();
         tail.clear();
+        if a == b {
+            // One convex polygon: the segment.
+            out.push(a);
+            return true;
+        }
         let (mut x, mut y) = (
             self.component[a.index()] as usize,
             self.component[b.index()] as usize,

@@ -80,8 +80,15 @@ impl PathFinder {
             SearchMethod::Funnel => {
                 let s = resolve_endpoint(mesh, start, options.snap, EndpointRole::Start)?;
                 let g = resolve_endpoint(mesh, goal, options.snap, EndpointRole::Goal)?;
-                let run = self.channel.search(mesh, &s, &g, options)?;
-                self.funnel_path(mesh, &s, run)
+                // A forced channel (no cycle between the endpoints) is the only channel: no
+                // A* needed, and the funnel's path through it is the shortest.
+                match self.exact.forced_funnel(mesh, &s, &g, options) {
+                    Some(path) => path,
+                    None => {
+                        let run = self.channel.search(mesh, &s, &g, options)?;
+                        self.funnel_path(mesh, &s, run)
+                    }
+                }
             }
         };
         offset_corners(mesh, &mut path, options.corner_offset);

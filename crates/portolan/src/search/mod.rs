@@ -69,9 +69,14 @@ pub enum PortalPoint {
 #[serde(rename_all = "kebab-case")]
 pub enum SearchMethod {
     /// Channel A* with [`SearchOptions::portal_point`], then the funnel: fast, near-optimal.
+    /// Where the channel is *forced* (no cycle of polygons between the start and the goal,
+    /// [`DeadEnds::forced_channel`](crate::mesh::dead_ends::DeadEnds::forced_channel)) there
+    /// is no choice to make: no A* runs, and the funnel's path is the shortest
+    /// ([`Path::bound`] `Some(1.0)`).
     #[default]
     Funnel,
     /// Polyanya (Cui, Harabor and Grastien, IJCAI 2017): a Euclidean shortest path, exactly.
+    /// A query whose channel is forced is answered by the funnel through it, without nodes.
     Exact,
     /// The exact search sped up by a precomputed [`corner_graph`]
     /// ([`SearchOptions::corner_graph`], required): the same shortest paths. Where the graph has
@@ -345,8 +350,8 @@ pub struct Path {
     pub links: Vec<LinkTraversal>,
     /// A certificate of quality: `Some(b)` when the search proved `length ≤ b ×` the shortest
     /// possible length (cost, with links): 1 for the exact searches, at most `1 + epsilon` for
-    /// a bounded [`SearchMethod::Corner`] query. `None` when nothing is proved (the funnel
-    /// search, partial paths).
+    /// a bounded [`SearchMethod::Corner`] query, 1 for a funnel search through a forced
+    /// channel. `None` when nothing is proved (the funnel search elsewhere, partial paths).
     pub bound: Option<f64>,
 }
 

@@ -41,8 +41,8 @@ use super::{for_each_polygon, ExactSearch};
 use crate::geom::Vec2;
 use crate::mesh::dead_ends::DeadEnds;
 use crate::mesh::{Location, NavMesh, PolyId};
-use crate::search::funnel::{channel_portals_into, simplify_collinear, Funnel, Portal};
-use crate::search::{Path, PathStatus};
+use crate::search::funnel::{simplify_collinear, Funnel, Portal};
+use crate::search::{Endpoint, Path, PathStatus, SearchOptions};
 
 /// Reusable buffers of [`ExactSearch::forced_path`].
 #[derive(Clone, Debug, Default)]
@@ -65,32 +65,67 @@ impl ExactSearch {
         (s, sloc): (Vec2, Location),
         (t, tloc): (Vec2, Location),
     ) -> Option<Path> {
-        let ForcedScratch {
-            channel,
-            tail,
-            portals,
-            starts,
-            goals,
-        } = &mut self.forced;
-        starts.clear();
-        goals.clear();
-        for_each_polygon(mesh, sloc, |p| starts.push(p));
-        for_each_polygon(mesh, tloc, |p| goals.push(p));
+        let mut x = std::mem::take(&mut self.forced);
+        x.starts.clear();
+        x.goals.clear();
+        for_each_polygon(mesh, sloc, |p| x.starts.push(p));
+        for_each_polygon(mesh, tloc, |p| x.goals.push(p));
+        let (starts, goals) = (std::mem::take(&mut x.starts), std::mem::take(&mut x.goals));
+        let path = x.shortest(mesh, dead_ends, (s, &starts), (t, &goals));
+        (x.starts, x.goals) = (starts, goals);
+        self.forced = x;
+        path
+    }
+
+    /// The funnel search's shortcut: the exact path when the channel between the resolved
+    /// endpoints is forced (then it is the only channel, and the one the channel A* would
+    /// find after exploring), on a mesh without off-mesh links and under no polygon filter
+    /// (which the bridges do not know); `None` otherwise.
+    pub(crate) fn forced_funnel(
+        &mut self,
+        mesh: &NavMesh,
+        s: &Endpoint,
+        g: &Endpoint,
+        options: &SearchOptions,
+    ) -> Option<Path> {
+        if mesh.has_links() || options.filter.as_ref().is_some_and(|f| !f.is_empty()) {
+            return None;
+        }
+        let dead_ends = mesh.dead_ends();
+        self.forced.shortest(
+            mesh,
+            dead_ends,
+            (s.point, &s.polygons),
+            (g.point, &g.polygons),
+        )
+    }
+}
+
+impl ForcedScratch {
+    /// The shortest of the funnels through the forced channels from each polygon of `starts`
+    /// to each of `goals`; `None` when one pair is not joined by a forced channel.
+    fn shortest(
+        &mut self,
+        mesh: &NavMesh,
+        dead_ends: &DeadEnds,
+        (s, starts): (Vec2, &[PolyId]),
+        (t, goals): (Vec2, &[PolyId]),
+    ) -> Option<Path> {
         let mut best: Option<Path> = None;
-        for &a in starts.iter() {
-            for &b in goals.iter() {
-                if !dead_ends.forced_channel(a, b, channel, tail) {
+        for &a in starts {
+            for &b in goals {
+                if !dead_ends.forced_channel(a, b, &mut self.channel, &mut self.tail) {
                     return None;
                 }
-                channel_portals_into(mesh, channel, s, t, portals);
-                let mut points = Funnel::new(portals).finish();
+                portals_from_crossings(mesh, dead_ends, &self.channel, s, t, &mut self.portals);
+                let mut points = Funnel::new(&self.portals).finish();
                 simplify_collinear(&mut points);
                 let length = Path::polyline_length(&points);
                 if best.as_ref().is_none_or(|p| length < p.length) {
                     best = Some(Path {
                         points,
                         length,
-                        channel: channel.clone(),
+                        channel: self.channel.clone(),
                         expanded: 0,
                         status: PathStatus::Complete,
                         links: Vec::new(),
@@ -101,4 +136,33 @@ impl ExactSearch {
         }
         best
     }
+}
+
+/// [`channel_portals_into`](crate::search::funnel::channel_portals_into) read from the exact
+/// search's per-slot records ([`DeadEnds::crossings`]): a polygon's records are contiguous and
+/// hold the vertex positions, so a portal costs one or two cache lines instead of the
+/// neighbour list, the vertex list and two vertex positions (a long channel's polygons are far
+/// apart in memory: a sixth of a maze query's time went to those reads).
+fn portals_from_crossings(
+    mesh: &NavMesh,
+    dead_ends: &DeadEnds,
+    channel: &[PolyId],
+    start: Vec2,
+    goal: Vec2,
+    portals: &mut Vec<Portal>,
+) {
+    portals.clear();
+    portals.push(Portal::point(start));
+    for w in channel.windows(2) {
+        let cs = dead_ends.crossings(mesh, w[0]);
+        if let Some(i) = cs.iter().position(|c| c.next == w[1].0) {
+            // The edge runs from slot i's vertex to the next one's, counter-clockwise.
+            let (a, b) = (
+                cs[i].point,
+                cs[if i + 1 == cs.len() { 0 } else { i + 1 }].point,
+            );
+            portals.push(Portal { left: b, right: a });
+        }
+    }
+    portals.push(Portal::point(goal));
 }
