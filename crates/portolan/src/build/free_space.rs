@@ -78,6 +78,9 @@ pub fn free_space(
     cancel: &CancelToken,
 ) -> Result<Shapes, BuildError> {
     let b = scene.bounds;
+    if !super::room_for_radius(b, radius) {
+        return Err(BuildError::NoWalkableSpace);
+    }
     let rect = b.corners().to_vec();
     // 2. The walkable region.
     let region: Vec<Vec<Vec2>> = match &scene.boundary {

@@ -379,6 +379,17 @@ impl From<MeshError> for BuildError {
     }
 }
 
+/// `false` when the map's rectangle, shrunk by the agent radius `r` on every side, keeps no
+/// area: the agent's centre has nowhere to be, whatever the obstacles. The CDT and tiled
+/// builders ask this before growing anything (the trapezoid builder shrinks the rectangle
+/// itself, to the same test), so that a radius far beyond the map is
+/// [`BuildError::NoWalkableSpace`] at once instead of an overlay of pieces a billion times the
+/// map's size (which ran for minutes).
+pub(crate) fn room_for_radius(bounds: crate::geom::Aabb, r: f64) -> bool {
+    let (min, max) = (bounds.min + Vec2::new(r, r), bounds.max - Vec2::new(r, r));
+    min.x < max.x && min.y < max.y
+}
+
 /// Builds a navigation mesh from a scene.
 ///
 /// # Coordinate range
@@ -518,6 +529,38 @@ mod tests {
                     "{max:?} {options:?}"
                 );
             }
+        }
+    }
+
+    /// A radius far beyond the map is "no walkable space" at once, for every builder. The CDT
+    /// builder used to grow the obstacles first and overlay pieces a billion times the map's
+    /// size: 2 s on this 8 × 7 map at 1e9, minutes on a 12 × 12 one (found by a sweep of
+    /// `portolan build --radius`).
+    #[test]
+    fn regression_a_radius_beyond_the_map_is_no_walkable_space_not_a_hang() {
+        let map = "type octile\nheight 7\nwidth 8\nmap\n@..@..@.\n........\n.@.....@\n...@....\n........\n@......@\n.@......\n";
+        let scene = crate::io::movingai::read_map(map.as_bytes())
+            .expect("a valid map")
+            .to_scene();
+        // (The trapezoid builder refuses a grid map's touching outlines, and shrank the
+        // rectangle first anyway.)
+        for r in [3.5, 1e7, 1e8, 1e9, 1e10, 1e300] {
+            let options = BuildOptions::cdt().with_agent_radius(r);
+            assert_eq!(
+                build(&scene, &options).unwrap_err(),
+                BuildError::NoWalkableSpace,
+                "r {r}"
+            );
+            assert_eq!(
+                free_space(&scene, &options).unwrap_err(),
+                BuildError::NoWalkableSpace,
+                "free space, r {r}"
+            );
+            assert_eq!(
+                crate::build::tiles::build_tiled(&scene, &options, 4.0).unwrap_err(),
+                BuildError::NoWalkableSpace,
+                "tiled, r {r}"
+            );
         }
     }
 

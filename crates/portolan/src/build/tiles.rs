@@ -216,6 +216,9 @@ impl TiledScene {
         super::check_coordinates(scene)?;
         let grid = TileGrid::new(scene.bounds, tile_size)?;
         let radius = options.agent_radius;
+        if !super::room_for_radius(scene.bounds, radius) {
+            return Err(BuildError::NoWalkableSpace);
+        }
         let max_angle = super::inflate::chord_angle(options.arc_error);
         let layout = Layout::new(grid, scene.bounds, radius);
         let tiles = grid.columns() * grid.rows();
