@@ -23,6 +23,12 @@
 //! component lies on the far side. O(n) time and memory, computed once per mesh on first use
 //! ([`NavMesh::dead_ends`]).
 //!
+//! The forest also says when a query has no choice to make: where the two polygons and every
+//! one between them in the bridge forest are components of one polygon each, the channel
+//! between them is *forced* ([`DeadEnds::forced_channel`], from the parents and depths kept
+//! per component), and the funnel through it is the shortest path
+//! (`search/polyanya/forced.rs`).
+//!
 //! The same pass lays out, per edge slot, the record the exact search reads when it crosses
 //! that slot (`Crossing`: the slot's vertex, the polygon across and its entry slot, a
 //! cul-de-sac flag, the bridge code), so that one lazily built table serves the whole search.

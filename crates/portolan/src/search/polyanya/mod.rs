@@ -53,6 +53,14 @@
 //!   Pinch vertices are left out: each of their wedges has its own best `g`;
 //! - nodes whose `f` exceeds the length of a path already found are not queued.
 //!
+//! # Forced channels
+//! Before any node is made, a query whose polygons are joined by a *forced* channel (every
+//! polygon between them a 2-edge-connected component of its own: a chain with no cycle, so
+//! every path crosses the same polygons in the same order) is answered by the funnel through
+//! that channel, which is then the shortest path (`forced.rs`, with the paper it rests on).
+//! Every query of a perfect maze is forced; so are those within the tree-shaped parts of other
+//! maps. Not on meshes with links, nor under a polygon filter.
+//!
 //! # Exactness
 //! Every side decision is an exact [`orient`] call on *stored* points (mesh vertices and the
 //! start). A node does not keep its interval's ends, which would be rounded intersection points:
