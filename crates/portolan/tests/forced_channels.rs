@@ -144,3 +144,30 @@ fn forced_and_searched_queries_on_mixed_maps_are_shortest() {
         "forced {forced} of {compared}"
     );
 }
+
+#[test]
+fn the_funnel_search_takes_forced_channels_once_the_dead_end_table_exists() {
+    let map = maze_grid(29, 23, &MazeOptions::new(2, 1), 7).expect("a maze");
+    let mesh = build(&map.to_scene(), &BuildOptions::cdt()).expect("the map builds");
+    let (s, t) = (Vec2::new(1.5, 1.5), Vec2::new(26.5, 20.5));
+    let mut finder = PathFinder::new();
+    // A fresh mesh: the channel A* runs (the funnel search does not derive the O(n) table).
+    let searched = finder
+        .find_path(&mesh, s, t, &SearchOptions::funnel())
+        .unwrap();
+    assert!(searched.expanded > 0 && searched.bound.is_none());
+    // Once derived, the same channel without a search, and the proof that it is the shortest.
+    mesh.dead_ends();
+    let forced = finder
+        .find_path(&mesh, s, t, &SearchOptions::funnel())
+        .unwrap();
+    assert_eq!((forced.expanded, forced.bound), (0, Some(1.0)));
+    assert_eq!(
+        (&forced.points, &forced.channel),
+        (&searched.points, &searched.channel)
+    );
+    let exact = finder
+        .find_path(&mesh, s, t, &SearchOptions::exact())
+        .unwrap();
+    assert_eq!(forced.points, exact.points);
+}

@@ -209,6 +209,13 @@ impl NavMesh {
         self.dead_ends
             .get_or_init(|| dead_ends::DeadEnds::new(self))
     }
+    /// [`NavMesh::dead_ends`] if something derived it already, without deriving it: for the
+    /// funnel search, which must not charge an O(n) table to the first query on each new
+    /// snapshot of a dynamic mesh.
+    #[inline]
+    pub(crate) fn dead_ends_if_derived(&self) -> Option<&dead_ends::DeadEnds> {
+        self.dead_ends.get()
+    }
     /// The connected parts of the mesh: a label per polygon (indexed by [`PolyId::index`]), the
     /// same for two polygons exactly when a walk across shared edges leads from one to the other.
     /// Labels run from 0 to the number of parts − 1, numbered in the order of each part's lowest

@@ -80,7 +80,10 @@ impl ExactSearch {
     /// The funnel search's shortcut: the exact path when the channel between the resolved
     /// endpoints is forced (then it is the only channel, and the one the channel A* would
     /// find after exploring), on a mesh without off-mesh links and under no polygon filter
-    /// (which the bridges do not know); `None` otherwise.
+    /// (which the bridges do not know), once the mesh's dead-end table exists (an exact query
+    /// or [`NavMesh::dead_ends`] derived it: the funnel search does not pay that O(n) table,
+    /// which a dynamic mesh's every snapshot would charge to its first query); `None`
+    /// otherwise.
     pub(crate) fn forced_funnel(
         &mut self,
         mesh: &NavMesh,
@@ -91,7 +94,7 @@ impl ExactSearch {
         if mesh.has_links() || options.filter.as_ref().is_some_and(|f| !f.is_empty()) {
             return None;
         }
-        let dead_ends = mesh.dead_ends();
+        let dead_ends = mesh.dead_ends_if_derived()?;
         self.forced.shortest(
             mesh,
             dead_ends,
@@ -121,7 +124,13 @@ impl ForcedScratch {
                 let mut points = Funnel::new(&self.portals).finish();
                 simplify_collinear(&mut points);
                 let length = Path::polyline_length(&points);
-                if best.as_ref().is_none_or(|p| length < p.length) {
+                // (On a tie, the shorter channel: an end on an edge is in both polygons, and
+                // the one the path does not cross need not be listed.)
+                let better = |p: &Path| {
+                    length < p.length
+                        || (length == p.length && self.channel.len() < p.channel.len())
+                };
+                if best.as_ref().is_none_or(better) {
                     best = Some(Path {
                         points,
                         length,
