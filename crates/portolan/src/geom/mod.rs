@@ -111,12 +111,24 @@ pub fn orient(a: Vec2, b: Vec2, c: Vec2) -> Orientation {
         // no extended precision (which cost a sixth of a maze query's time).
         0.0
     } else {
-        robust::orient2d(
-            robust::Coord { x: a.x, y: a.y },
-            robust::Coord { x: b.x, y: b.y },
-            robust::Coord { x: c.x, y: c.y },
-        )
+        orient_exact(a, b, c)
     };
+    orientation_of(det)
+}
+
+/// Shewchuk's adaptive exact determinant of [`orient`] (its slow path): its sign is exact.
+#[inline]
+fn orient_exact(a: Vec2, b: Vec2, c: Vec2) -> f64 {
+    robust::orient2d(
+        robust::Coord { x: a.x, y: a.y },
+        robust::Coord { x: b.x, y: b.y },
+        robust::Coord { x: c.x, y: c.y },
+    )
+}
+
+/// The orientation a determinant's sign says.
+#[inline]
+fn orientation_of(det: f64) -> Orientation {
     if det > 0.0 {
         Orientation::CounterClockwise
     } else if det < 0.0 {
@@ -274,20 +286,7 @@ mod tests {
     /// underflow to zero without being zero.
     #[test]
     fn orient_shortcut_agrees_with_the_exact_predicate() {
-        let exact = |a: Vec2, b: Vec2, c: Vec2| {
-            let d = robust::orient2d(
-                robust::Coord { x: a.x, y: a.y },
-                robust::Coord { x: b.x, y: b.y },
-                robust::Coord { x: c.x, y: c.y },
-            );
-            if d > 0.0 {
-                Orientation::CounterClockwise
-            } else if d < 0.0 {
-                Orientation::Clockwise
-            } else {
-                Orientation::Collinear
-            }
-        };
+        let exact = |a, b, c| orientation_of(orient_exact(a, b, c));
         let xs = [0.0, 1.0, -3.0, 5e-324, 1e-200, -1e-170, 2.5, 1e300];
         let mut n = 0;
         for &ax in &xs[..4] {

@@ -71,9 +71,10 @@ pub enum SearchMethod {
     /// Channel A* with [`SearchOptions::portal_point`], then the funnel: fast, near-optimal.
     /// Where the channel is *forced* (no cycle of polygons between the start and the goal,
     /// [`DeadEnds::forced_channel`](crate::mesh::dead_ends::DeadEnds::forced_channel)) there
-    /// is no choice to make: once the mesh's dead-end table exists ([`NavMesh::dead_ends`],
-    /// derived by the first exact query or by calling it), no A* runs there, and the funnel's
-    /// path is the shortest ([`Path::bound`] `Some(1.0)`).
+    /// is no choice to make: once the mesh's dead-end table exists
+    /// ([`NavMesh::dead_ends`](crate::NavMesh::dead_ends), derived by the first exact query or
+    /// by calling it), no A* runs there, and the funnel's path is the shortest ([`Path::bound`]
+    /// `Some(1.0)`).
     #[default]
     Funnel,
     /// Polyanya (Cui, Harabor and Grastien, IJCAI 2017): a Euclidean shortest path, exactly.

@@ -41,7 +41,7 @@ use super::{for_each_polygon, ExactSearch};
 use crate::geom::Vec2;
 use crate::mesh::dead_ends::DeadEnds;
 use crate::mesh::{Location, NavMesh, PolyId};
-use crate::search::funnel::{simplify_collinear, Funnel, Portal};
+use crate::search::funnel::{portals_with, simplify_collinear, Funnel, Portal};
 use crate::search::{Endpoint, Path, PathStatus, SearchOptions};
 
 /// Reusable buffers of [`ExactSearch::forced_path`].
@@ -160,18 +160,13 @@ fn portals_from_crossings(
     goal: Vec2,
     portals: &mut Vec<Portal>,
 ) {
-    portals.clear();
-    portals.push(Portal::point(start));
-    for w in channel.windows(2) {
-        let cs = dead_ends.crossings(mesh, w[0]);
-        if let Some(i) = cs.iter().position(|c| c.next == w[1].0) {
-            // The edge runs from slot i's vertex to the next one's, counter-clockwise.
-            let (a, b) = (
-                cs[i].point,
-                cs[if i + 1 == cs.len() { 0 } else { i + 1 }].point,
-            );
-            portals.push(Portal { left: b, right: a });
-        }
-    }
-    portals.push(Portal::point(goal));
+    portals_with(channel, start, goal, portals, |p, q| {
+        let cs = dead_ends.crossings(mesh, p);
+        // The edge runs from slot i's vertex to the next one's, counter-clockwise.
+        let i = cs.iter().position(|c| c.next == q.0)?;
+        Some((
+            cs[i].point,
+            cs[if i + 1 == cs.len() { 0 } else { i + 1 }].point,
+        ))
+    });
 }
