@@ -208,6 +208,8 @@ impl<'a> Funnel<'a> {
                 self.path.push(goal);
                 corner = Some(goal);
             }
+            // The funnel closes on the goal: the path's last point is the apex.
+            (self.apex, self.left, self.right) = (goal, goal, goal);
             self.done = true;
         }
         Some(self.record(i, corner))
@@ -447,7 +449,11 @@ mod tests {
             corners.extend(s.corner);
             last = Some(s);
         }
-        assert!(last.unwrap().done);
+        let last = last.unwrap();
+        assert!(last.done);
         assert_eq!(corners, f.path());
+        // The funnel closes on the goal (the demo draws the apex there at the end).
+        let goal = portals.last().unwrap().left;
+        assert_eq!((last.apex, last.left, last.right), (goal, goal, goal));
     }
 }
