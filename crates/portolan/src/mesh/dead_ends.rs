@@ -357,6 +357,10 @@ impl DeadEnds {
     /// Cost: the channel's length at most, walking up the bridge forest from both ends; a
     /// component of several polygons met on the way ends the walk at once.
     ///
+    /// # Panics
+    /// When `a` or `b` is not a polygon of the mesh this table was derived from (as
+    /// [`DeadEnds::component`] and the others: ids come from that mesh).
+    ///
     /// ```
     /// # use portolan::{NavMesh, PolyId, Vec2};
     /// // Three squares in a row: no cycle, so the channel from the first to the last is forced.
