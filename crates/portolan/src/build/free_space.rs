@@ -78,7 +78,7 @@ pub fn free_space(
     cancel: &CancelToken,
 ) -> Result<Shapes, BuildError> {
     let b = scene.bounds;
-    if !super::room_for_radius(b, radius) {
+    if super::shrunk_bounds(b, radius).is_none() {
         return Err(BuildError::NoWalkableSpace);
     }
     let rect = b.corners().to_vec();

@@ -379,15 +379,14 @@ impl From<MeshError> for BuildError {
     }
 }
 
-/// `false` when the map's rectangle, shrunk by the agent radius `r` on every side, keeps no
-/// area: the agent's centre has nowhere to be, whatever the obstacles. The CDT and tiled
-/// builders ask this before growing anything (the trapezoid builder shrinks the rectangle
-/// itself, to the same test), so that a radius far beyond the map is
+/// The map's rectangle shrunk by the agent radius `r` on every side (`min`, `max`), where the
+/// agent's centre may be whatever the obstacles; `None` when it keeps no area. Every builder
+/// asks this before growing anything, so that a radius far beyond the map is
 /// [`BuildError::NoWalkableSpace`] at once instead of an overlay of pieces a billion times the
-/// map's size (which ran for minutes).
-pub(crate) fn room_for_radius(bounds: crate::geom::Aabb, r: f64) -> bool {
+/// map's size (which ran for minutes); the trapezoid builder also clips to it.
+pub(crate) fn shrunk_bounds(bounds: crate::geom::Aabb, r: f64) -> Option<(Vec2, Vec2)> {
     let (min, max) = (bounds.min + Vec2::new(r, r), bounds.max - Vec2::new(r, r));
-    min.x < max.x && min.y < max.y
+    (min.x < max.x && min.y < max.y).then_some((min, max))
 }
 
 /// Builds a navigation mesh from a scene.

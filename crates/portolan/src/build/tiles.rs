@@ -216,7 +216,7 @@ impl TiledScene {
         super::check_coordinates(scene)?;
         let grid = TileGrid::new(scene.bounds, tile_size)?;
         let radius = options.agent_radius;
-        if !super::room_for_radius(scene.bounds, radius) {
+        if super::shrunk_bounds(scene.bounds, radius).is_none() {
             return Err(BuildError::NoWalkableSpace);
         }
         let max_angle = super::inflate::chord_angle(options.arc_error);

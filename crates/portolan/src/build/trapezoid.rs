@@ -150,13 +150,9 @@ pub fn build_inflated(
         return build(scene, cancel);
     }
     let rings = check_obstacles(scene)?;
-    let (min, max) = (
-        scene.bounds.min + Vec2::new(r, r),
-        scene.bounds.max - Vec2::new(r, r),
-    );
-    if !(min.x < max.x && min.y < max.y) {
+    let Some((min, max)) = super::shrunk_bounds(scene.bounds, r) else {
         return Err(BuildError::NoWalkableSpace);
-    }
+    };
     let mut grown = Vec::with_capacity(rings.len());
     let mut ids = Vec::with_capacity(rings.len());
     for (i, ring) in rings.iter().enumerate() {
