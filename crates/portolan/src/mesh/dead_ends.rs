@@ -120,13 +120,18 @@ impl DeadEnds {
         // Stack of (polygon, the parent's slot into it and its own slot back to the parent
         // (global; `usize::MAX` at a root), next slot to try).
         let mut stack: Vec<(u32, usize, usize, usize)> = Vec::new();
+        // Per component, its polygon when it has one only (see `DeadEnds::single`).
+        let mut single: Vec<u32> = Vec::new();
         let mut close = |p: usize, unassigned: &mut Vec<u32>, component: &mut [u32]| {
+            let mut members = 0;
             while let Some(x) = unassigned.pop() {
                 component[x as usize] = comps;
+                members += 1;
                 if x as usize == p {
                     break;
                 }
             }
+            single.push(if members == 1 { p as u32 } else { NONE });
             comps += 1;
         };
         for root in 0..np {
@@ -286,17 +291,6 @@ impl DeadEnds {
                 crossing[s].entry = entry(q, t);
                 crossing[t].next = p as u32;
                 crossing[t].entry = entry(p, s);
-            }
-        }
-        let mut single = vec![NONE; nc];
-        let mut members = vec![0u32; nc];
-        for (p, &c) in component.iter().enumerate() {
-            members[c as usize] += 1;
-            single[c as usize] = p as u32;
-        }
-        for (x, &m) in single.iter_mut().zip(&members) {
-            if m != 1 {
-                *x = NONE;
             }
         }
         let up = parent.into_iter().zip(depth).collect();

@@ -44,14 +44,21 @@ use crate::mesh::{Location, NavMesh, PolyId};
 use crate::search::funnel::{portals_with, simplify_collinear, Funnel, Portal};
 use crate::search::{Endpoint, Path, PathStatus, SearchOptions};
 
-/// Reusable buffers of [`ExactSearch::forced_path`].
+/// Reusable buffers of [`ExactSearch::forced_path`]: the polygons holding each endpoint, and
+/// the funnels' buffers.
 #[derive(Clone, Debug, Default)]
 pub(super) struct ForcedScratch {
+    starts: Vec<PolyId>,
+    goals: Vec<PolyId>,
+    funnels: Funnels,
+}
+
+/// The buffers of [`Funnels::shortest`]: a channel (and the walk's other half), its portals.
+#[derive(Clone, Debug, Default)]
+struct Funnels {
     channel: Vec<PolyId>,
     tail: Vec<PolyId>,
     portals: Vec<Portal>,
-    starts: Vec<PolyId>,
-    goals: Vec<PolyId>,
 }
 
 impl ExactSearch {
@@ -65,16 +72,13 @@ impl ExactSearch {
         (s, sloc): (Vec2, Location),
         (t, tloc): (Vec2, Location),
     ) -> Option<Path> {
-        let mut x = std::mem::take(&mut self.forced);
+        let x = &mut self.forced;
         x.starts.clear();
         x.goals.clear();
         for_each_polygon(mesh, sloc, |p| x.starts.push(p));
         for_each_polygon(mesh, tloc, |p| x.goals.push(p));
-        let (starts, goals) = (std::mem::take(&mut x.starts), std::mem::take(&mut x.goals));
-        let path = x.shortest(mesh, dead_ends, (s, &starts), (t, &goals));
-        (x.starts, x.goals) = (starts, goals);
-        self.forced = x;
-        path
+        x.funnels
+            .shortest(mesh, dead_ends, (s, &x.starts), (t, &x.goals))
     }
 
     /// The funnel search's shortcut: the exact path when the channel between the resolved
@@ -95,7 +99,7 @@ impl ExactSearch {
             return None;
         }
         let dead_ends = mesh.dead_ends_if_derived()?;
-        self.forced.shortest(
+        self.forced.funnels.shortest(
             mesh,
             dead_ends,
             (s.point, &s.polygons),
@@ -104,7 +108,7 @@ impl ExactSearch {
     }
 }
 
-impl ForcedScratch {
+impl Funnels {
     /// The shortest of the funnels through the forced channels from each polygon of `starts`
     /// to each of `goals`; `None` when one pair is not joined by a forced channel.
     fn shortest(
