@@ -23,7 +23,7 @@
 //! Ids and vertex order settle this, so no cross product with a polygon centre is needed. With
 //! y-down data (screens) everything still works, only a drawing shows "left" on the right.
 
-use crate::geom::{orient, Orientation, Vec2};
+use crate::geom::{orient, same_ray, Orientation, Vec2};
 use crate::mesh::{NavMesh, PolyId};
 
 /// A portal as the agent sees it, walking through.
@@ -275,7 +275,7 @@ impl<'a> Funnel<'a> {
 #[inline]
 pub(crate) fn beyond(apex: Vec2, side: Vec2, p: Vec2, inside: Orientation) -> bool {
     match orient(apex, side, p) {
-        Orientation::Collinear => (side - apex).dot(p - apex) <= 0.0,
+        Orientation::Collinear => p == apex || side == apex || !same_ray(apex, side, p),
         o => o != inside,
     }
 }

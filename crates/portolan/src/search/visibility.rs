@@ -51,7 +51,9 @@
 //! goal, then A* in O(c² log c). Fine for the tens of obstacles of a test map; far too slow for a
 //! game level, which is what navigation meshes are for.
 
-use crate::geom::{on_segment, orient, point_in_polygon, Aabb, Orientation, PointInPolygon, Vec2};
+use crate::geom::{
+    on_segment, orient, point_in_polygon, same_ray, Aabb, Orientation, PointInPolygon, Vec2,
+};
 use crate::scene::{Scene, SceneError};
 use crate::search::open::Open;
 use crate::search::EndpointRole;
@@ -192,14 +194,6 @@ fn points_inside(u: Vec2, v: Vec2, w: Vec2, x: Vec2) -> bool {
         // Straight on (a simple polygon has no spikes): the interior is the half-plane on the left.
         Orientation::Collinear => left_of_out,
     }
-}
-
-/// `true` when `a` and `b`, known to be collinear with `v` and different from it, lie on the same
-/// ray from `v` (exact: the sign of a difference of two floats is exact).
-#[inline]
-fn same_ray(v: Vec2, a: Vec2, b: Vec2) -> bool {
-    let s = |t: f64| t.partial_cmp(&0.0);
-    s(a.x - v.x) == s(b.x - v.x) && s(a.y - v.y) == s(b.y - v.y)
 }
 
 /// Positions along the directed segment `p → q`, for points exactly on its line: one coordinate,
