@@ -20,9 +20,9 @@
 //! Every mesh is written as Polyanya v2 and read by both sides. Each side runs a query once
 //! untimed, then `--reps` times (default 5) timed, before the next side runs it (which side goes
 //! first rotates from query to query); a query's time is the median of its timed runs: the cost
-//! of answering it with its data in cache, the same for every side. Lengths must agree (the `polyanya` crate computes in `f32`, so to a relative 1e-4). The
-//! last line is the geometric mean, over the rows run, of the plain ratio (the crate's mean time
-//! / Portolan's).
+//! of answering it with its data in cache, the same for every side. Lengths must agree (the
+//! `polyanya` crate computes in `f32`, so to a relative 1e-4). The last line is the geometric
+//! mean, over the rows run, of the plain ratio (the crate's mean time / Portolan's).
 //!
 //! Portolan runs twice: plain Polyanya (no preprocessing, like the crate), and with
 //! `--landmarks K` (default 16; 0 skips these runs) precomputed landmark distances
@@ -481,12 +481,9 @@ fn main() -> Result<()> {
             }
             // Each side runs the query once untimed, then `reps` times timed, one side after the
             // other (the side that starts rotates from query to query): every timing finds the
-            // caches as that side's own runs of this query left them. Interleaving the sides
-            // timed the slot after the crate's run 30% slow whatever ran there, even with an
-            // untimed run between (the plain search on the maze: 45-49 µs in its own slot, 63 µs
-            // in the slot after the crate, the same call), and with the sides in rotation
-            // each always followed the same other side, so a ratio depended on which sides
-            // were asked for (BENCHMARKS.md, session 12).
+            // caches as that side's own runs of this query left them. (Interleaved sides timed
+            // the slot after the crate's run slow whatever ran in it: BENCHMARKS.md, session
+            // 12.)
             let mut run = |which: usize| match (which, &opts_index) {
                 (0, _) => {
                     std::hint::black_box(finder.find_path(&ours, s, g, &opts).ok());

@@ -57,28 +57,24 @@ fn compare(map: &GridMap, seed: u64, queries: usize, funnel_exact: bool) -> (usi
             want.expanded > 0 || want.points.len() <= 2,
             "the reference searched"
         );
-        let tol = 1e-9 * want.length.max(1.0);
-        let exact = finder
-            .find_path(&mesh, s, t, &SearchOptions::exact())
-            .unwrap_or_else(|e| panic!("seed {seed} query {i} {s} -> {t}: {e}"));
-        assert!(
-            (exact.length - want.length).abs() <= tol,
-            "seed {seed} query {i} {s} -> {t}: exact {} ({} nodes), plain search {}",
-            exact.length,
-            exact.expanded,
-            want.length
-        );
-        forced += usize::from(exact.expanded == 0 && exact.points.len() > 2);
-        if funnel_exact {
-            let funnel = finder
-                .find_path(&mesh, s, t, &SearchOptions::funnel())
-                .unwrap_or_else(|e| panic!("seed {seed} query {i}: {e}"));
+        // The same length as the plain search's, to 1e-9.
+        let mut same = |options: &SearchOptions, what: &str| {
+            let got = finder
+                .find_path(&mesh, s, t, options)
+                .unwrap_or_else(|e| panic!("seed {seed} query {i} {s} -> {t}: {what}: {e}"));
             assert!(
-                (funnel.length - want.length).abs() <= tol,
-                "seed {seed} query {i} {s} -> {t}: funnel {}, plain search {}",
-                funnel.length,
+                (got.length - want.length).abs() <= 1e-9 * want.length.max(1.0),
+                "seed {seed} query {i} {s} -> {t}: {what} {} ({} nodes), plain search {}",
+                got.length,
+                got.expanded,
                 want.length
             );
+            got
+        };
+        let exact = same(&SearchOptions::exact(), "exact");
+        forced += usize::from(exact.expanded == 0 && exact.points.len() > 2);
+        if funnel_exact {
+            same(&SearchOptions::funnel(), "funnel");
         }
         compared += 1;
     }

@@ -1609,6 +1609,22 @@ fn a_corner_graph_past_its_timeout_is_refused_and_the_other_methods_still_answer
     srv.shutdown();
 }
 
+/// `request` until it answers 200 (at most 200 tries, 25 ms apart), every refusal before it a
+/// 503 timeout; `what` says what failed when none gets through.
+fn through_the_timeout(what: &str, request: impl Fn() -> Answer) -> Answer {
+    let mut answer = request();
+    for _ in 0..200 {
+        if answer.status == 200 {
+            break;
+        }
+        assert_eq!(answer.status, 503, "only the timeout may refuse: {what}");
+        std::thread::sleep(Duration::from_millis(25));
+        answer = request();
+    }
+    assert_eq!(answer.status, 200, "{what}");
+    answer
+}
+
 /// A request dropped by the request timeout cancels its build (the request's token is
 /// cancelled on drop): the edit is not applied, and the server carries on.
 #[test]
@@ -1625,31 +1641,16 @@ fn an_edit_past_the_request_timeout_is_cancelled_and_changes_nothing() {
     )
     .assert_error(503, "timeout");
     // The answer comes at once; the cancelled build lets go of the world's edit lock a moment
-    // later, and until then a read waits on it and meets the zero timeout too (a race CI lost):
-    // read again until one gets through.
-    let mut scene = get(addr, "/api/scene");
-    for _ in 0..200 {
-        if scene.status == 200 {
-            break;
-        }
-        assert_eq!(scene.status, 503, "only the timeout may refuse the read");
-        std::thread::sleep(Duration::from_millis(25));
-        scene = get(addr, "/api/scene");
-    }
-    assert_eq!(scene.status, 200, "the cancelled build never let go");
+    // later, and until then a read waits on it and meets the zero timeout too (a race CI lost).
+    // And under a zero timeout every answer races the timer's first tick (about a
+    // millisecond), which a path query can lose on a busy machine. So each is asked again until
+    // one gets through, only timeouts allowed before it.
+    let scene = through_the_timeout("the cancelled build never let go", || {
+        get(addr, "/api/scene")
+    });
     assert_eq!(scene.json()["revision"], 1);
-    // Under a zero timeout every answer races the timer's first tick (about a millisecond),
-    // and a path query can lose it on a busy machine (CI ran the suite in parallel): the
-    // server is alive when one gets through and the others were only timeouts.
-    let mut path = post(addr, "/api/path", &default_query());
-    for _ in 0..200 {
-        if path.status == 200 {
-            break;
-        }
-        assert_eq!(path.status, 503, "only the timeout may refuse the query");
-        std::thread::sleep(Duration::from_millis(25));
-        path = post(addr, "/api/path", &default_query());
-    }
-    assert_eq!(path.status, 200, "no path query got through");
+    through_the_timeout("no path query got through", || {
+        post(addr, "/api/path", &default_query())
+    });
     srv.shutdown();
 }
