@@ -312,11 +312,7 @@ impl ExactSearch {
         if let Some(first) = self.queue_successors(mesh, q) {
             let n = self.nodes[first as usize];
             let f = n.g + self.node_h(mesh, q, &n);
-            self.heap.push(Open {
-                f,
-                g: n.g,
-                id: first,
-            });
+            self.heap.push(OpenKey::new(f, n.g, first));
         }
     }
 
@@ -408,7 +404,8 @@ impl ExactSearch {
         expanded: &mut usize,
         limit: Option<usize>,
     ) -> Outcome {
-        while let Some(Open { id: node, f, .. }) = self.heap.pop() {
+        while let Some(top) = self.heap.pop() {
+            let (node, f) = (top.id(), top.f());
             let n = self.nodes[node as usize];
             if n.entry == FINAL {
                 // Popped: nothing open is shorter, so the path is a shortest one.
@@ -441,7 +438,7 @@ impl ExactSearch {
                     } else {
                         n.g + self.node_h(mesh, q, &n)
                     };
-                    self.heap.push(Open { f, g: n.g, id: cur });
+                    self.heap.push(OpenKey::new(f, n.g, cur));
                     return Outcome::Limited;
                 }
                 *expanded += 1;
@@ -468,7 +465,7 @@ impl ExactSearch {
     /// is below everything queued), which saves a push and a pop without changing the order of
     /// expansion.
     pub(super) fn queue_successors(&mut self, mesh: &NavMesh, q: &Query) -> Option<u32> {
-        let mut best: Option<Open> = None;
+        let mut best: Option<(f64, u32, OpenKey)> = None;
         for i in 0..self.succ.len() {
             let idx = self.succ[i];
             let n = self.nodes[idx as usize];
@@ -486,22 +483,22 @@ impl ExactSearch {
             if f > self.best_final || f == f64::INFINITY {
                 continue;
             }
-            let open = Open { f, g: n.g, id: idx };
-            if n.entry != FINAL && best.is_none_or(|b| f < b.f) {
-                if let Some(b) = best.replace(open) {
-                    self.heap.push(b);
+            let open = OpenKey::new(f, n.g, idx);
+            if n.entry != FINAL && best.is_none_or(|b| f < b.0) {
+                if let Some(b) = best.replace((f, idx, open)) {
+                    self.heap.push(b.2);
                 }
             } else {
                 self.heap.push(open);
             }
         }
         self.succ.clear();
-        let b = best?;
-        if b.f > self.best_final {
+        let (f, id, b) = best?;
+        if f > self.best_final {
             return None;
         }
-        if self.heap.peek().is_none_or(|top| b.f < top.f) {
-            return Some(b.id);
+        if self.heap.peek().is_none_or(|top| f < top.f()) {
+            return Some(id);
         }
         self.heap.push(b);
         None

@@ -78,7 +78,7 @@ impl ExactSearch {
     fn queue_all_successors(&mut self) {
         for &id in &self.succ {
             let g = self.nodes[id as usize].g;
-            self.heap.push(Open { f: g, g, id });
+            self.heap.push(OpenKey::new(g, g, id));
         }
         self.succ.clear();
     }
@@ -93,11 +93,7 @@ impl ExactSearch {
         if let Some(first) = self.queue_successors(mesh, q) {
             let n = self.nodes[first as usize];
             let f = n.g + self.node_h(mesh, q, &n);
-            self.heap.push(Open {
-                f,
-                g: n.g,
-                id: first,
-            });
+            self.heap.push(OpenKey::new(f, n.g, first));
         }
     }
 
