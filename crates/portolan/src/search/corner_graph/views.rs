@@ -67,7 +67,7 @@ use crate::build::{BuildError, CancelToken};
 use crate::geom::dist;
 use crate::geom::{orient, orient_filtered, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
-use crate::search::polyanya::{channel_through, for_each_polygon};
+use crate::search::polyanya::{channel_through, for_each_polygon, ChannelBuffers};
 use crate::search::raycast::{raycast_located, RayOutcome};
 use crate::search::{Path, PathStatus};
 
@@ -211,7 +211,8 @@ fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
                 let _ = raycast_located(mesh, vs[c], at_vertex(mesh, c as u32), vs[d], leg);
                 // Made a chain of polygons sharing edges here, once (where the segment passes
                 // through a vertex, the polygons around it), so that a query only joins strips.
-                channel_through(mesh, &[vs[c], vs[d]], |_, _, _, out| {
+                let mut buffers = ChannelBuffers::default();
+                channel_through(mesh, &[vs[c], vs[d]], &mut buffers, |_, _, _, out| {
                     out.extend_from_slice(leg);
                     false
                 })
@@ -262,6 +263,8 @@ pub(crate) struct ViewScratch {
     back: Vec<u32>,
     stops: Vec<(Vec2, u32)>,
     leg: Vec<PolyId>,
+    /// The path's channel as it is built.
+    channel: ChannelBuffers,
 }
 
 impl ViewScratch {
@@ -310,7 +313,8 @@ impl CornerGraph {
         {
             let stops = [(s, NONE), (t, NONE)];
             let leg = Some(&scratch.leg[..]);
-            return ViewAnswer::Path(self.view_path(mesh, views, &stops, sloc, leg, 0));
+            let channel = &mut scratch.channel;
+            return ViewAnswer::Path(self.view_path(mesh, views, &stops, sloc, leg, channel));
         }
         scratch.reset(mesh.vertex_count(), labels.hub_count());
         let gen = scratch.generation;
@@ -440,7 +444,8 @@ impl CornerGraph {
         );
         stops.push((t, NONE));
         stops.dedup_by_key(|x| x.0);
-        let path = self.view_path(mesh, views, stops, sloc, None, seen);
+        let mut path = self.view_path(mesh, views, stops, sloc, None, &mut scratch.channel);
+        path.expanded = seen;
         // The labels' distance is the path's length; anything else (a bug, or a loaded index
         // whose labels do not add up) is searched around.
         if (path.length - best).abs() <= 1e-9 * best.max(1.0) {
@@ -487,7 +492,8 @@ impl CornerGraph {
     /// The path through `stops` (points, with their corner or `NONE`; the first is the start,
     /// located at `sloc`); its channel from the views' edge strips where a leg is a graph edge,
     /// from `first_leg` for the first leg when given, and from raycasts elsewhere (from a
-    /// located start: the start's location, or a corner's vertex).
+    /// located start: the start's location, or a corner's vertex), built in `buffers`. Its
+    /// `expanded` is 0 (the caller sets what it counts).
     fn view_path(
         &self,
         mesh: &NavMesh,
@@ -495,10 +501,10 @@ impl CornerGraph {
         stops: &[(Vec2, u32)],
         sloc: Location,
         first_leg: Option<&[PolyId]>,
-        expanded: usize,
+        buffers: &mut ChannelBuffers,
     ) -> Path {
         let points: Vec<Vec2> = stops.iter().map(|x| x.0).collect();
-        let channel = channel_through(mesh, &points, |i, from, to, leg| {
+        let channel = channel_through(mesh, &points, buffers, |i, from, to, leg| {
             let (a, b) = (stops[i].1, stops[i + 1].1);
             if let (0, Some(known)) = (i, first_leg) {
                 leg.extend_from_slice(known);
@@ -530,7 +536,7 @@ impl CornerGraph {
             length: Path::polyline_length(&points),
             channel,
             points,
-            expanded,
+            expanded: 0,
             status: PathStatus::Complete,
             links: Vec::new(),
             bound: Some(1.0),

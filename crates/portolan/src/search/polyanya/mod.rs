@@ -153,7 +153,7 @@ pub(crate) use expand::for_each_polygon;
 use expand::*;
 use heuristic::lower_bound;
 use links::*;
-pub(crate) use sweep::{channel_along, channel_through};
+pub(crate) use sweep::{channel_along, channel_through, ChannelBuffers};
 
 use super::corner_graph::{CornerGraph, ViewAnswer, ViewScratch};
 use super::endpoint::{locate_endpoint, EndpointRole};
