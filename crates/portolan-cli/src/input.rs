@@ -131,7 +131,8 @@ pub struct BuildArgs {
     #[arg(long, value_enum, default_value_t = DecompositionArg::Cdt, conflicts_with = "mesh")]
     pub decomposition: DecompositionArg,
     /// Agent radius: obstacles grow and the border shrinks by it, corners rounded to within 1%,
-    /// so every path keeps the agent's centre this far from walls (a --mesh is used as it is).
+    /// so every path keeps the agent's centre this far from walls, less 1% of it at rounded
+    /// corners (a --mesh is used as it is).
     #[arg(
         long,
         default_value_t = 0.0,
