@@ -410,8 +410,33 @@ impl Path {
     }
 
     /// The length of a polyline.
+    ///
+    /// Each segment takes a plain square root of its squared length, and `f64::hypot` (several
+    /// times slower; a fifth of the time of a forced-channel query went there) only where the
+    /// square overflows or falls below the normal range, so that any finite points get their
+    /// length to within an ulp or two per segment.
+    ///
+    /// ```
+    /// use portolan::{Path, Vec2};
+    /// let l = Path::polyline_length(&[Vec2::new(0.0, 0.0), Vec2::new(3.0, 4.0), Vec2::new(3.0, 5.0)]);
+    /// assert_eq!(l, 6.0);
+    /// // Squaring these overflows; the length is still right.
+    /// let huge = Path::polyline_length(&[Vec2::new(0.0, 0.0), Vec2::new(3e200, 4e200)]);
+    /// assert!((huge / 5e200 - 1.0).abs() < 1e-15);
+    /// ```
     pub fn polyline_length(points: &[Vec2]) -> f64 {
-        points.windows(2).map(|w| w[0].distance(w[1])).sum()
+        points
+            .windows(2)
+            .map(|w| {
+                let d = w[1] - w[0];
+                let squared = d.length_squared();
+                if squared.is_finite() && squared >= f64::MIN_POSITIVE {
+                    squared.sqrt()
+                } else {
+                    d.x.hypot(d.y)
+                }
+            })
+            .sum()
     }
 }
 
