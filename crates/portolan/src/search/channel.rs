@@ -61,6 +61,9 @@ pub(crate) struct ChannelSearch {
     seen: Vec<u32>,
     closed: Vec<u32>,
     g: Vec<f64>,
+    /// The `f` of polygon `i`'s latest push: an entry popped with another `f` is stale (the
+    /// polygon was reached more cheaply since), since the heap's key keeps `g` only to `f32`.
+    f: Vec<f64>,
     pos: Vec<Vec2>,
     parent: Vec<u32>,
     goal_mark: Vec<u32>,
@@ -92,6 +95,7 @@ impl ChannelSearch {
             self.closed.resize(n, 0);
             self.goal_mark.resize(n, 0);
             self.g.resize(n, 0.0);
+            self.f.resize(n, 0.0);
             self.pos.resize(n, Vec2::ZERO);
             self.parent.resize(n, 0);
             self.via.resize(n, NO_LINK);
@@ -145,11 +149,8 @@ impl ChannelSearch {
             self.pos[i] = sp;
             self.parent[i] = u32::MAX;
             self.via[i] = NO_LINK;
-            self.heap.push(Open {
-                f: dist(sp, gp),
-                g: 0.0,
-                id: p.0,
-            });
+            self.f[i] = dist(sp, gp);
+            self.heap.push(Open::new(self.f[i], 0.0, p.0));
         }
         let portal = options.portal_point;
         let mut expanded = 0;
@@ -157,12 +158,10 @@ impl ChannelSearch {
         let mut limited = false;
         // The expanded polygon closest to the goal, for partial paths: (distance, polygon, point).
         let mut closest: Option<(f64, usize, Vec2)> = None;
-        while let Some(Open {
-            id: poly, g: g_cur, ..
-        }) = self.heap.pop()
-        {
+        while let Some(top) = self.heap.pop() {
+            let poly = top.id();
             let cur = poly as usize;
-            if self.closed[cur] == gen || g_cur > self.g[cur] {
+            if self.closed[cur] == gen || top.f().to_bits() != self.f[cur].to_bits() {
                 continue;
             }
             if options.max_expanded.is_some_and(|max| expanded >= max) {
@@ -272,11 +271,8 @@ impl ChannelSearch {
             self.pos[j] = entry;
             self.parent[j] = parent;
             self.via[j] = via;
-            self.heap.push(Open {
-                f: ng + dist(entry, gp),
-                g: ng,
-                id: j as u32,
-            });
+            self.f[j] = ng + dist(entry, gp);
+            self.heap.push(Open::new(self.f[j], ng, j as u32));
         }
     }
 }

@@ -55,6 +55,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::open::Open;
 use crate::mesh::{NavMesh, VertexId};
 
 /// Exact distances from a few landmark vertices to every vertex of one mesh.
@@ -256,21 +257,18 @@ impl EdgeGraph {
         let mut d = vec![f64::INFINITY; out.len()];
         let mut heap = std::collections::BinaryHeap::new();
         d[source.index()] = 0.0;
-        heap.push(super::open::Open {
-            f: 0.0,
-            g: 0.0,
-            id: source.0,
-        });
+        // Dijkstra's key is its distance, which the compact key keeps to the bit as `f`.
+        heap.push(Open::new(0.0, 0.0, source.0));
         while let Some(o) = heap.pop() {
-            let v = o.id as usize;
-            if o.g > d[v] {
+            let (v, dv) = (o.id() as usize, o.f());
+            if dv > d[v] {
                 continue;
             }
             for &(w, len) in &self.to[self.start[v] as usize..self.start[v + 1] as usize] {
-                let g = o.g + len;
+                let g = dv + len;
                 if g < d[w as usize] {
                     d[w as usize] = g;
-                    heap.push(super::open::Open { f: g, g, id: w });
+                    heap.push(Open::new(g, g, w));
                 }
             }
         }

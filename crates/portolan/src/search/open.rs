@@ -1,60 +1,32 @@
-//! The open-list entry the searches share: `std`'s `BinaryHeap` is a max-heap, so the order is
-//! reversed to pop the smallest `f` first; among equal `f`, the larger `g` (the node nearer the
-//! goal, which finishes ties sooner), then the smaller id (for deterministic results).
+//! The open-list entry the searches share, 16 bytes compared as one integer.
+//!
+//! `std`'s `BinaryHeap` is a max-heap; the entry is stored complemented so that it pops the
+//! smallest `f` first; among equal `f`, the larger `g` (the node nearer the goal, which finishes
+//! ties sooner), then the smaller id (for deterministic results).
+//!
+//! `f` is kept to the bit (searches read it back, and Dijkstra's `f` is its distance); `g` only
+//! orders ties of `f`, so it is kept as the nearest `f32`, and ties of that fall to the id. A
+//! search that must tell a stale entry from the latest one for its node compares `f` (the
+//! channel search) or the distance (Dijkstra). The searches' expansions are mostly waits on
+//! memory and their heap is the largest structure they walk per node: this entry took 5-12% off
+//! an exact query and 30% off a channel search against a 24-byte one compared field by field
+//! (BENCHMARKS.md, session 13).
 
-use std::cmp::Ordering;
-
-/// One entry of an A* / Dijkstra open list.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Open {
-    /// Cost so far plus the heuristic.
-    pub f: f64,
-    /// Cost so far.
-    pub g: f64,
-    /// The node (polygon, search node, graph vertex) in the search's own numbering.
-    pub id: u32,
-}
-
-impl PartialEq for Open {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-impl Eq for Open {}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Open {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.f.total_cmp(&self.f)
-            .then(self.g.total_cmp(&o.g))
-            .then(o.id.cmp(&self.id))
-    }
-}
-
-/// The exact search's open-list entry, 16 bytes where [`Open`] takes 24, in the same order:
-/// the smallest `f` first, then the larger `g`, then the smaller id, as one integer compare.
-/// `f` is kept to the bit (the search reads it back); `g` only orders ties of `f`, so it is kept
-/// as the nearest `f32`, and ties of that fall to the id. Both must be ≥ 0 and not NaN (`f`
-/// may be infinite), as a path length is: their bit patterns then order as the numbers do.
-///
-/// The search's expansions are mostly waits on memory, and its heap is the largest structure
-/// it walks per node; BENCHMARKS.md (issue 15) has what the smaller entry saved.
+/// One entry of an A* / Dijkstra open list; see the [module docs](self).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct OpenKey(u128);
+pub(crate) struct Open(u128);
 
-impl OpenKey {
-    /// The entry for node `id` with cost so far `g` and estimate `f`. Stored complemented, so
-    /// that `std`'s max-heap pops the least key.
+impl Open {
+    /// The entry for node `id` (polygon, search node, graph vertex, in the search's own
+    /// numbering) with cost so far `g` and estimate `f`. Both must be ≥ 0 and not NaN (`f` may be
+    /// infinite), as lengths are: their bit patterns then order as the numbers do.
     #[inline]
-    pub(crate) fn new(f: f64, g: f64, id: u32) -> OpenKey {
+    pub(crate) fn new(f: f64, g: f64, id: u32) -> Open {
         debug_assert!(f >= 0.0 && g >= 0.0, "f {f}, g {g}");
         // `+ 0.0` turns a -0.0 into 0.0 (its bits would order it last).
         let f = u128::from((f + 0.0).to_bits());
         let g = u128::from(!((g + 0.0) as f32).to_bits());
-        OpenKey(!(f << 64 | g << 32 | u128::from(id)))
+        Open(!(f << 64 | g << 32 | u128::from(id)))
     }
     /// The estimate `f`, to the bit.
     #[inline]
@@ -70,43 +42,13 @@ impl OpenKey {
 
 #[cfg(test)]
 mod tests {
-    use super::{Open, OpenKey};
+    use super::Open;
     use std::collections::BinaryHeap;
 
+    /// Pops the smallest `f`, then the largest `g`, then the smallest id; gives `f` and the id
+    /// back to the bit; orders an infinite `f` last and a -0.0 as 0.
     #[test]
     fn pops_smallest_f_then_largest_g_then_smallest_id() {
-        let mut h: BinaryHeap<Open> = [
-            Open {
-                f: 2.0,
-                g: 0.0,
-                id: 0,
-            },
-            Open {
-                f: 1.0,
-                g: 0.5,
-                id: 7,
-            },
-            Open {
-                f: 1.0,
-                g: 0.9,
-                id: 9,
-            },
-            Open {
-                f: 1.0,
-                g: 0.9,
-                id: 3,
-            },
-        ]
-        .into_iter()
-        .collect();
-        let order: Vec<u32> = std::iter::from_fn(|| h.pop().map(|o| o.id)).collect();
-        assert_eq!(order, vec![3, 9, 7, 0]);
-    }
-
-    /// The compact entry pops in the same order as [`Open`] (ties of `g` beyond `f32` aside),
-    /// gives its `f` and id back to the bit, and orders infinite `f` and a -0.0 correctly.
-    #[test]
-    fn the_compact_entry_pops_in_the_same_order() {
         let entries = [
             (2.0, 0.0, 0),
             (1.0, 0.5, 7),
@@ -116,21 +58,22 @@ mod tests {
             (-0.0, -0.0, 5),
             (0.1 + 0.2, 0.3, u32::MAX),
             (1e300, 1e300, 1),
+            (1e300, 1e-300, 2),
         ];
-        let mut h: BinaryHeap<OpenKey> = entries
+        let mut h: BinaryHeap<Open> = entries
             .iter()
-            .map(|&(f, g, id)| OpenKey::new(f, g, id))
+            .map(|&(f, g, id)| Open::new(f, g, id))
             .collect();
-        let mut popped = Vec::new();
-        while let Some(k) = h.pop() {
-            popped.push((k.f(), k.id()));
-        }
-        let mut reference: BinaryHeap<Open> = entries
-            .iter()
-            .map(|&(f, g, id)| Open { f: f + 0.0, g, id })
-            .collect();
-        let expected: Vec<(f64, u32)> =
-            std::iter::from_fn(|| reference.pop().map(|o| (o.f, o.id))).collect();
+        let popped: Vec<(f64, u32)> =
+            std::iter::from_fn(|| h.pop().map(|o| (o.f(), o.id()))).collect();
+        let mut expected = entries.to_vec();
+        expected.sort_by(|a, b| {
+            (a.0 + 0.0)
+                .total_cmp(&(b.0 + 0.0))
+                .then(b.1.total_cmp(&a.1))
+                .then(a.2.cmp(&b.2))
+        });
+        let expected: Vec<(f64, u32)> = expected.iter().map(|&(f, _, id)| (f + 0.0, id)).collect();
         assert_eq!(popped, expected);
         assert_eq!(popped[0], (0.0, 5));
         assert_eq!(popped[1].0.to_bits(), (0.1f64 + 0.2).to_bits());

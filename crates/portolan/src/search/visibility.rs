@@ -607,11 +607,7 @@ impl Search {
     /// Opens node `n` at distance 0 with heuristic `h`.
     fn seed(&mut self, n: usize, h: f64) {
         self.dist[n] = 0.0;
-        self.heap.push(Open {
-            f: h,
-            g: 0.0,
-            id: n as u32,
-        });
+        self.heap.push(Open::new(h, 0.0, n as u32));
     }
 
     /// Reaches `to` from `from` by a step of length `step`; `h` is `to`'s heuristic.
@@ -623,18 +619,14 @@ impl Search {
         if d < self.dist[to] {
             self.dist[to] = d;
             self.parent[to] = from as u32;
-            self.heap.push(Open {
-                f: d + h,
-                g: d,
-                id: to as u32,
-            });
+            self.heap.push(Open::new(d + h, d, to as u32));
         }
     }
 
     /// The open node with the least f, closed; `None` when none is left.
     fn pop(&mut self) -> Option<usize> {
-        while let Some(Open { id: node, .. }) = self.heap.pop() {
-            let n = node as usize;
+        while let Some(top) = self.heap.pop() {
+            let n = top.id() as usize;
             if !self.closed[n] {
                 self.closed[n] = true;
                 return Some(n);

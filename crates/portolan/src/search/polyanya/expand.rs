@@ -312,7 +312,7 @@ impl ExactSearch {
         if let Some(first) = self.queue_successors(mesh, q) {
             let n = self.nodes[first as usize];
             let f = n.g + self.node_h(mesh, q, &n);
-            self.heap.push(OpenKey::new(f, n.g, first));
+            self.heap.push(Open::new(f, n.g, first));
         }
     }
 
@@ -438,7 +438,7 @@ impl ExactSearch {
                     } else {
                         n.g + self.node_h(mesh, q, &n)
                     };
-                    self.heap.push(OpenKey::new(f, n.g, cur));
+                    self.heap.push(Open::new(f, n.g, cur));
                     return Outcome::Limited;
                 }
                 *expanded += 1;
@@ -465,7 +465,7 @@ impl ExactSearch {
     /// is below everything queued), which saves a push and a pop without changing the order of
     /// expansion.
     pub(super) fn queue_successors(&mut self, mesh: &NavMesh, q: &Query) -> Option<u32> {
-        let mut best: Option<(f64, u32, OpenKey)> = None;
+        let mut best: Option<(f64, u32, Open)> = None;
         for i in 0..self.succ.len() {
             let idx = self.succ[i];
             let n = self.nodes[idx as usize];
@@ -483,7 +483,7 @@ impl ExactSearch {
             if f > self.best_final || f == f64::INFINITY {
                 continue;
             }
-            let open = OpenKey::new(f, n.g, idx);
+            let open = Open::new(f, n.g, idx);
             if n.entry != FINAL && best.is_none_or(|b| f < b.0) {
                 if let Some(b) = best.replace((f, idx, open)) {
                     self.heap.push(b.2);

@@ -158,7 +158,7 @@ pub(crate) use sweep::{channel_along, channel_through, ChannelBuffers};
 use super::corner_graph::{CornerGraph, ViewAnswer, ViewScratch};
 use super::endpoint::{locate_endpoint, EndpointRole};
 use super::landmarks::Landmarks;
-use super::open::OpenKey;
+use super::open::Open;
 use super::{LinkTraversal, Path, PathError, PathStatus, PolygonFilter, SearchOptions};
 use crate::geom::{
     closest_point_on_segment, line_intersection_t, on_segment, orient, Orientation, Vec2,
@@ -234,7 +234,7 @@ struct Node {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ExactSearch {
     nodes: Vec<Node>,
-    heap: BinaryHeap<OpenKey>,
+    heap: BinaryHeap<Open>,
     /// Successors of the node being expanded (indices into `nodes`).
     succ: Vec<u32>,
     generation: u32,

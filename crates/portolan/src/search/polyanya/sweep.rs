@@ -78,7 +78,7 @@ impl ExactSearch {
     fn queue_all_successors(&mut self) {
         for &id in &self.succ {
             let g = self.nodes[id as usize].g;
-            self.heap.push(OpenKey::new(g, g, id));
+            self.heap.push(Open::new(g, g, id));
         }
         self.succ.clear();
     }
@@ -93,7 +93,7 @@ impl ExactSearch {
         if let Some(first) = self.queue_successors(mesh, q) {
             let n = self.nodes[first as usize];
             let f = n.g + self.node_h(mesh, q, &n);
-            self.heap.push(OpenKey::new(f, n.g, first));
+            self.heap.push(Open::new(f, n.g, first));
         }
     }
 
