@@ -413,8 +413,8 @@ impl Path {
     ///
     /// Each segment takes a plain square root of its squared length, and `f64::hypot` (several
     /// times slower; a fifth of the time of a forced-channel query went there) only where the
-    /// square overflows or falls below the normal range, so that any finite points get their
-    /// length to within an ulp or two per segment.
+    /// square overflows or falls below the normal range, so that points whose differences are
+    /// finite get their length to within an ulp or two per segment.
     ///
     /// ```
     /// use portolan::{Path, Vec2};

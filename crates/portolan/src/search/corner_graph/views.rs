@@ -203,7 +203,7 @@ fn at_vertex(mesh: &NavMesh, v: u32) -> Location {
 /// edges (empty where the ray is refused, which a clear edge never is).
 fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
     let vs = mesh.vertices();
-    let row = |c: usize, leg: &mut Vec<PolyId>| -> Vec<Vec<PolyId>> {
+    let row = |c: usize, (leg, buffers): &mut (Vec<PolyId>, ChannelBuffers)| {
         graph
             .row(c as u32)
             .map(|e| {
@@ -211,13 +211,13 @@ fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
                 let _ = raycast_located(mesh, vs[c], at_vertex(mesh, c as u32), vs[d], leg);
                 // Made a chain of polygons sharing edges here, once (where the segment passes
                 // through a vertex, the polygons around it), so that a query only joins strips.
-                let mut buffers = ChannelBuffers::default();
-                channel_through(mesh, &[vs[c], vs[d]], &mut buffers, |_, _, _, out| {
+                channel_through(mesh, &[vs[c], vs[d]], buffers, |_, _, _, out| {
                     out.extend_from_slice(leg);
                     false
-                })
+                });
+                buffers.copy()
             })
-            .collect()
+            .collect::<Vec<Vec<PolyId>>>()
     };
     let n = mesh.vertex_count();
     #[cfg(feature = "parallel")]
@@ -225,13 +225,13 @@ fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
         use rayon::prelude::*;
         (0..n)
             .into_par_iter()
-            .map_init(Vec::new, |leg, c| row(c, leg))
+            .map_init(Default::default, |scratch, c| row(c, scratch))
             .collect()
     };
     #[cfg(not(feature = "parallel"))]
     let rows: Vec<Vec<Vec<PolyId>>> = {
-        let mut leg = Vec::new();
-        (0..n).map(|c| row(c, &mut leg)).collect()
+        let mut scratch = Default::default();
+        (0..n).map(|c| row(c, &mut scratch)).collect()
     };
     let mut at = Vec::with_capacity(graph.targets.len() + 1);
     let mut strips = Vec::new();
@@ -504,7 +504,7 @@ impl CornerGraph {
         buffers: &mut ChannelBuffers,
     ) -> Path {
         let points: Vec<Vec2> = stops.iter().map(|x| x.0).collect();
-        let channel = channel_through(mesh, &points, buffers, |i, from, to, leg| {
+        channel_through(mesh, &points, buffers, |i, from, to, leg| {
             let (a, b) = (stops[i].1, stops[i + 1].1);
             if let (0, Some(known)) = (i, first_leg) {
                 leg.extend_from_slice(known);
@@ -534,7 +534,7 @@ impl CornerGraph {
         });
         Path {
             length: Path::polyline_length(&points),
-            channel,
+            channel: buffers.copy(),
             points,
             expanded: 0,
             status: PathStatus::Complete,

@@ -137,7 +137,7 @@ impl ExactSearch {
         if let Some(p) = shared {
             let points = if s == t { vec![s] } else { vec![s, t] };
             return Ok(Path {
-                length: s.distance(t),
+                length: Path::polyline_length(&points),
                 points,
                 channel: vec![p],
                 expanded: 0,
