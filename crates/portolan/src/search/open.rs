@@ -13,8 +13,18 @@
 //! (BENCHMARKS.md, session 13).
 
 /// One entry of an A* / Dijkstra open list; see the [module docs](self).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Open(u128);
+
+impl std::fmt::Debug for Open {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Open")
+            .field("f", &self.f())
+            .field("g_f32", &self.g_f32())
+            .field("id", &self.id())
+            .finish()
+    }
+}
 
 impl Open {
     /// The entry for node `id` (polygon, search node, graph vertex, in the search's own
@@ -85,5 +95,9 @@ mod tests {
         assert_eq!(popped.last(), Some(&(f64::INFINITY, 4)));
         assert_eq!(Open::new(3.0, 0.1, 7).g_f32(), 0.1f32);
         assert_eq!(Open::new(3.0, 0.0, 7).g_f32(), 0.0f32);
+        assert_eq!(
+            format!("{:?}", Open::new(3.0, 0.5, 7)),
+            "Open { f: 3.0, g_f32: 0.5, id: 7 }"
+        );
     }
 }
