@@ -35,6 +35,7 @@ pub(crate) mod free_space;
 pub(crate) mod inflate;
 pub(crate) mod local;
 pub(crate) mod merge;
+pub(crate) mod order;
 pub mod tiles;
 pub(crate) mod trapezoid;
 
@@ -419,13 +420,10 @@ pub fn build(scene: &Scene, options: &BuildOptions) -> Result<NavMesh, BuildErro
             cancel.check()?;
             let merged = merge::merge_with_adjacency(&triangles, &cancel)?;
             cancel.check()?;
-            NavMesh::from_known_adjacency(
-                triangles.vertices,
-                merged.offsets,
-                merged.ring,
-                merged.neighbours,
-            )
-            .map_err(BuildError::Mesh)
+            // Numbered along a space-filling curve, for the searches' caches (`order.rs`).
+            let (merged, vertices) = order::spatial_order(merged, triangles.vertices);
+            NavMesh::from_known_adjacency(vertices, merged.offsets, merged.ring, merged.neighbours)
+                .map_err(BuildError::Mesh)
         }
     }
 }
