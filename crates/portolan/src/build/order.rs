@@ -5,9 +5,8 @@
 //! polygons near each other in the plane are near each other in memory, those reads share cache
 //! lines and pages. The triangulation's own order is not like that (spade's bulk load inserts
 //! points in its own order, and the merge keeps it), and on large meshes the searches wait on
-//! memory: on a 512 × 512 grid map with 48,801 polygons the exact search took 7–12% less time per
-//! query in this order, on meshes of a few thousand polygons 0–3% (BENCHMARKS.md, session 13).
-//! The polygons themselves, their vertex rings (each still starting at the same vertex) and
+//! memory. It pays on meshes that do not fit the caches (tens of thousands of polygons), not on
+//! those of a few thousand; BENCHMARKS.md (session 13) has the figures. The polygons themselves, their vertex rings (each still starting at the same vertex) and
 //! their adjacency are unchanged: only ids move.
 //!
 //! The curve: D. Hilbert, *Über die stetige Abbildung einer Linie auf ein Flächenstück*
