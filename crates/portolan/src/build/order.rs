@@ -6,22 +6,26 @@
 //! lines and pages. The triangulation's own order is not like that (spade's bulk load inserts
 //! points in its own order, and the merge keeps it), and on large meshes the searches wait on
 //! memory. It pays on meshes that do not fit the caches (tens of thousands of polygons), not on
-//! those of a few thousand; BENCHMARKS.md (session 13) has the figures. The polygons themselves, their vertex rings (each still starting at the same vertex) and
-//! their adjacency are unchanged: only ids move.
+//! those of a few thousand; BENCHMARKS.md (session 13) has the figures. The polygons themselves,
+//! their vertex rings (each still starting at the same vertex) and their adjacency are
+//! unchanged: only ids move. Meshes built by an earlier version number their polygons
+//! differently, so an index saved for one (its fingerprint) does not load for the other.
 //!
 //! The curve: D. Hilbert, *Über die stetige Abbildung einer Linie auf ein Flächenstück*
-//! (Math. Ann. 38, 1891), at 2^16 cells a side over the mesh's bounding box, computed with the
-//! usual quadrant rotation. Cost: O(n log n) for n polygons (the sort), O(n) for the rest.
+//! (Math. Ann. 38, 1891), on a grid of 2^16 × 2^16 cells over the bounding box of the polygons'
+//! vertex averages (each axis scaled to it on its own), computed with the usual quadrant
+//! rotation. Cost: O(n log n) for n polygons (the sort), O(n) for the rest.
 
 use super::merge::Merged;
 use crate::geom::Vec2;
 use crate::mesh::{PolyId, VertexId};
 
-/// The cells a side of the curve's grid: 2^16.
+/// The curve's grid has 2^`ORDER` cells a side.
 const ORDER: u32 = 16;
 
 /// `merged` and `vertices` renumbered in spatial order (see the [module docs](self)). Vertices
-/// no polygon uses keep their relative order after the used ones.
+/// no polygon uses keep their relative order after the used ones. A single polygon is left as
+/// it is.
 pub(crate) fn spatial_order(merged: Merged, vertices: Vec<Vec2>) -> (Merged, Vec<Vec2>) {
     let n = merged.len();
     if n < 2 {
@@ -122,83 +126,185 @@ fn hilbert(mut x: u32, mut y: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::build::{build, BuildOptions};
+    use crate::{NavMesh, Scene};
 
-    /// The curve visits every cell of a small grid once, each step to a cell next to the last.
-    #[test]
-    fn the_curve_is_a_path_through_every_cell() {
-        // The top 2^3 × 2^3 corner of the grid, scaled: cells (x << 13, y << 13).
-        let mut cells: Vec<(u64, u32, u32)> = (0..8)
-            .flat_map(|x| (0..8).map(move |y| (hilbert(x << 13, y << 13), x, y)))
-            .collect();
+    /// The cells have distinct indices, and each step between consecutive indices goes to a
+    /// cell next to the last one.
+    fn assert_path(cells: impl Iterator<Item = (u32, u32)>, count: usize) {
+        let mut cells: Vec<(u64, u32, u32)> = cells.map(|(x, y)| (hilbert(x, y), x, y)).collect();
         cells.sort();
         cells.dedup_by_key(|c| c.0);
-        assert_eq!(cells.len(), 64);
+        assert_eq!(cells.len(), count, "one index per cell");
         for w in cells.windows(2) {
             let (dx, dy) = (w[0].1.abs_diff(w[1].1), w[0].2.abs_diff(w[1].2));
-            assert_eq!(dx + dy, 1, "{:?} then {:?}", w[0], w[1]);
+            if w[1].0 == w[0].0 + 1 {
+                assert_eq!(dx + dy, 1, "{:?} then {:?}", w[0], w[1]);
+            }
         }
     }
 
-    /// The order depends on the geometry alone: the default map's merged polygons, given in
-    /// their order and reversed, come out the same; every polygon and every adjacency is kept
-    /// (checked by position); and the mesh assembles.
+    /// The curve is a path of unit steps: at the coarsest levels (one cell every 2^13 of the
+    /// whole grid), and through every cell of fine blocks (an aligned one, where consecutive
+    /// indices must all be neighbours, and one at an odd offset); its ends are where they belong.
+    #[test]
+    fn the_curve_is_a_path_of_unit_steps() {
+        let coarse = (0..8).flat_map(|x| (0..8).map(move |y| (x << 13, y << 13)));
+        let mut cells: Vec<(u64, u32, u32)> = coarse.map(|(x, y)| (hilbert(x, y), x, y)).collect();
+        cells.sort();
+        for w in cells.windows(2) {
+            let (dx, dy) = (w[0].1.abs_diff(w[1].1), w[0].2.abs_diff(w[1].2));
+            assert_eq!(dx + dy, 1 << 13, "{:?} then {:?}", w[0], w[1]);
+        }
+        // An aligned 16 × 16 block holds 256 consecutive indices.
+        let fine: Vec<(u32, u32)> = (0..16).flat_map(|x| (0..16).map(move |y| (x, y))).collect();
+        let first = fine.iter().map(|&(x, y)| hilbert(x, y)).min().unwrap();
+        let last_in_block = fine.iter().map(|&(x, y)| hilbert(x, y)).max().unwrap();
+        assert_eq!((first, last_in_block), (0, 255));
+        assert_path(fine.into_iter(), 256);
+        let (ox, oy) = (40_001, 12_345);
+        assert_path(
+            (0..16).flat_map(|x| (0..16).map(move |y| (ox + x, oy + y))),
+            256,
+        );
+        assert_eq!(hilbert(0, 0), 0);
+        let last = (1u32 << ORDER) - 1;
+        assert_eq!(hilbert(last, 0), (1u64 << (2 * ORDER)) - 1);
+    }
+
+    /// The merged polygons of `mesh`, given in `order`, with the vertices reversed when
+    /// `scramble` (their positions, and the ids in the rings).
+    fn merged_in(mesh: &NavMesh, order: &[PolyId], scramble: bool) -> (Merged, Vec<Vec2>) {
+        let n = mesh.vertex_count() as u32;
+        let vid = |v: VertexId| if scramble { VertexId(n - 1 - v.0) } else { v };
+        let mut vertices = mesh.vertices().to_vec();
+        if scramble {
+            vertices.reverse();
+        }
+        let mut m = Merged {
+            offsets: vec![0],
+            ring: Vec::new(),
+            neighbours: Vec::new(),
+        };
+        let mut at = vec![0u32; mesh.polygon_count()];
+        for (k, p) in order.iter().enumerate() {
+            at[p.index()] = k as u32;
+        }
+        for &p in order {
+            m.ring
+                .extend(mesh.polygon_vertices(p).iter().map(|&v| vid(v)));
+            m.neighbours.extend(
+                mesh.neighbours(p)
+                    .iter()
+                    .map(|q| q.map(|q| PolyId(at[q.index()]))),
+            );
+            m.offsets.push(m.ring.len() as u32);
+        }
+        (m, vertices)
+    }
+
+    fn points(m: &NavMesh, p: PolyId) -> Vec<(u64, u64)> {
+        m.polygon_points(p)
+            .map(|v| (v.x.to_bits(), v.y.to_bits()))
+            .collect()
+    }
+
+    /// The order depends on the geometry alone, and renumbering is all it does. The reference
+    /// is the default map's merged polygons assembled in the merge's own order (no
+    /// `spatial_order`). Given in that order, and reversed with their vertices reversed too,
+    /// they come out as the same mesh, which is what `build` returns; the centres' curve
+    /// indices never decrease; vertices are numbered by first use; and every polygon keeps its
+    /// ring (from the same vertex) and its neighbour across every edge, matched by position
+    /// against the reference.
     #[test]
     fn renumbering_keeps_polygons_and_depends_on_geometry_only() {
-        use crate::build::{build, BuildOptions};
-        use crate::{NavMesh, Scene};
-        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-        let merged_in = |order: &[PolyId]| {
-            let mut m = Merged {
-                offsets: vec![0],
-                ring: Vec::new(),
-                neighbours: Vec::new(),
-            };
-            let mut at = vec![0u32; mesh.polygon_count()];
-            for (k, p) in order.iter().enumerate() {
-                at[p.index()] = k as u32;
-            }
-            for &p in order {
-                m.ring.extend_from_slice(mesh.polygon_vertices(p));
-                m.neighbours.extend(
-                    mesh.neighbours(p)
-                        .iter()
-                        .map(|q| q.map(|q| PolyId(at[q.index()]))),
-                );
-                m.offsets.push(m.ring.len() as u32);
-            }
-            m
-        };
-        let forward: Vec<PolyId> = mesh.polygons().collect();
+        use crate::build::{cdt, free_space, inflate, merge, CancelToken};
+        let scene = Scene::default_map();
+        let options = BuildOptions::default();
+        let cancel = CancelToken::new();
+        let free = free_space::free_space(
+            &scene,
+            options.agent_radius,
+            inflate::chord_angle(options.arc_error),
+            &cancel,
+        )
+        .unwrap();
+        let triangles = cdt::triangulate(&free, &cancel).unwrap();
+        let merged = merge::merge_with_adjacency(&triangles, &cancel).unwrap();
+        let reference = NavMesh::from_known_adjacency(
+            triangles.vertices.clone(),
+            merged.offsets,
+            merged.ring,
+            merged.neighbours,
+        )
+        .unwrap();
+        let forward: Vec<PolyId> = reference.polygons().collect();
         let backward: Vec<PolyId> = forward.iter().rev().copied().collect();
-        let assemble = |order: &[PolyId]| {
-            let (m, vs) = spatial_order(merged_in(order), mesh.vertices().to_vec());
+        let assemble = |order: &[PolyId], scramble: bool| {
+            let (m, vs) = merged_in(&reference, order, scramble);
+            let (m, vs) = spatial_order(m, vs);
             NavMesh::from_known_adjacency(vs, m.offsets, m.ring, m.neighbours).unwrap()
         };
-        let (a, b) = (assemble(&forward), assemble(&backward));
-        let points = |m: &NavMesh| -> Vec<Vec<Vec2>> {
-            m.polygons()
-                .map(|p| m.polygon_points(p).collect())
-                .collect()
-        };
-        assert_eq!(points(&a), points(&b));
-        let sorted = |mut x: Vec<Vec<Vec2>>| {
-            x.sort_by(|p, q| {
-                let key = |r: &Vec<Vec2>| r.iter().map(|v| (v.x, v.y)).collect::<Vec<_>>();
-                key(p).partial_cmp(&key(q)).unwrap()
-            });
-            x
-        };
-        assert_eq!(sorted(points(&a)), sorted(points(&mesh)));
-        // Each neighbour across edge i is the polygon whose edge runs the other way.
+        let (a, b) = (assemble(&forward, false), assemble(&backward, true));
+        let built = build(&scene, &options).unwrap();
+        for m in [&b, &built] {
+            assert_eq!(m.vertices(), a.vertices());
+            for p in a.polygons() {
+                assert_eq!(m.polygon_vertices(p), a.polygon_vertices(p));
+                assert_eq!(m.neighbours(p), a.neighbours(p));
+            }
+            assert_eq!(m.fingerprint(), a.fingerprint());
+        }
+        assert_ne!(
+            a.fingerprint(),
+            reference.fingerprint(),
+            "the order changed nothing"
+        );
+        assert_eq!(a.area().to_bits(), reference.area().to_bits());
+        // Curve order of the centres, as `spatial_order` computes them.
+        let centres: Vec<Vec2> = a
+            .polygons()
+            .map(|p| {
+                let ring: Vec<Vec2> = a.polygon_points(p).collect();
+                ring.iter().fold(Vec2::ZERO, |s, &v| s + v) / ring.len() as f64
+            })
+            .collect();
+        let (mut lo, mut hi) = (centres[0], centres[0]);
+        for c in &centres {
+            (lo.x, lo.y, hi.x, hi.y) = (lo.x.min(c.x), lo.y.min(c.y), hi.x.max(c.x), hi.y.max(c.y));
+        }
+        let side = f64::from((1u32 << ORDER) - 1);
+        let cell = |v: f64, lo: f64, hi: f64| ((v - lo) / (hi - lo) * side).clamp(0.0, side) as u32;
+        let keys: Vec<u64> = centres
+            .iter()
+            .map(|c| hilbert(cell(c.x, lo.x, hi.x), cell(c.y, lo.y, hi.y)))
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]), "not in curve order");
+        // Vertices by first use.
+        let mut next = 0;
         for p in a.polygons() {
-            for (i, q) in a.neighbours(p).iter().enumerate() {
-                let Some(q) = *q else { continue };
-                let (x, y) = a.edge(p, i);
-                let back = a.shared_edge(q, p).expect("adjacency is symmetric");
-                assert_eq!(a.edge(q, back), (y, x));
+            for v in a.polygon_vertices(p) {
+                if v.0 == next {
+                    next += 1;
+                }
+                assert!(v.0 < next, "vertex {} before {}", v.0, next);
             }
         }
-        assert_eq!(a.area().to_bits(), a.area().to_bits());
-        assert!((a.area() - mesh.area()).abs() <= 1e-9 * mesh.area());
+        // Against the reference, by position.
+        let by_points: std::collections::HashMap<Vec<(u64, u64)>, PolyId> = reference
+            .polygons()
+            .map(|p| (points(&reference, p), p))
+            .collect();
+        assert_eq!(by_points.len(), a.polygon_count());
+        let across = |m: &NavMesh, p: PolyId| -> Vec<Option<Vec<(u64, u64)>>> {
+            m.neighbours(p)
+                .iter()
+                .map(|q| q.map(|q| points(m, q)))
+                .collect()
+        };
+        for p in a.polygons() {
+            let old = by_points[&points(&a, p)];
+            assert_eq!(across(&a, p), across(&reference, old));
+        }
     }
 }

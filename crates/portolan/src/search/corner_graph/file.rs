@@ -74,7 +74,8 @@ pub enum IndexError {
     #[error(
         "corner graph index built for another mesh: fingerprint {index:#018x} \
          ({index_vertices} vertices, {index_polygons} polygons), this mesh's is {mesh:#018x} \
-         ({mesh_vertices} vertices, {mesh_polygons} polygons)"
+         ({mesh_vertices} vertices, {mesh_polygons} polygons); build the index again for this \
+         mesh (a mesh built by another version of the library may number its polygons differently)"
     )]
     OtherMesh {
         /// The fingerprint the index was built for.
