@@ -37,22 +37,7 @@ pub(crate) fn spatial_order(merged: Merged, vertices: Vec<Vec2>) -> (Merged, Vec
         sum / ring.len() as f64
     };
     let centres: Vec<Vec2> = (0..n).map(centre).collect();
-    let (mut lo, mut hi) = (centres[0], centres[0]);
-    for c in &centres {
-        (lo.x, lo.y, hi.x, hi.y) = (lo.x.min(c.x), lo.y.min(c.y), hi.x.max(c.x), hi.y.max(c.y));
-    }
-    let side = f64::from((1u32 << ORDER) - 1);
-    let cell = |v: f64, lo: f64, hi: f64| {
-        if hi > lo {
-            ((v - lo) / (hi - lo) * side).clamp(0.0, side) as u32
-        } else {
-            0
-        }
-    };
-    let key: Vec<u64> = centres
-        .iter()
-        .map(|c| hilbert(cell(c.x, lo.x, hi.x), cell(c.y, lo.y, hi.y)))
-        .collect();
+    let key = curve_keys(&centres);
     // New polygon k is old polygon order[k]; ties keep the old order (a stable sort).
     let mut order: Vec<u32> = (0..n as u32).collect();
     order.sort_by_key(|&p| key[p as usize]);
@@ -100,6 +85,30 @@ pub(crate) fn spatial_order(merged: Merged, vertices: Vec<Vec2>) -> (Merged, Vec
         out.offsets.push(out.ring.len() as u32);
     }
     (out, new_vertices)
+}
+
+/// Each point's position along the Hilbert curve over the points' bounding box (each axis
+/// scaled to it on its own; an axis of zero extent is cell 0).
+fn curve_keys(points: &[Vec2]) -> Vec<u64> {
+    let Some(&first) = points.first() else {
+        return Vec::new();
+    };
+    let (mut lo, mut hi) = (first, first);
+    for c in points {
+        (lo.x, lo.y, hi.x, hi.y) = (lo.x.min(c.x), lo.y.min(c.y), hi.x.max(c.x), hi.y.max(c.y));
+    }
+    let side = f64::from((1u32 << ORDER) - 1);
+    let cell = |v: f64, lo: f64, hi: f64| {
+        if hi > lo {
+            ((v - lo) / (hi - lo) * side).clamp(0.0, side) as u32
+        } else {
+            0
+        }
+    };
+    points
+        .iter()
+        .map(|c| hilbert(cell(c.x, lo.x, hi.x), cell(c.y, lo.y, hi.y)))
+        .collect()
 }
 
 /// The position of cell `(x, y)` along the Hilbert curve over a 2^[`ORDER`] grid.
@@ -269,16 +278,7 @@ mod tests {
                 ring.iter().fold(Vec2::ZERO, |s, &v| s + v) / ring.len() as f64
             })
             .collect();
-        let (mut lo, mut hi) = (centres[0], centres[0]);
-        for c in &centres {
-            (lo.x, lo.y, hi.x, hi.y) = (lo.x.min(c.x), lo.y.min(c.y), hi.x.max(c.x), hi.y.max(c.y));
-        }
-        let side = f64::from((1u32 << ORDER) - 1);
-        let cell = |v: f64, lo: f64, hi: f64| ((v - lo) / (hi - lo) * side).clamp(0.0, side) as u32;
-        let keys: Vec<u64> = centres
-            .iter()
-            .map(|c| hilbert(cell(c.x, lo.x, hi.x), cell(c.y, lo.y, hi.y)))
-            .collect();
+        let keys = curve_keys(&centres);
         assert!(keys.windows(2).all(|w| w[0] <= w[1]), "not in curve order");
         // Vertices by first use.
         let mut next = 0;

@@ -61,9 +61,9 @@ pub(crate) struct ChannelSearch {
     seen: Vec<u32>,
     closed: Vec<u32>,
     g: Vec<f64>,
-    /// The `f` of polygon `i`'s latest push: an entry popped with another key (this `f`, and
-    /// `g` to `f32`) is stale, the polygon having been reached more cheaply since (the key does
-    /// not keep `g` exactly).
+    /// The `f` of polygon `i`'s latest push, whose key is `Open::new(f[i], g[i], i)`: an entry
+    /// popped with another key is stale, the polygon having been reached more cheaply since
+    /// (the key keeps `g` only to `f32`, so `g` alone cannot tell).
     f: Vec<f64>,
     pos: Vec<Vec2>,
     parent: Vec<u32>,
@@ -162,11 +162,9 @@ impl ChannelSearch {
         while let Some(top) = self.heap.pop() {
             let poly = top.id();
             let cur = poly as usize;
-            // Stale unless its key is the latest push's: an older push with the same key
-            // (equal `f` and `g` to `f32`) pops in the same place, where the latest one would.
-            let latest =
-                top.f().to_bits() == self.f[cur].to_bits() && top.g_f32() == self.g[cur] as f32;
-            if self.closed[cur] == gen || !latest {
+            // Stale unless its key is the latest push's (an older push with the same key pops in
+            // the same place, where the latest one would).
+            if self.closed[cur] == gen || top != Open::new(self.f[cur], self.g[cur], poly) {
                 continue;
             }
             if options.max_expanded.is_some_and(|max| expanded >= max) {

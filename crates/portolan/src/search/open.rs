@@ -7,10 +7,10 @@
 //! `f` is kept to the bit (searches read it back, and Dijkstra's `f` is its distance); `g` only
 //! orders ties of `f`, so it is kept as the nearest `f32`, and ties of that fall to the id. A
 //! search that must tell a stale entry from the latest one for its node compares the whole key
-//! with the latest one's (the channel search) or its `f` with the distance (Dijkstra). The searches' expansions are mostly waits on
-//! memory and their heap is the largest structure they walk per node: this entry took 5-12% off
-//! an exact query and 30% off a channel search against a 24-byte one compared field by field
-//! (BENCHMARKS.md, session 13).
+//! with the latest one's (the channel search) or its `f` with the distance (Dijkstra). The
+//! searches' expansions are mostly waits on memory and their heap is the largest structure they
+//! walk per node; BENCHMARKS.md (session 13) has what this entry saved against a 24-byte one
+//! compared field by field.
 
 /// One entry of an A* / Dijkstra open list; see the [module docs](self).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord)]

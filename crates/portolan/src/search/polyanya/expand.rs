@@ -465,7 +465,7 @@ impl ExactSearch {
     /// is below everything queued), which saves a push and a pop without changing the order of
     /// expansion.
     pub(super) fn queue_successors(&mut self, mesh: &NavMesh, q: &Query) -> Option<u32> {
-        let mut best: Option<(f64, u32, Open)> = None;
+        let mut best: Option<Open> = None;
         for i in 0..self.succ.len() {
             let idx = self.succ[i];
             let n = self.nodes[idx as usize];
@@ -484,21 +484,21 @@ impl ExactSearch {
                 continue;
             }
             let open = Open::new(f, n.g, idx);
-            if n.entry != FINAL && best.is_none_or(|b| f < b.0) {
-                if let Some(b) = best.replace((f, idx, open)) {
-                    self.heap.push(b.2);
+            if n.entry != FINAL && best.is_none_or(|b| f < b.f()) {
+                if let Some(b) = best.replace(open) {
+                    self.heap.push(b);
                 }
             } else {
                 self.heap.push(open);
             }
         }
         self.succ.clear();
-        let (f, id, b) = best?;
-        if f > self.best_final {
+        let b = best?;
+        if b.f() > self.best_final {
             return None;
         }
-        if self.heap.peek().is_none_or(|top| f < top.f()) {
-            return Some(id);
+        if self.heap.peek().is_none_or(|top| b.f() < top.f()) {
+            return Some(b.id());
         }
         self.heap.push(b);
         None

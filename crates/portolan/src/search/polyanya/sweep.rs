@@ -311,8 +311,8 @@ pub(crate) fn channel_along(mesh: &NavMesh, points: &[Vec2]) -> Vec<PolyId> {
 
 /// The buffers [`channel_through`] builds a channel in. A query that builds a channel per path
 /// keeps one, so that the channel grows in a buffer that is already large and the path gets
-/// one allocation of the right size ([`ChannelBuffers::copy`]; growing a new vector took about
-/// 4% of a corner query); a one-off call takes the buffer itself ([`ChannelBuffers::take`]).
+/// one allocation of the right size ([`ChannelBuffers::copy`]); a one-off call takes the
+/// buffer itself ([`ChannelBuffers::take`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ChannelBuffers {
     out: Vec<PolyId>,
