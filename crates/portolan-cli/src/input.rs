@@ -355,7 +355,8 @@ pub fn describe_graph(graph: &CornerGraph, mesh: &NavMesh) -> String {
             "{:.0} label entries per corner, no views (the plain search is faster here)",
             per_corner(l)
         ),
-        (None, _) => "no labels (landmarks)".to_string(),
+        (None, _) if graph.landmarks().is_some() => "no labels (landmarks)".to_string(),
+        (None, _) => "no labels, no landmarks (the plain search is faster here)".to_string(),
     };
     format!(
         "{} corners, {} edges, {labels} ({:.0} KiB)",

@@ -28,7 +28,9 @@
 //!   two corners, when they fit a budget ([`MAX_MEAN_ENTRIES`] per corner, [`MAX_ENTRIES`] in
 //!   all; they do on cave and dungeon maps, not on large open ones).
 //! - **Landmarks**: 16 [`Landmarks`] for an ALT heuristic where there are no labels:
-//!   `h(c) = max(|c t|, landmark bound)`.
+//!   `h(c) = max(|c t|, landmark bound)`; kept only where they make the plain search at least
+//!   10% faster on the build's fixed sample of queries (`sample.rs`): on mazes, dead-end
+//!   pruning already leads the search, and they only cost.
 //!
 //! - **Saving it** ([the `file` module](self::file)): [`CornerGraph::to_bytes`] and [`CornerGraph::from_bytes`], a
 //!   versioned format with a checksum, tied to its mesh by [`NavMesh::fingerprint`].
@@ -97,6 +99,7 @@
 
 pub mod file;
 mod labels;
+mod sample;
 mod views;
 
 pub use file::IndexError;
@@ -254,12 +257,15 @@ impl CornerGraph {
         cancel.check()?;
         let labels = HubLabels::build(mesh.vertex_count(), &corners, &row, cancel)?;
         cancel.check()?;
-        // Landmarks only where there are no labels (with labels the corner heuristic is exact).
+        // Landmarks only where there are no labels (with labels the corner heuristic is exact),
+        // and only where they make the plain search faster on the build's sample: on mazes,
+        // dead-end pruning already leads it and they only cost (`sample.rs`).
         let landmarks = match labels {
             Some(_) => None,
-            None => Some(Arc::new(Landmarks::build_until(mesh, LANDMARKS, &|| {
-                cancel.check()
-            })?)),
+            None => {
+                let lm = Arc::new(Landmarks::build_until(mesh, LANDMARKS, &|| cancel.check())?);
+                sample::landmarks_pay(mesh, &lm, cancel)?.then_some(lm)
+            }
         };
         let mut graph = CornerGraph {
             mesh_id: mesh.instance_id(),

@@ -62,6 +62,7 @@
 //! figures per map.
 
 use super::labels::HubLabels;
+use super::sample::{sample_pairs, timed, FIT_RUNS};
 use super::{CornerGraph, NONE};
 use crate::build::{BuildError, CancelToken};
 use crate::geom::dist;
@@ -70,10 +71,6 @@ use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use crate::search::polyanya::{channel_through, for_each_polygon, ChannelBuffers};
 use crate::search::raycast::{raycast_located, RayOutcome};
 use crate::search::{Path, PathStatus};
-
-/// How many times [`fit`] runs each sample query each way, in rounds over the whole sample; it
-/// keeps the least time (the run least disturbed by the rest of the machine).
-const FIT_RUNS: usize = 3;
 
 /// What a corner's sweep saw: per node, the polygon entered and the cone (`[NONE, NONE]` for a
 /// polygon the corner is a vertex of).
@@ -575,10 +572,6 @@ fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2], table: &mu
     ub
 }
 
-/// How many sample queries [`fit`] runs: half between random polygon pairs (long queries), half
-/// from a random polygon to a point at a log-uniform distance from it (mostly short ones).
-const SAMPLES: u64 = 128;
-
 /// How the corner search uses a graph's views, fitted once per graph by [`fit`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ViewChoice {
@@ -601,100 +594,71 @@ impl ViewChoice {
 }
 
 /// How the corner search should use `graph`'s views on `mesh`: `None` when the plain exact
-/// search is faster than the views on a fixed sample of queries (seeded; between polygon
-/// centroids, half long, half short); otherwise the distance below which a query tries the
-/// plain search first, chosen for the least total time on the sample. Each sample query is
-/// timed both ways, the least of [`FIT_RUNS`] runs, on the machine that builds the graph: the
-/// sample and what is compared are fixed, the choice follows what the two sides cost there
-/// (a model fitted to other maps missed what large labels cost out of cache: the views lost
-/// 0.4× on AcrosstheCape under it; BENCHMARKS.md, "Fast search").
+/// search is faster than the views on the build's fixed sample of queries
+/// ([`sample_pairs`]); otherwise the distance below which a query tries the plain search
+/// first, chosen for the least total time on the sample. Each sample query is timed both ways,
+/// the least of [`FIT_RUNS`] runs, on the machine that builds the graph (the `sample` module
+/// says why by time and not by a model).
 pub(crate) fn fit(
     mesh: &NavMesh,
     graph: &CornerGraph,
     cancel: &CancelToken,
 ) -> Result<Option<ViewChoice>, BuildError> {
-    let n = mesh.polygon_count() as u64;
-    if n < 2 {
+    let pairs = sample_pairs(mesh);
+    if pairs.is_empty() {
         return Ok(Some(ViewChoice::ALWAYS));
     }
     let mut plain = crate::search::polyanya::ExactSearch::new();
     let mut scratch = ViewScratch::default();
     let options = crate::search::SearchOptions::exact();
-    let bounds = mesh.bounds();
-    let diagonal = bounds.min.distance(bounds.max);
-    let mut rng = crate::random::Rng::new(0x9E37_79B9_7F4A_7C15);
-    // The sample queries: (start polygon, goal polygon).
-    let mut pairs: Vec<(PolyId, PolyId)> = Vec::with_capacity(SAMPLES as usize);
-    for i in 0..SAMPLES {
-        let a = PolyId((rng.next_u64() % n) as u32);
-        let b = if i % 2 == 0 {
-            PolyId((rng.next_u64() % n) as u32)
-        } else {
-            // A point at a log-uniform distance (1/256 of the map's diagonal to all of it) in a
-            // random direction, where it is on the mesh: short queries as they come, straight
-            // or winding.
-            let r = diagonal * (-(8.0 * rng.next_f64())).exp2();
-            let (sin, cos) = (std::f64::consts::TAU * rng.next_f64()).sin_cos();
-            let p = mesh.centroid(a) + Vec2::new(cos, sin) * r;
-            match mesh.locate(p).polygon() {
-                Some(b) => b,
-                None => continue,
-            }
-        };
-        pairs.push((a, b));
-    }
     // Per sample: (distance, plain nodes, plain ns, views ns), the views' time with the plain
-    // search's added where they give no answer (the sweeps then run). Each round runs every
-    // sample once each way, so that a sample's data has left the caches when it comes round
-    // again, as between the queries of a real workload; each keeps its least time.
+    // search's added where they give no answer (the sweeps then run); unreachable pairs are
+    // dropped in the first round. Each round runs the whole sample the plain way, then the
+    // views' way, so that a query's data has left the caches when it comes round again, as
+    // between the queries of a real workload (query by query, the second way would find the
+    // first's mesh data still there); each keeps its least time.
+    let mut kept: Vec<(PolyId, PolyId)> = Vec::with_capacity(pairs.len());
     let mut samples: Vec<(f64, usize, f64, f64)> = Vec::with_capacity(pairs.len());
-    let time = |f: &mut dyn FnMut() -> bool| {
-        let started = std::time::Instant::now();
-        let answered = f();
-        (started.elapsed().as_secs_f64() * 1e9, answered)
+    let mut run_plain = |s, t| {
+        timed(|| {
+            plain
+                .find_path(mesh, s, t, &options)
+                .ok()
+                .map(|p| p.expanded)
+        })
     };
     for round in 0..FIT_RUNS {
-        let mut kept = 0;
-        for &(a, b) in &pairs {
+        if round == 0 {
+            for &(a, b) in &pairs {
+                cancel.check()?;
+                let (s, t) = (mesh.centroid(a), mesh.centroid(b));
+                if let (ns, Some(nodes)) = run_plain(s, t) {
+                    kept.push((a, b));
+                    samples.push((dist(s, t), nodes, ns, f64::INFINITY));
+                }
+            }
+        } else {
+            for (&(a, b), x) in kept.iter().zip(&mut samples) {
+                cancel.check()?;
+                x.2 = x.2.min(run_plain(mesh.centroid(a), mesh.centroid(b)).0);
+            }
+        }
+        for (&(a, b), x) in kept.iter().zip(&mut samples) {
             cancel.check()?;
-            let (s, t) = (mesh.centroid(a), mesh.centroid(b));
-            let mut nodes = None;
-            let (plain_ns, _) = time(&mut || {
-                nodes = plain
-                    .find_path(mesh, s, t, &options)
-                    .ok()
-                    .map(|p| p.expanded);
-                true
-            });
-            let Some(nodes) = nodes else {
-                continue;
-            };
-            let views_ns = if a == b {
-                plain_ns
+            let (ns, answered) = if a == b {
+                (x.2, true)
             } else {
-                let (ns, answered) = time(&mut || {
+                timed(|| {
                     let answer = graph.view_query(
                         mesh,
                         &mut scratch,
-                        (s, Location::InPolygon(a)),
-                        (t, Location::InPolygon(b)),
+                        (mesh.centroid(a), Location::InPolygon(a)),
+                        (mesh.centroid(b), Location::InPolygon(b)),
                     );
                     matches!(answer, ViewAnswer::Path(_))
-                });
-                if answered {
-                    ns
-                } else {
-                    ns + plain_ns
-                }
+                })
             };
-            if round == 0 {
-                samples.push((dist(s, t), nodes, plain_ns, views_ns));
-            } else {
-                let x = &mut samples[kept];
-                x.2 = x.2.min(plain_ns);
-                x.3 = x.3.min(views_ns);
-            }
-            kept += 1;
+            x.3 = x.3.min(if answered { ns } else { ns + x.2 });
         }
     }
     if samples.is_empty() {

@@ -1,0 +1,161 @@
+//! The build's fixed sample of queries, and the choices the build makes by timing it: whether
+//! the views pay ([`views::fit`](super::views::fit)) and, on maps without views, whether the
+//! landmarks do ([`landmarks_pay`]).
+//!
+//! # Why time, not model
+//! What a search costs depends on the map's shape and on the machine's caches more than any
+//! count shows: the views lost 0.4× on AcrosstheCape under a model fitted to other maps, and
+//! the landmarks, 1.35× faster on a random grid map, make a maze 13% slower, where dead-end
+//! pruning already leads the plain search (BENCHMARKS.md, "Fast search" and "Session 14").
+//! So the build runs a fixed, seeded sample both ways on the machine that builds, keeps each
+//! query's least time over [`FIT_RUNS`] rounds, and compares the totals. The sample and the
+//! rule are fixed; only the times are the machine's, so the choice (never an answer) can
+//! differ between two builds of one mesh.
+//!
+//! # Cost
+//! [`SAMPLES`] queries, each run [`FIT_RUNS`] times each way: about 800 queries, which is a few
+//! milliseconds on game maps and under two seconds on a 48,801-polygon random grid.
+
+use super::super::landmarks::Landmarks;
+use crate::build::{BuildError, CancelToken};
+use crate::geom::Vec2;
+use crate::mesh::{NavMesh, PolyId};
+use crate::search::polyanya::ExactSearch;
+use crate::search::SearchOptions;
+use std::sync::Arc;
+
+/// How many times each sample query runs each way, in rounds over the whole sample; each keeps
+/// its least time (the run least disturbed by the rest of the machine).
+pub(super) const FIT_RUNS: usize = 3;
+
+/// How many sample queries are drawn: half between random polygon pairs (long queries), half
+/// from a random polygon to a point at a log-uniform distance from it (mostly short ones).
+pub(super) const SAMPLES: u64 = 128;
+
+/// The sample: pairs of polygons, whose centroids are the queries' endpoints (seeded, so the
+/// same for every build of a mesh). Short draws that land off the mesh are skipped, so there
+/// may be fewer than [`SAMPLES`]; none on a mesh of fewer than two polygons.
+pub(super) fn sample_pairs(mesh: &NavMesh) -> Vec<(PolyId, PolyId)> {
+    let n = mesh.polygon_count() as u64;
+    if n < 2 {
+        return Vec::new();
+    }
+    let bounds = mesh.bounds();
+    let diagonal = bounds.min.distance(bounds.max);
+    let mut rng = crate::random::Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut pairs = Vec::with_capacity(SAMPLES as usize);
+    for i in 0..SAMPLES {
+        let a = PolyId((rng.next_u64() % n) as u32);
+        let b = if i % 2 == 0 {
+            PolyId((rng.next_u64() % n) as u32)
+        } else {
+            // A point at a log-uniform distance (1/256 of the map's diagonal to all of it) in a
+            // random direction, where it is on the mesh: short queries as they come, straight
+            // or winding.
+            let r = diagonal * (-(8.0 * rng.next_f64())).exp2();
+            let (sin, cos) = (std::f64::consts::TAU * rng.next_f64()).sin_cos();
+            let p = mesh.centroid(a) + Vec2::new(cos, sin) * r;
+            match mesh.locate(p).polygon() {
+                Some(b) => b,
+                None => continue,
+            }
+        };
+        pairs.push((a, b));
+    }
+    pairs
+}
+
+/// The share of the sample's time the landmarks must save to be kept: they hold 128 bytes per
+/// vertex, most of a graph without views, and a smaller difference is within what two runs of
+/// the same sample differ by.
+const LANDMARK_GAIN: f64 = 0.1;
+
+/// Runs `f` once and says how long it took, in nanoseconds, with what it returned.
+pub(super) fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
+    let started = std::time::Instant::now();
+    let out = f();
+    (started.elapsed().as_secs_f64() * 1e9, out)
+}
+
+/// Whether `landmarks` make the plain exact search faster on `mesh`: the sample's total time
+/// with them at least [`LANDMARK_GAIN`] below its total without, each query's least time over
+/// [`FIT_RUNS`] rounds. Each round runs the whole sample one way, then the other, so that
+/// neither way finds the mesh data of its query left in the caches by the other (run query by
+/// query, the second way gained up to 20% from it). A mesh too small for a sample keeps them.
+pub(super) fn landmarks_pay(
+    mesh: &NavMesh,
+    landmarks: &Arc<Landmarks>,
+    cancel: &CancelToken,
+) -> Result<bool, BuildError> {
+    let pairs = sample_pairs(mesh);
+    if pairs.is_empty() {
+        return Ok(true);
+    }
+    let mut search = ExactSearch::new();
+    let ways = [
+        SearchOptions::exact(),
+        SearchOptions::exact().with_landmarks(Some(Arc::clone(landmarks))),
+    ];
+    let mut least = vec![[f64::INFINITY; 2]; pairs.len()];
+    for _ in 0..FIT_RUNS {
+        for (k, way) in ways.iter().enumerate() {
+            for (&(a, b), least) in pairs.iter().zip(&mut least) {
+                cancel.check()?;
+                let (s, t) = (mesh.centroid(a), mesh.centroid(b));
+                let (ns, _) = timed(|| search.find_path(mesh, s, t, way));
+                least[k] = least[k].min(ns);
+            }
+        }
+    }
+    let total = |k: usize| least.iter().map(|x| x[k]).sum::<f64>();
+    Ok(total(1) < (1.0 - LANDMARK_GAIN) * total(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Aabb;
+    use crate::{build, BuildOptions, Scene};
+
+    /// The sample is the same for every call on a mesh, its pairs are the mesh's polygons,
+    /// and it has every long pair (the short draws may land off the mesh).
+    #[test]
+    fn the_sample_is_fixed_and_on_the_mesh() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let pairs = sample_pairs(&mesh);
+        assert_eq!(pairs, sample_pairs(&mesh));
+        assert!(pairs.len() >= SAMPLES as usize / 2 && pairs.len() <= SAMPLES as usize);
+        let n = mesh.polygon_count() as u32;
+        assert!(pairs.iter().all(|&(a, b)| a.0 < n && b.0 < n));
+        // Long and short: not all one polygon, not all pairs apart.
+        assert!(pairs
+            .iter()
+            .any(|&(a, b)| a == b || mesh.centroid(a).distance(mesh.centroid(b)) < 100.0));
+        assert!(pairs.iter().filter(|&&(a, b)| a != b).count() > pairs.len() / 2);
+    }
+
+    /// A mesh of one polygon has no sample, and keeps its landmarks without a timing.
+    #[test]
+    fn one_polygon_has_no_sample() {
+        let scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0)));
+        let mesh = build(&scene, &BuildOptions::default()).unwrap();
+        assert_eq!(mesh.polygon_count(), 1);
+        assert!(sample_pairs(&mesh).is_empty());
+        let lm = Arc::new(Landmarks::build(&mesh, 2));
+        assert!(landmarks_pay(&mesh, &lm, &CancelToken::new()).unwrap());
+    }
+
+    /// The landmarks' timing stops at a cancelled token.
+    #[test]
+    fn the_landmark_timing_stops_when_cancelled() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let lm = Arc::new(Landmarks::build(&mesh, 4));
+        let cancel = CancelToken::new();
+        cancel.cancel();
+        assert!(matches!(
+            landmarks_pay(&mesh, &lm, &cancel),
+            Err(BuildError::Cancelled)
+        ));
+        assert!(landmarks_pay(&mesh, &lm, &CancelToken::new()).is_ok());
+    }
+}
