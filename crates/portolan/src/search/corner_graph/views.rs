@@ -368,20 +368,19 @@ impl CornerGraph {
             sides[1].retain(|x| x.0 <= keep);
         }
         // 4. The side whose labels are fewer fills the table; the other side's corners are
-        // joined to it, the most promising first, until the straight-line bound of the rest
-        // cannot win.
+        // joined to it, each whose straight-line bound can still win. (In the order they
+        // come: sorted by bound first, the join stopped early for 4% of them on lak303d, and
+        // the sort cost more than that: without it a view query takes 0.9x the time.)
         let size = |list: &[(f64, f64, u32)]| list.iter().map(|x| labels.len(x.2)).sum::<usize>();
         let (s0, s1) = (size(&sides[0]), size(&sides[1]));
         let fill = usize::from(s1 < s0);
         for &(_, d, c) in &sides[fill] {
             labels.lower(c, d, &mut scratch.table);
         }
-        let join = &mut sides[1 - fill];
-        join.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
         let (mut best, mut joined) = (f64::INFINITY, NONE);
-        for &(bound, d, c) in join.iter() {
+        for &(bound, d, c) in &sides[1 - fill] {
             if bound >= best {
-                break;
+                continue;
             }
             let via = d + labels.join(c, &scratch.table);
             if via < best {
@@ -554,8 +553,13 @@ fn upper_bound(labels: &HubLabels, sides: &[Vec<(f64, f64, u32)>; 2], table: &mu
         let mut top = [(f64::INFINITY, 0.0, NONE); UB_PAIRS];
         for &x in list {
             if x.0 < top[UB_PAIRS - 1].0 {
-                top[UB_PAIRS - 1] = x;
-                top.sort_unstable_by(|p, q| p.0.total_cmp(&q.0));
+                // Insertion into the few kept, least first (bounds are numbers: no NaN).
+                let mut i = UB_PAIRS - 1;
+                top[i] = x;
+                while i > 0 && top[i].0 < top[i - 1].0 {
+                    top.swap(i, i - 1);
+                    i -= 1;
+                }
             }
         }
         top
