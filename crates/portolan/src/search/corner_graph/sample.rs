@@ -5,8 +5,10 @@
 //! # Why time, not model
 //! What a search costs depends on the map's shape and on the machine's caches more than any
 //! count shows: the views lost 0.4× on AcrosstheCape under a model fitted to other maps, and
-//! the landmarks, 1.35× faster on a random grid map, make a maze 13% slower, where dead-end
-//! pruning already leads the plain search (BENCHMARKS.md, "Fast search" and "Session 14").
+//! the landmarks, which make the plain search about 1.35× faster on a random grid map, gain
+//! nothing on a maze, where dead-end pruning already leads it, and lose 4% on an open map of
+//! small obstacles, where the straight line does (BENCHMARKS.md, "Fast search" and "Session
+//! 14").
 //! So the build runs a fixed, seeded sample both ways on the machine that builds, keeps each
 //! query's least time over [`FIT_RUNS`] rounds, and compares the totals. The sample and the
 //! rule are fixed; only the times are the machine's, so the choice (never an answer) can
