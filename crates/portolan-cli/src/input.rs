@@ -356,7 +356,7 @@ pub fn describe_graph(graph: &CornerGraph, mesh: &NavMesh) -> String {
             per_corner(l)
         ),
         (None, _) if graph.landmarks().is_some() => "no labels (landmarks)".to_string(),
-        (None, _) => "no labels, no landmarks (the plain search is faster here)".to_string(),
+        (None, _) => "no labels, no landmarks (they saved less than 10% here)".to_string(),
     };
     format!(
         "{} corners, {} edges, {labels} ({:.0} KiB)",

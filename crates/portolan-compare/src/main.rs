@@ -18,8 +18,9 @@
 //!   connected component.
 //!
 //! Every mesh is written as Polyanya v2 and read by both sides. Each side runs a query once
-//! untimed, then `--reps` times (default 5) timed, before the next side runs it (which side goes
-//! first rotates from query to query); a query's time is the median of its timed runs: the cost
+//! untimed, then `--reps` times (default 5) timed, before the next side runs it (in an order
+//! that changes from query to query so that each side follows each other side equally often:
+//! `balanced_order`); a query's time is the median of its timed runs: the cost
 //! of answering it with its data in cache, the same for every side. Lengths must agree (the
 //! `polyanya` crate computes in `f32`, so to a relative 1e-4). The last line is the geometric
 //! mean, over the rows run, of the plain ratio (the crate's mean time / Portolan's).
@@ -285,6 +286,25 @@ fn load_case(data: &std::path::Path, name: &str) -> Result<Case> {
 
 use portolan::testkit::{median, stats};
 
+/// The order in which query `i` runs `n` sides: row `i mod n` of a Williams square (`0, 1,
+/// n-1, 2, n-2, ...` shifted by the row), and for odd `n` every other round of rows reversed. Over
+/// every `n` queries (`2n` for odd `n`) each side runs first equally often and comes right after
+/// each other side equally often, so no side always takes the slot after the same other side.
+fn balanced_order(n: usize, i: usize) -> Vec<usize> {
+    let row = i % n;
+    let mut order: Vec<usize> = (0..n)
+        .map(|j| {
+            // 0, 1, n-1, 2, n-2, ...
+            let w = if j % 2 == 1 { j.div_ceil(2) } else { n - j / 2 };
+            (row + w) % n
+        })
+        .collect();
+    if n % 2 == 1 && (i / n) % 2 == 1 {
+        order.reverse();
+    }
+    order
+}
+
 fn main() -> Result<()> {
     let mut data = portolan::testkit::data_dir();
     let mut reps = 5usize;
@@ -482,13 +502,12 @@ fn main() -> Result<()> {
             // Each side runs the query once untimed, then `reps` times timed, one side after the
             // other: every timing finds the caches as that side's own runs of this query left
             // them. (Interleaved sides timed the slot after the crate's run slow whatever ran in
-            // it: BENCHMARKS.md, session 12.) The side that starts rotates from query to query,
-            // and every other round of rotations goes the other way round, so that each side
-            // comes after each other side equally often (with rotations alone, of three sides
-            // the index came after the crate in two queries of three, the plain search in
-            // none, and measured 8% slower than the plain search it was running).
-            let n = sides.len();
-            let reverse = (i / n) % 2 == 1;
+            // it: BENCHMARKS.md, session 12.) The order is a row of a Williams square
+            // (`balanced_order`), so that each side comes right after each other side equally
+            // often (with rotations alone, of three sides the index came after the crate in two
+            // queries of three, the plain search in none, and measured 8% slower than the plain
+            // search it was running).
+            let order = balanced_order(sides.len(), i);
             let mut run = |which: usize| match (which, &opts_index) {
                 (0, _) => {
                     std::hint::black_box(finder.find_path(&ours, s, g, &opts).ok());
@@ -504,12 +523,8 @@ fn main() -> Result<()> {
                 }
             };
             let mut runs: [Vec<f64>; 4] = Default::default();
-            for k in 0..n {
-                let which = sides[if reverse {
-                    (i + n - k) % n
-                } else {
-                    (i + k) % n
-                }];
+            for k in order {
+                let which = sides[k];
                 run(which);
                 for _ in 0..reps {
                     let t = Instant::now();
@@ -582,4 +597,50 @@ fn main() -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::balanced_order;
+
+    /// Every order is a permutation, and over a period each side comes first equally often and
+    /// right after each other side equally often; with plain rotations (the old loop) the
+    /// counts differ, which this check catches.
+    #[test]
+    fn each_side_follows_each_other_equally_often() {
+        for n in 1..=6usize {
+            let period = if n % 2 == 1 { 2 * n } else { n };
+            let mut first = vec![0usize; n];
+            let mut after = vec![vec![0usize; n]; n];
+            for i in 0..period {
+                let order = balanced_order(n, i);
+                let mut sorted = order.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "n {n}, query {i}");
+                first[order[0]] += 1;
+                for w in order.windows(2) {
+                    after[w[0]][w[1]] += 1;
+                }
+            }
+            assert!(first.iter().all(|&f| f == first[0]), "n {n}: {first:?}");
+            let pairs: Vec<usize> = (0..n)
+                .flat_map(|a| (0..n).filter(move |&b| b != a).map(move |b| (a, b)))
+                .map(|(a, b)| after[a][b])
+                .collect();
+            assert!(
+                pairs.iter().all(|&c| c == pairs[0] && c > 0) || n == 1,
+                "n {n}: {after:?}"
+            );
+        }
+        // The old loop (rotations alone) fails the same check for three sides.
+        let rotated = |i: usize| (0..3).map(|k| (i + k) % 3).collect::<Vec<_>>();
+        let mut after = [[0usize; 3]; 3];
+        for i in 0..6 {
+            for w in rotated(i).windows(2) {
+                after[w[0]][w[1]] += 1;
+            }
+        }
+        assert_eq!(after[1][0], 0);
+        assert!(after[0][1] > 0);
+    }
 }
