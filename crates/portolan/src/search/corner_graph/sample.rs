@@ -96,12 +96,17 @@ pub(super) fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
 /// with them at least [`LANDMARK_GAIN`] below its total without, each query's least time over
 /// [`FIT_RUNS`] rounds. Each round runs the whole sample one way, then the other, so that
 /// neither way finds the mesh data of its query left in the caches by the other (run query by
-/// query, the second way gained up to 20% from it). A mesh too small for a sample keeps them.
+/// query, the second way gained up to 20% from it). A mesh too small for a sample keeps them;
+/// a mesh with off-mesh links does not (the exact search refuses landmarks there, so they would
+/// serve no query, and the sample would time its refusals).
 pub(super) fn landmarks_pay(
     mesh: &NavMesh,
     landmarks: &Arc<Landmarks>,
     cancel: &CancelToken,
 ) -> Result<bool, BuildError> {
+    if mesh.has_links() {
+        return Ok(false);
+    }
     let pairs = sample_pairs(mesh);
     if pairs.is_empty() {
         return Ok(true);
@@ -174,6 +179,22 @@ mod tests {
         assert!(sample_pairs(&mesh).is_empty());
         let lm = Arc::new(Landmarks::build(&mesh, 2));
         assert!(landmarks_pay(&mesh, &lm, &CancelToken::new()).unwrap());
+    }
+
+    /// On a mesh with off-mesh links, where the exact search refuses landmarks, they are not
+    /// kept (the same mesh without its link keeps or drops them by their timing).
+    #[test]
+    fn a_mesh_with_links_keeps_no_landmarks() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let lm = Arc::new(Landmarks::build(&mesh, 4));
+        let (from, to) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+        let linked = mesh
+            .clone()
+            .with_links([crate::mesh::links::OffMeshLink::new(from, to, 1.0)])
+            .unwrap();
+        let linked_lm = Arc::new(Landmarks::build(&linked, 4));
+        assert!(!landmarks_pay(&linked, &linked_lm, &CancelToken::new()).unwrap());
+        assert!(landmarks_pay(&mesh, &lm, &CancelToken::new()).is_ok());
     }
 
     /// The landmarks' timing stops at a cancelled token.
