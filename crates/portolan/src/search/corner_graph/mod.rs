@@ -78,9 +78,9 @@
 //! worst case, far less on game maps), one pruned Dijkstra per corner for the labels, 16
 //! whole-mesh searches for the landmarks and the build's timed sample with and without them
 //! (without labels only; about 1 s on a 48,801-polygon grid), one raycast per edge for the
-//! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed edge, 16 per vertex, `16 × 8` bytes per vertex for the
-//! landmarks, 16 bytes per label entry, 4 to 12 bytes per (polygon, corner in view) pair and 4
-//! per polygon an edge crosses.
+//! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
+//! edge, 16 per vertex, `16 × 8` bytes per vertex for the landmarks, 16 bytes per label entry,
+//! 4 to 12 bytes per (polygon, corner in view) pair and 4 per polygon an edge crosses.
 //! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
 //!
 //! ```

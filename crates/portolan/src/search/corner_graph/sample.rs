@@ -85,20 +85,35 @@ fn pays(without: f64, with: f64) -> bool {
     with <= (1.0 - LANDMARK_GAIN) * without
 }
 
-/// Runs `f` once and says how long it took, in nanoseconds, with what it returned.
-pub(super) fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
-    let started = std::time::Instant::now();
-    let out = f();
-    (started.elapsed().as_secs_f64() * 1e9, out)
+/// Each of `ways` timed on every sample query (`ways[k](i)` runs query `i` the `k`-th way):
+/// [`FIT_RUNS`] rounds, each running the whole sample one way, then the next, so that no way
+/// finds the mesh data of its query left in the caches by another (run query by query, the
+/// second way gained up to 20% from it). Per query, each way's least time in nanoseconds (the
+/// run least disturbed by the rest of the machine). Stops at a cancelled `cancel`.
+pub(super) fn least_times<const K: usize>(
+    queries: usize,
+    cancel: &CancelToken,
+    mut ways: [&mut dyn FnMut(usize); K],
+) -> Result<Vec<[f64; K]>, BuildError> {
+    let mut least = vec![[f64::INFINITY; K]; queries];
+    for _ in 0..FIT_RUNS {
+        for (k, way) in ways.iter_mut().enumerate() {
+            for (i, least) in least.iter_mut().enumerate() {
+                cancel.check()?;
+                let started = std::time::Instant::now();
+                way(i);
+                least[k] = least[k].min(started.elapsed().as_secs_f64() * 1e9);
+            }
+        }
+    }
+    Ok(least)
 }
 
 /// Whether `landmarks` make the plain exact search faster on `mesh`: the sample's total time
 /// with them at least [`LANDMARK_GAIN`] below its total without, each query's least time over
-/// [`FIT_RUNS`] rounds. Each round runs the whole sample one way, then the other, so that
-/// neither way finds the mesh data of its query left in the caches by the other (run query by
-/// query, the second way gained up to 20% from it). A mesh too small for a sample keeps them;
-/// a mesh with off-mesh links does not (the exact search refuses landmarks there, so they would
-/// serve no query, and the sample would time its refusals).
+/// the rounds of [`least_times`]. A mesh too small for a sample keeps them; a mesh with
+/// off-mesh links does not (the exact search refuses landmarks there, so they would serve no
+/// query, and the sample would time its refusals).
 pub(super) fn landmarks_pay(
     mesh: &NavMesh,
     landmarks: &Arc<Landmarks>,
@@ -111,22 +126,26 @@ pub(super) fn landmarks_pay(
     if pairs.is_empty() {
         return Ok(true);
     }
-    let mut search = ExactSearch::new();
-    let ways = [
+    let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
+    let (plain, with) = (
         SearchOptions::exact(),
         SearchOptions::exact().with_landmarks(Some(Arc::clone(landmarks))),
-    ];
-    let mut least = vec![[f64::INFINITY; 2]; pairs.len()];
-    for _ in 0..FIT_RUNS {
-        for (k, way) in ways.iter().enumerate() {
-            for (&(a, b), least) in pairs.iter().zip(&mut least) {
-                cancel.check()?;
-                let (s, t) = (mesh.centroid(a), mesh.centroid(b));
-                let (ns, _) = timed(|| search.find_path(mesh, s, t, way));
-                least[k] = least[k].min(ns);
-            }
-        }
-    }
+    );
+    let (mut a, mut b) = (ExactSearch::new(), ExactSearch::new());
+    let least = least_times(
+        pairs.len(),
+        cancel,
+        [
+            &mut |i| {
+                let (s, t) = ends(i);
+                let _ = a.find_path(mesh, s, t, &plain);
+            },
+            &mut |i| {
+                let (s, t) = ends(i);
+                let _ = b.find_path(mesh, s, t, &with);
+            },
+        ],
+    )?;
     let total = |k: usize| least.iter().map(|x| x[k]).sum::<f64>();
     Ok(pays(total(0), total(1)))
 }

@@ -62,7 +62,7 @@
 //! figures per map.
 
 use super::labels::HubLabels;
-use super::sample::{sample_pairs, timed, FIT_RUNS};
+use super::sample::{least_times, sample_pairs};
 use super::{CornerGraph, NONE};
 use crate::build::{BuildError, CancelToken};
 use crate::geom::dist;
@@ -600,9 +600,9 @@ impl ViewChoice {
 /// How the corner search should use `graph`'s views on `mesh`: `None` when the plain exact
 /// search is faster than the views on the build's fixed sample of queries
 /// ([`sample_pairs`]); otherwise the distance below which a query tries the plain search
-/// first, chosen for the least total time on the sample. Each sample query is timed both ways,
-/// the least of [`FIT_RUNS`] runs, on the machine that builds the graph (the `sample` module
-/// says why by time and not by a model).
+/// first, chosen for the least total time on the sample. Each sample query is timed both ways
+/// by [`least_times`], on the machine that builds the graph (the `sample` module says why by
+/// time and not by a model).
 pub(crate) fn fit(
     mesh: &NavMesh,
     graph: &CornerGraph,
@@ -615,67 +615,57 @@ pub(crate) fn fit(
     let mut plain = crate::search::polyanya::ExactSearch::new();
     let mut scratch = ViewScratch::default();
     let options = crate::search::SearchOptions::exact();
-    // Per sample: (distance, plain nodes, plain ns, views ns), the views' least time with the
-    // plain search's least added where they give no answer (the sweeps then run); unreachable
-    // pairs are dropped in the first round. Each round runs the whole sample the plain way, then the
-    // views' way, so that a query's data has left the caches when it comes round again, as
-    // between the queries of a real workload (query by query, the second way would find the
-    // first's mesh data still there); each keeps its least time.
-    let mut kept: Vec<(PolyId, PolyId)> = Vec::with_capacity(pairs.len());
-    let mut samples: Vec<(f64, usize, f64, f64)> = Vec::with_capacity(pairs.len());
-    // Per sample: the views gave no answer (a query's outcome is the same every round).
-    let mut unanswered: Vec<bool> = Vec::with_capacity(pairs.len());
-    let mut run_plain = |s, t| {
-        timed(|| {
-            plain
-                .find_path(mesh, s, t, &options)
-                .ok()
-                .map(|p| p.expanded)
-        })
-    };
-    for round in 0..FIT_RUNS {
-        if round == 0 {
-            for &(a, b) in &pairs {
-                cancel.check()?;
-                let (s, t) = (mesh.centroid(a), mesh.centroid(b));
-                if let (ns, Some(nodes)) = run_plain(s, t) {
-                    kept.push((a, b));
-                    samples.push((dist(s, t), nodes, ns, f64::INFINITY));
-                    unanswered.push(false);
-                }
-            }
-        } else {
-            for (&(a, b), x) in kept.iter().zip(&mut samples) {
-                cancel.check()?;
-                x.2 = x.2.min(run_plain(mesh.centroid(a), mesh.centroid(b)).0);
-            }
-        }
-        for ((&(a, b), x), unanswered) in kept.iter().zip(&mut samples).zip(&mut unanswered) {
-            cancel.check()?;
-            // (One polygon: no view query; its time is the plain one, set below.)
-            if a != b {
-                let (ns, answered) = timed(|| {
+    let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
+    // Per query (the same every round): the plain search's nodes (none where the goal is
+    // unreachable), and whether the views answered.
+    let nodes = vec![std::cell::Cell::new(None); pairs.len()];
+    let answered = vec![std::cell::Cell::new(true); pairs.len()];
+    let least = least_times(
+        pairs.len(),
+        cancel,
+        [
+            &mut |i| {
+                let (s, t) = ends(i);
+                nodes[i].set(
+                    plain
+                        .find_path(mesh, s, t, &options)
+                        .ok()
+                        .map(|p| p.expanded),
+                );
+            },
+            // (One polygon, or unreachable: no view query.)
+            &mut |i| {
+                let (a, b) = pairs[i];
+                if a != b && nodes[i].get().is_some() {
+                    let (s, t) = ends(i);
                     let answer = graph.view_query(
                         mesh,
                         &mut scratch,
-                        (mesh.centroid(a), Location::InPolygon(a)),
-                        (mesh.centroid(b), Location::InPolygon(b)),
+                        (s, Location::InPolygon(a)),
+                        (t, Location::InPolygon(b)),
                     );
-                    matches!(answer, ViewAnswer::Path(_))
-                });
-                x.3 = x.3.min(ns);
-                *unanswered = !answered;
-            }
-        }
-    }
-    // Where the views gave no answer, the plain search runs after them.
-    for ((&(a, b), x), unanswered) in kept.iter().zip(&mut samples).zip(&unanswered) {
-        if a == b {
-            x.3 = x.2;
-        } else if *unanswered {
-            x.3 += x.2;
-        }
-    }
+                    answered[i].set(matches!(answer, ViewAnswer::Path(_)));
+                }
+            },
+        ],
+    )?;
+    // Per reachable query: (distance, plain nodes, plain ns, views ns); the views' time is the
+    // plain one for a query within one polygon, and has the plain search's added where they
+    // gave no answer (the sweeps then run).
+    let mut samples: Vec<(f64, usize, f64, f64)> = (0..pairs.len())
+        .filter_map(|i| {
+            let [plain_ns, views_ns] = least[i];
+            let views_ns = if pairs[i].0 == pairs[i].1 {
+                plain_ns
+            } else if answered[i].get() {
+                views_ns
+            } else {
+                views_ns + plain_ns
+            };
+            let (s, t) = ends(i);
+            Some((dist(s, t), nodes[i].get()?, plain_ns, views_ns))
+        })
+        .collect();
     if samples.is_empty() {
         return Ok(Some(ViewChoice::ALWAYS));
     }
