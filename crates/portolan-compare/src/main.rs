@@ -604,8 +604,8 @@ mod tests {
     use super::balanced_order;
 
     /// Every order is a permutation, and over a period each side comes first equally often and
-    /// right after each other side equally often; with plain rotations (the old loop) the
-    /// counts differ, which this check catches.
+    /// right after each other side equally often (plain rotations, the old loop, fail this for
+    /// three sides: side 0 never comes right after side 1).
     #[test]
     fn each_side_follows_each_other_equally_often() {
         for n in 1..=6usize {
@@ -632,15 +632,5 @@ mod tests {
                 "n {n}: {after:?}"
             );
         }
-        // The old loop (rotations alone) fails the same check for three sides.
-        let rotated = |i: usize| (0..3).map(|k| (i + k) % 3).collect::<Vec<_>>();
-        let mut after = [[0usize; 3]; 3];
-        for i in 0..6 {
-            for w in rotated(i).windows(2) {
-                after[w[0]][w[1]] += 1;
-            }
-        }
-        assert_eq!(after[1][0], 0);
-        assert!(after[0][1] > 0);
     }
 }

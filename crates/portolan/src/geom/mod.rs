@@ -24,7 +24,7 @@ pub use polygon::{
     PointInPolygon, SimplicityError,
 };
 pub(crate) use polygon::{dedup_ring, orient_if_convex};
-pub(crate) use vec2::{dist, norm};
+pub(crate) use vec2::{dist, norm, norm_guarded};
 pub use vec2::{Aabb, Vec2};
 
 /// The smallest move of `p` toward `target` that `ok` accepts: `p` itself if it passes, then

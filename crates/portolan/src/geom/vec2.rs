@@ -229,3 +229,16 @@ pub(crate) fn dist(a: Vec2, b: Vec2) -> f64 {
 pub(crate) fn norm(v: Vec2) -> f64 {
     v.length_squared().sqrt()
 }
+
+/// [`norm`] where the square is a normal number, `f64::hypot` where it is not (zero, subnormal
+/// or overflowing): the plain square root's speed, with the length right to an ulp or two for
+/// any finite vector.
+#[inline]
+pub(crate) fn norm_guarded(v: Vec2) -> f64 {
+    let squared = v.length_squared();
+    if squared.is_normal() {
+        squared.sqrt()
+    } else {
+        v.x.hypot(v.y)
+    }
+}

@@ -427,15 +427,7 @@ impl Path {
     pub fn polyline_length(points: &[Vec2]) -> f64 {
         points
             .windows(2)
-            .map(|w| {
-                let d = w[1] - w[0];
-                let squared = d.length_squared();
-                if squared.is_normal() {
-                    squared.sqrt()
-                } else {
-                    d.x.hypot(d.y)
-                }
-            })
+            .map(|w| crate::geom::norm_guarded(w[1] - w[0]))
             .sum()
     }
 }
