@@ -14,6 +14,7 @@
 //! resolved endpoints, the channel's portals, every step of the funnel and the portal-midpoint
 //! polyline, for tools that draw the algorithm.
 
+use super::chain_funnel::ChainFunnel;
 use super::channel::{ChannelRun, ChannelSearch};
 use super::endpoint::{resolve_endpoint, Endpoint, EndpointRole};
 use super::funnel::{
@@ -40,6 +41,7 @@ use crate::mesh::NavMesh;
 pub struct PathFinder {
     channel: ChannelSearch,
     portals: Vec<Portal>,
+    funnel: ChainFunnel,
     exact: ExactSearch,
 }
 
@@ -146,7 +148,10 @@ impl PathFinder {
             }
             let to = link.map_or(run.end, |l| l.from);
             channel_portals_into(mesh, &run.polygons[first..i], from, to, &mut portals);
-            let mut piece = Funnel::new(&portals).finish();
+            // The funnel with two chains: the trace's simple funnel's path, in one pass
+            // (`tests/chain_funnel.rs` compares them on every channel it meets).
+            let mut piece = Vec::new();
+            self.funnel.pull(&portals, &mut piece);
             simplify_collinear(&mut piece);
             points.extend(piece);
             if let Some(l) = link {

@@ -27,6 +27,7 @@
 
 #[cfg(feature = "parallel")]
 pub mod batch;
+pub mod chain_funnel;
 pub mod channel;
 pub mod corner;
 pub mod corner_graph;

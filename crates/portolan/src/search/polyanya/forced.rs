@@ -32,8 +32,9 @@
 //!
 //! # Cost
 //! The channel's length, twice over at most: the walk up the bridge forest (one array read per
-//! polygon, [`DeadEnds::forced_channel`]) and the funnel (one or two exact orientation tests
-//! per portal, and a rescan from the apex after each turn: linear in practice). A query that is
+//! polygon, [`DeadEnds::forced_channel`]) and the funnel (the one with two chains,
+//! [`ChainFunnel`]: each portal end enters its deque once and leaves it once, one or two exact
+//! orientation tests each). A query that is
 //! not forced pays the walk until the first polygon with a cycle through it, and then the
 //! search. Figures: BENCHMARKS.md (issue 15).
 
@@ -41,7 +42,8 @@ use super::{for_each_polygon, ExactSearch};
 use crate::geom::Vec2;
 use crate::mesh::dead_ends::DeadEnds;
 use crate::mesh::{Location, NavMesh, PolyId};
-use crate::search::funnel::{portals_with, simplify_collinear, Funnel, Portal};
+use crate::search::chain_funnel::ChainFunnel;
+use crate::search::funnel::{portals_with, simplify_collinear, Portal};
 use crate::search::{Endpoint, Path, PathStatus, SearchOptions};
 
 /// Reusable buffers of [`ExactSearch::forced_path`]: the polygons holding each endpoint, and
@@ -53,12 +55,14 @@ pub(super) struct ForcedScratch {
     funnels: Funnels,
 }
 
-/// The buffers of [`Funnels::shortest`]: a channel (and the walk's other half), its portals.
+/// The buffers of [`Funnels::shortest`]: a channel (and the walk's other half), its portals,
+/// the funnel's deque.
 #[derive(Clone, Debug, Default)]
 struct Funnels {
     channel: Vec<PolyId>,
     tail: Vec<PolyId>,
     portals: Vec<Portal>,
+    funnel: ChainFunnel,
 }
 
 impl ExactSearch {
@@ -125,7 +129,8 @@ impl Funnels {
                     return None;
                 }
                 portals_from_crossings(mesh, dead_ends, &self.channel, s, t, &mut self.portals);
-                let mut points = Funnel::new(&self.portals).finish();
+                let mut points = Vec::new();
+                self.funnel.pull(&self.portals, &mut points);
                 simplify_collinear(&mut points);
                 let length = Path::polyline_length(&points);
                 // (On a tie, the shorter channel: an end on an edge is in both polygons, and
