@@ -26,7 +26,7 @@
 //!
 //! It returns the same path as the simple funnel: the shortest path through the portals is
 //! unique, and the side decisions use the same exact predicates and the same rule for points on
-//! a side's line ([`beyond`]). A property test compares the two, point for point after
+//! a side's line (the simple funnel's `beyond`). A property test compares the two, point for point after
 //! [`simplify_collinear`](super::funnel::simplify_collinear), on channels of random meshes and
 //! grid maps (`tests/chain_funnel.rs`). The exact search uses this one for its forced channels
 //! and the funnel search for its paths; the chapter's funnel stays for the step trace (the
