@@ -21,7 +21,8 @@
 //!
 //! # The query ([`CornerGraph::view_query`])
 //! 1. If the start sees the goal (an exact [`raycast`](crate::search::raycast::raycast)), the
-//!    path is the segment.
+//!    path is the segment. (A corner query makes this test before anything else, as every
+//!    exact query does, and the view query then skips it.)
 //! 2. Otherwise a shortest path bends first at a corner `a` the start sees, last at a corner `b`
 //!    the goal sees, and runs between them through the corner graph; and it is taut at both, so
 //!    `a` is [taut from](CornerGraph::taut_from) the start and `b` from the goal. The views give
@@ -294,19 +295,26 @@ pub(crate) enum ViewAnswer {
 impl CornerGraph {
     /// A shortest path from `s` (located at `sloc`) to `t` (at `tloc`, another polygon) from
     /// the views and hub labels alone; see the [module docs](self). [`ViewAnswer::Search`] when
-    /// the graph has no views or labels, or they give no answer.
+    /// the graph has no views or labels, or they give no answer. `out_of_sight`: the caller
+    /// has found the segment from `s` to `t` blocked already (the exact search's first test,
+    /// `polyanya/sight.rs`), so step 1 is skipped.
     pub(crate) fn view_query(
         &self,
         mesh: &NavMesh,
         scratch: &mut ViewScratch,
         (s, sloc): (Vec2, Location),
         (t, tloc): (Vec2, Location),
+        out_of_sight: bool,
     ) -> ViewAnswer {
         let (Some(views), Some(labels)) = (self.views.as_ref(), self.labels.as_ref()) else {
             return ViewAnswer::Search;
         };
-        // 1. In sight: the segment.
-        if let Ok(RayOutcome::Reached { .. }) = raycast_located(mesh, s, sloc, t, &mut scratch.leg)
+        // 1. In sight: the segment (unless the caller found it blocked already).
+        if !out_of_sight
+            && matches!(
+                raycast_located(mesh, s, sloc, t, &mut scratch.leg),
+                Ok(RayOutcome::Reached { .. })
+            )
         {
             let stops = [(s, NONE), (t, NONE)];
             let leg = Some(&scratch.leg[..]);
@@ -643,6 +651,7 @@ pub(crate) fn fit(
                         &mut scratch,
                         (s, Location::InPolygon(a)),
                         (t, Location::InPolygon(b)),
+                        false,
                     );
                     answered[i].set(matches!(answer, ViewAnswer::Path(_)));
                 }

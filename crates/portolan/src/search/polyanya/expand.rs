@@ -216,6 +216,13 @@ impl ExactSearch {
                 return Ok(path);
             }
         }
+        // The goal in sight: the segment, without a search (`sight.rs`); for the corner search
+        // too, before its views (which then skip the test).
+        if !links && filter.is_none() {
+            if let Some(path) = self.in_sight(mesh, (s, sloc), t) {
+                return Ok(path);
+            }
+        }
         // (With hub labels the heuristic of corners is exact; landmarks would only slow the
         // plain part down.)
         let mut q = Query {
@@ -254,7 +261,7 @@ impl ExactSearch {
                     }
                 }
                 if let ViewAnswer::Path(path) =
-                    g.view_query(mesh, &mut self.views, (s, sloc), (t, tloc))
+                    g.view_query(mesh, &mut self.views, (s, sloc), (t, tloc), true)
                 {
                     return Ok(path);
                 }

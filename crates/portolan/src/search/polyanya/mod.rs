@@ -144,6 +144,7 @@ mod heuristic;
 mod links;
 mod one_to_all;
 mod partial;
+mod sight;
 mod sweep;
 #[cfg(test)]
 mod tests;
@@ -307,6 +308,8 @@ pub(crate) struct ExactSearch {
     views: ViewScratch,
     /// Scratch of a query answered through a forced channel (`forced.rs`).
     forced: forced::ForcedScratch,
+    /// Scratch of a query whose goal is in sight (`sight.rs`).
+    sight: sight::SightScratch,
 }
 
 /// Per root of [`ExactSearch`]: valid when `stamp` is the current generation.

@@ -569,3 +569,41 @@ fn the_u_corridor_goes_over_both_inner_corners() {
     let expected = 2.0 * (0.5f64.powi(2) + 1.5f64.powi(2)).sqrt() + 1.0;
     assert!((path.length - expected).abs() < 1e-12);
 }
+
+/// A 3 × 3 grid of unit squares, without the centre one when `hole`.
+fn squares(hole: bool) -> NavMesh {
+    let v = (0..16).map(|i| Vec2::new(f64::from(i % 4), f64::from(i / 4)));
+    let polys = (0..9u32)
+        .filter(|&k| !(hole && k == 4))
+        .map(|k| {
+            let a = k % 3 + 4 * (k / 3);
+            vec![a, a + 1, a + 5, a + 4]
+        })
+        .collect();
+    NavMesh::from_polygons(v.collect(), polys).unwrap()
+}
+
+#[test]
+fn a_goal_in_sight_is_the_segment_without_a_search() {
+    let m = squares(false);
+    // Across five squares, and diagonally through two vertices: the channel is still a chain
+    // of polygons sharing edges, from the start's polygon to the goal's.
+    for (s, t) in [((0.1, 0.2), (2.9, 2.7)), ((0.5, 0.5), (2.5, 2.5))] {
+        let p = find(&m, s, t).unwrap();
+        assert_eq!(p.points, vec![Vec2::from(s), Vec2::from(t)]);
+        assert_eq!(p.expanded, 0);
+        assert_eq!(p.length, Vec2::from(s).distance(t.into()));
+        assert!(p
+            .channel
+            .windows(2)
+            .all(|w| m.shared_edge(w[0], w[1]).is_some()));
+        assert_eq!(m.locate(s.into()).polygon(), p.channel.first().copied());
+        assert_eq!(m.locate(t.into()).polygon(), p.channel.last().copied());
+    }
+    // Out of sight (the hole in the way): the search runs, around a corner.
+    let m = squares(true);
+    let p = find(&m, (0.5, 1.5), (2.5, 1.5)).unwrap();
+    assert!(p.expanded > 0);
+    assert_eq!(p.points.len(), 4);
+    assert!((p.length - (2.0 * h(0.5, 0.5) + 1.0)).abs() < 1e-12);
+}
