@@ -483,6 +483,37 @@ fn scen_counts_a_refused_query_as_a_mismatch_even_against_minus_one() {
     );
 }
 
+/// Without `--expect`, a refused query still fails the run (after every query has run and the
+/// CSV is written): bad input is not "no path".
+#[test]
+fn scen_fails_on_a_refused_query_after_writing_every_row() {
+    let mesh = data("polyanya/meshes/arena-merged.mesh");
+    let csv = temp("offmesh.csv");
+    let scen = temp_file(
+        "offmesh-plain.scen",
+        "version 1\n0\tarena.mesh\t49\t49\t5\t5\t5\t5\t-1\n\
+         1\tarena.mesh\t49\t49\t-100\t-100\t5\t5\t-1\n",
+    );
+    let out = portolan(&[
+        "scen",
+        "--mesh",
+        &mesh,
+        "--scen",
+        &scen,
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_clean_failure(&out, "1 of 2 queries were refused (first: line 3:");
+    assert!(
+        stderr(&out).contains("not on the navigation mesh"),
+        "{}",
+        stderr(&out)
+    );
+    // Both queries are in the CSV, the refused one with length -1.
+    let written = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(written.lines().count(), 3, "{written}");
+}
+
 /// `build --tile-size`: the map meshed tile by tile and stitched, a valid mesh of the same area
 /// with more polygons (cut at the borders); a bad size is one clear line.
 #[test]

@@ -13,7 +13,8 @@ use std::time::Instant;
 #[command(
     after_help = "Output: one CSV row per query (index, sx, sy, gx, gy, length, expected, us,
 expanded; -1 for no path) to --csv or stdout, then a summary on stderr. Times exclude two
-untimed warm-up queries per search (the first query, and its start to the last goal).
+untimed warm-up queries per search (the first query, and its start to the last goal). A query
+the search refuses (an end off the mesh) gets a row too, and fails the run at the end.
 
 Examples:
   portolan scen --mesh scene_mp_2p_01.mesh --scen scene_mp_2p_01.mesh.scen --search exact --expect euclidean
@@ -230,6 +231,15 @@ pub fn run(args: Args) -> Result<()> {
     if mismatches > 0 {
         bail!(
             "{mismatches} of {} lengths differ from the expected ones",
+            queries.len()
+        );
+    }
+    // A refused query (an end off the mesh, say) is bad input, not "no path": the run fails
+    // once every query has run and the CSV is written, so a script sees it.
+    if let Some(first) = failures.first() {
+        bail!(
+            "{} of {} queries were refused (first: {first})",
+            failures.len(),
             queries.len()
         );
     }
