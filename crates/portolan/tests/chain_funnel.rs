@@ -1,6 +1,6 @@
 //! The funnel with two chains (`search/chain_funnel.rs`) against the chapter's simple funnel
-//! (`search/funnel.rs`): the same path, point for point once straight-on points are removed,
-//! through the channels real queries take.
+//! (`search/funnel.rs`, then `simplify_collinear`, as `string_pull` does): the same path, point
+//! for point, through the channels real queries take.
 //!
 //! Channels come from the funnel search and the exact search on random scenes (obstacles of any
 //! angle), random blocked grids and mazes (grid maps: portals along one line, fans of portals
@@ -11,7 +11,7 @@ use portolan::io::movingai::GridMap;
 use portolan::random::{random_free_point, random_scene, RandomSceneOptions, Rng};
 use portolan::random_grid::{maze_grid, random_blocked_grid, MazeOptions};
 use portolan::search::chain_funnel::ChainFunnel;
-use portolan::search::funnel::{channel_portals, simplify_collinear, string_pull, Portal};
+use portolan::search::funnel::{channel_portals, string_pull, Portal};
 use portolan::{build, BuildOptions, NavMesh, PathFinder, SearchOptions, Vec2};
 
 /// Compares the two funnels on the channels of the funnel search's and the exact search's paths
@@ -30,7 +30,6 @@ fn compare_on(mesh: &NavMesh, pairs: &[(Vec2, Vec2)], what: &str) -> usize {
             let portals = channel_portals(mesh, &path.channel, a, b);
             let want = string_pull(&portals);
             chain.pull(&portals, &mut got);
-            simplify_collinear(&mut got);
             assert_eq!(
                 got, want,
                 "{what}, query {i}: {s} -> {t}, {:?}",
@@ -164,7 +163,6 @@ fn the_two_funnels_agree_on_degenerate_portals() {
     let mut got = Vec::new();
     for (i, portals) in cases.iter().enumerate() {
         chain.pull(portals, &mut got);
-        simplify_collinear(&mut got);
         assert_eq!(got, string_pull(portals), "case {i}");
         // Mirrored (x → −x, left and right swap): the other side's code.
         let mirrored: Vec<Portal> = portals
@@ -175,7 +173,6 @@ fn the_two_funnels_agree_on_degenerate_portals() {
             })
             .collect();
         chain.pull(&mirrored, &mut mirrored_got);
-        simplify_collinear(&mut mirrored_got);
         assert_eq!(mirrored_got, string_pull(&mirrored), "case {i} mirrored");
         let back: Vec<Vec2> = mirrored_got.iter().map(|q| v(-q.x, q.y)).collect();
         assert_eq!(

@@ -24,11 +24,13 @@
 //!   right chain
 //! ```
 //!
-//! It returns the same path as the simple funnel: the shortest path through the portals is
-//! unique, and the side decisions use the same exact predicates and the same rule for points on
-//! a side's line (the simple funnel's `beyond`). A property test compares the two, point for point after
-//! [`simplify_collinear`](super::funnel::simplify_collinear), on channels of random meshes and
-//! grid maps (`tests/chain_funnel.rs`). The exact search uses this one for its forced channels
+//! It returns the path of [`string_pull`](super::funnel::string_pull) (the simple funnel, then
+//! [`simplify_collinear`](super::funnel::simplify_collinear)): the shortest path through the
+//! portals is unique, the side decisions use the same exact predicates and the same rule for
+//! points on a side's line (the simple funnel's `beyond`), and points where the path goes
+//! straight on are dropped as they come, by the same greedy rule. A test compares the two,
+//! point for point, on the channels of ~5,000 queries on random scenes, grid maps, mazes and
+//! spirals (`tests/chain_funnel.rs`). The exact search uses this one for its forced channels
 //! and the funnel search for its paths; the chapter's funnel stays for the step trace (the
 //! demo's figure). Figures: the repository's `BENCHMARKS.md`, section "Session 15".
 
@@ -77,8 +79,8 @@ impl ChainFunnel {
 
     /// Writes into `path` (cleared first) the shortest polyline through `portals`: the first
     /// portal's left point is the start, the last one's the goal (as for
-    /// [`Funnel`](super::funnel::Funnel)). No repeated consecutive points; points where the
-    /// path goes straight on may remain, as with the simple funnel.
+    /// [`Funnel`](super::funnel::Funnel)). No repeated points and no points where the path
+    /// goes straight on: [`string_pull`](super::funnel::string_pull)'s result.
     pub fn pull(&mut self, portals: &[Portal], path: &mut Vec<Vec2>) {
         path.clear();
         let Some(first) = portals.first() else {
@@ -109,12 +111,20 @@ impl ChainFunnel {
     }
 }
 
-/// Adds `p` to the path unless it is the path's last point.
+/// Adds `p` to the path unless it is the path's last point, and drops the last point where
+/// the path goes straight on through it (exactly collinear, same direction): what
+/// [`simplify_collinear`](super::funnel::simplify_collinear) does after the simple funnel,
+/// point by point, with the same greedy rule.
 #[inline]
 fn push_new(path: &mut Vec<Vec2>, p: Vec2) {
-    if path.last() != Some(&p) {
-        path.push(p);
+    match path[..] {
+        [.., b] if b == p => return,
+        [.., a, b] if orient(a, b, p) == Orientation::Collinear && (b - a).dot(p - b) > 0.0 => {
+            path.pop();
+        }
+        _ => {}
     }
+    path.push(p);
 }
 
 /// Adds a portal's right end `r` to the right chain (see the [module docs](self)).

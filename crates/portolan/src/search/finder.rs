@@ -17,9 +17,7 @@
 use super::chain_funnel::ChainFunnel;
 use super::channel::{ChannelRun, ChannelSearch};
 use super::endpoint::{resolve_endpoint, Endpoint, EndpointRole};
-use super::funnel::{
-    channel_portals, channel_portals_into, simplify_collinear, Funnel, FunnelStep, Portal,
-};
+use super::funnel::{channel_portals, channel_portals_into, Funnel, FunnelStep, Portal};
 use super::polyanya::ExactSearch;
 use super::{LinkTraversal, Path, PathError, SearchMethod, SearchOptions, Snap};
 use crate::geom::Vec2;
@@ -152,7 +150,6 @@ impl PathFinder {
             // (`tests/chain_funnel.rs` compares them on every channel it meets).
             let mut piece = Vec::new();
             self.funnel.pull(&portals, &mut piece);
-            simplify_collinear(&mut piece);
             points.extend(piece);
             if let Some(l) = link {
                 // The piece ends at the link's start (the funnel keeps its goal point).
@@ -617,7 +614,7 @@ mod tests {
         // The steps' corners, after the start, are the path's points.
         let mut replayed = vec![trace.start];
         replayed.extend(trace.steps.iter().filter_map(|st| st.corner));
-        super::simplify_collinear(&mut replayed);
+        crate::search::funnel::simplify_collinear(&mut replayed);
         assert_eq!(replayed, path.points);
         assert!(trace.steps.last().is_some_and(|st| st.done));
         assert!(trace.midpoint_length() > path.length);

@@ -43,7 +43,7 @@ use crate::geom::Vec2;
 use crate::mesh::dead_ends::DeadEnds;
 use crate::mesh::{Location, NavMesh, PolyId};
 use crate::search::chain_funnel::ChainFunnel;
-use crate::search::funnel::{portals_with, simplify_collinear, Portal};
+use crate::search::funnel::{portals_with, Portal};
 use crate::search::{Endpoint, Path, PathStatus, SearchOptions};
 
 /// Reusable buffers of [`ExactSearch::forced_path`]: the polygons holding each endpoint, and
@@ -131,7 +131,6 @@ impl Funnels {
                 portals_from_crossings(mesh, dead_ends, &self.channel, s, t, &mut self.portals);
                 let mut points = Vec::new();
                 self.funnel.pull(&self.portals, &mut points);
-                simplify_collinear(&mut points);
                 let length = Path::polyline_length(&points);
                 // (On a tie, the shorter channel: an end on an edge is in both polygons, and
                 // the one the path does not cross need not be listed.)
