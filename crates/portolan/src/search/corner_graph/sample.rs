@@ -20,7 +20,8 @@
 //! At most [`SAMPLES`] queries (short draws that land off the mesh are skipped: 75–104 on the
 //! shared maps), each run [`FIT_RUNS`] times each way, so at most 768 runs per fit: 4–31 ms for
 //! the views' fit on the shared game maps, about 1 s for the landmarks' on a 48,801-polygon
-//! random grid.
+//! random grid. A round starts only while the rounds before took less than [`ROUNDS_BUDGET`],
+//! so on a map of long queries the fit costs one round (256 runs).
 
 use super::super::landmarks::Landmarks;
 use crate::build::{BuildError, CancelToken};
@@ -33,6 +34,17 @@ use std::sync::Arc;
 /// How many times each sample query runs each way, in rounds over the whole sample; each keeps
 /// its least time (the run least disturbed by the rest of the machine).
 pub(super) const FIT_RUNS: usize = 3;
+
+/// After the first round, another starts only while the rounds so far took less than this:
+/// on a map whose queries are long the fit then costs one round, not [`FIT_RUNS`] (a round of
+/// the landmarks' fit takes about 0.3 s on a 48,801-polygon random grid, and grows with the
+/// queries' cost).
+const ROUNDS_BUDGET: std::time::Duration = std::time::Duration::from_millis(600);
+
+/// Whether [`least_times`] runs another round, `done` rounds having taken `spent`.
+fn another_round(done: usize, spent: std::time::Duration) -> bool {
+    done == 0 || (done < FIT_RUNS && spent < ROUNDS_BUDGET)
+}
 
 /// How many sample queries are drawn: half between random polygon pairs (long queries), half
 /// from a random polygon to a point at a log-uniform distance from it (mostly short ones).
@@ -86,7 +98,8 @@ fn pays(without: f64, with: f64) -> bool {
 }
 
 /// Each of `ways` timed on every sample query (`ways[k](i)` runs query `i` the `k`-th way):
-/// [`FIT_RUNS`] rounds, each running the whole sample one way, then the next, so that no way
+/// [`FIT_RUNS`] rounds (fewer past [`ROUNDS_BUDGET`], at least one), each running the whole
+/// sample one way, then the next, so that no way
 /// finds the mesh data of its query left in the caches by another (run query by query, the
 /// second way gained up to 20% from it). Per query, each way's least time in nanoseconds (the
 /// run least disturbed by the rest of the machine). Stops at a cancelled `cancel`.
@@ -96,7 +109,10 @@ pub(super) fn least_times<const K: usize>(
     mut ways: [&mut dyn FnMut(usize); K],
 ) -> Result<Vec<[f64; K]>, BuildError> {
     let mut least = vec![[f64::INFINITY; K]; queries];
-    for _ in 0..FIT_RUNS {
+    let began = std::time::Instant::now();
+    let mut done = 0;
+    while another_round(done, began.elapsed()) {
+        done += 1;
         for (k, way) in ways.iter_mut().enumerate() {
             for (i, least) in least.iter_mut().enumerate() {
                 cancel.check()?;
@@ -187,6 +203,17 @@ mod tests {
         assert!(!pays(100.0, 90.5));
         assert!(!pays(100.0, 100.0));
         assert!(!pays(100.0, 120.0));
+    }
+
+    /// A first round always runs; more only within the budget, up to [`FIT_RUNS`].
+    #[test]
+    fn rounds_stop_at_the_budget_after_the_first() {
+        let ms = std::time::Duration::from_millis;
+        assert!(another_round(0, ms(10_000)));
+        assert!(another_round(1, ms(0)));
+        assert!(another_round(FIT_RUNS - 1, ROUNDS_BUDGET - ms(1)));
+        assert!(!another_round(1, ROUNDS_BUDGET));
+        assert!(!another_round(FIT_RUNS, ms(0)));
     }
 
     /// A mesh of one polygon has no sample, and keeps its landmarks without a timing.
