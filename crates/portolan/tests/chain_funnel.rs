@@ -146,6 +146,14 @@ fn the_two_funnels_agree_on_degenerate_portals() {
                 }
             })
             .collect(),
+        // The start inside the first portal (the funnel a straight angle at it), the next
+        // portal keeping its right end: straight to the goal.
+        vec![
+            Portal::point(v(4.5, 3.0)),
+            p(v(4.0, 3.0), v(5.0, 3.0)),
+            p(v(5.0, 4.0), v(5.0, 3.0)),
+            Portal::point(v(5.5, 3.5)),
+        ],
         // The start on a portal's end, and the goal on the last portal's end.
         vec![
             Portal::point(v(1.0, 1.0)),

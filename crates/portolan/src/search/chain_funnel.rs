@@ -17,8 +17,8 @@
 //!
 //! ```text
 //!   left chain     l3 ·                 each point enters the deque once and leaves it once:
-//!              l2 ·                     O(n) for n portals, with one or two exact orientation
-//!        l1 ·                           tests per portal end
+//!              l2 ·                     O(n) for n portals, an amortised one or two exact
+//!        l1 ·                           orientation tests per portal end
 //!   apex ●                      r2 ·
 //!           r1 ·      ·    ·
 //!   right chain

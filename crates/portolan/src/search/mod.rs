@@ -3,7 +3,10 @@
 //! - [`channel`]: A* over polygons, where a polygon's position is the point where the agent
 //!   crosses into it ([`PortalPoint`]).
 //! - [`funnel`]: the Simple Stupid Funnel Algorithm, which pulls the string through the channel's
-//!   portals, with a [`Funnel::step`](funnel::Funnel::step) API for visualisation.
+//!   portals, with a [`Funnel::step`](funnel::Funnel::step) API for visualisation (the chapter's,
+//!   and the trace's).
+//! - [`chain_funnel`]: the same path in one pass over the portals (the funnel with two chains,
+//!   Lee and Preparata), which the searches use.
 //! - `polyanya` (crate-private, reached through [`SearchMethod::Exact`]): exact any-angle search
 //!   (Polyanya, Cui, Harabor and Grastien, IJCAI 2017), a Euclidean shortest path.
 //! - [`endpoint`]: where a query's start and goal lie on the mesh (snapping, typed

@@ -21,8 +21,9 @@
 //!
 //! # The query ([`CornerGraph::view_query`])
 //! 1. If the start sees the goal (an exact [`raycast`](crate::search::raycast::raycast)), the
-//!    path is the segment. (A corner query makes this test before anything else, as every
-//!    exact query does, and the view query then skips it.)
+//!    path is the segment. (A corner query makes this test before its views and its plain
+//!    search, as the exact search does before searching, `polyanya/sight.rs`; the view query
+//!    then skips it.)
 //! 2. Otherwise a shortest path bends first at a corner `a` the start sees, last at a corner `b`
 //!    the goal sees, and runs between them through the corner graph; and it is taut at both, so
 //!    `a` is [taut from](CornerGraph::taut_from) the start and `b` from the goal. The views give

@@ -61,6 +61,12 @@
 //! Every query of a perfect maze is forced; so are those within the tree-shaped parts of other
 //! maps. Not on meshes with links, nor under a polygon filter.
 //!
+//! # In sight
+//! A query whose segment from start to goal is clear (an exact raycast reaches the goal) is
+//! answered by that segment, the shortest of all curves, without a search (`sight.rs`). It is
+//! tested after the forced channels and before any node is made; not on meshes with links nor
+//! under a polygon filter.
+//!
 //! # Exactness
 //! Every side decision is an exact [`orient`] call on *stored* points (mesh vertices and the
 //! start). A node does not keep its interval's ends, which would be rounded intersection points:

@@ -9,8 +9,10 @@
 //! The channel is the raycast's polygons made a chain of polygons sharing edges (where the
 //! segment passes through a vertex, the polygons around it), as every path's channel is. Not on
 //! meshes with off-mesh links (a link may be cheaper than the segment) nor under a polygon
-//! filter (whose closed polygons a raycast does not know); the corner search's view query makes
-//! the same test first ([`corner_graph`](crate::search::corner_graph)).
+//! filter (whose closed polygons a raycast does not know). It runs after the cheaper answers
+//! (same polygon, parts of the mesh no portal joins, forced channels) and before any search,
+//! the corner search's included: its view query then skips the same test
+//! ([`corner_graph`](crate::search::corner_graph)).
 //!
 //! # Cost
 //! Linear in the polygons crossed up to the goal or the first wall, one or two exact orientation

@@ -586,19 +586,40 @@ fn squares(hole: bool) -> NavMesh {
 #[test]
 fn a_goal_in_sight_is_the_segment_without_a_search() {
     let m = squares(false);
-    // Across five squares, and diagonally through two vertices: the channel is still a chain
-    // of polygons sharing edges, from the start's polygon to the goal's.
-    for (s, t) in [((0.1, 0.2), (2.9, 2.7)), ((0.5, 0.5), (2.5, 2.5))] {
+    // Across five squares, diagonally through two vertices, from a vertex, from an edge and to
+    // a vertex: the channel is still a chain of polygons sharing edges, from a polygon holding
+    // the start to one holding the goal.
+    for (s, t) in [
+        ((0.1, 0.2), (2.9, 2.7)),
+        ((0.5, 0.5), (2.5, 2.5)),
+        ((1.0, 1.0), (2.5, 2.9)),
+        ((1.0, 0.5), (2.9, 2.2)),
+        ((0.2, 2.9), (2.0, 1.0)),
+    ] {
         let p = find(&m, s, t).unwrap();
         assert_eq!(p.points, vec![Vec2::from(s), Vec2::from(t)]);
-        assert_eq!(p.expanded, 0);
+        assert_eq!(
+            (p.expanded, p.status, p.bound),
+            (0, PathStatus::Complete, Some(1.0))
+        );
         assert_eq!(p.length, Vec2::from(s).distance(t.into()));
         assert!(p
             .channel
             .windows(2)
             .all(|w| m.shared_edge(w[0], w[1]).is_some()));
-        assert_eq!(m.locate(s.into()).polygon(), p.channel.first().copied());
-        assert_eq!(m.locate(t.into()).polygon(), p.channel.last().copied());
+        let holds = |q: Option<&PolyId>, x: (f64, f64)| {
+            q.is_some_and(|&q| m.locate_in(q, x.into()).is_some())
+        };
+        assert!(
+            holds(p.channel.first(), s),
+            "{s:?} -> {t:?}: {:?}",
+            p.channel
+        );
+        assert!(
+            holds(p.channel.last(), t),
+            "{s:?} -> {t:?}: {:?}",
+            p.channel
+        );
     }
     // Out of sight (the hole in the way): the search runs, around a corner.
     let m = squares(true);
