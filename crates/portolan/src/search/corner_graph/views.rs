@@ -647,13 +647,9 @@ pub(crate) fn fit(
                 let (a, b) = pairs[i];
                 if a != b && nodes[i].get().is_some() {
                     let (s, t) = ends(i);
-                    let answer = graph.view_query(
-                        mesh,
-                        &mut scratch,
-                        (s, Location::InPolygon(a)),
-                        (t, Location::InPolygon(b)),
-                        false,
-                    );
+                    // Located as a query locates them (the plain way's time includes it).
+                    let (sl, tl) = (mesh.locate(s), mesh.locate(t));
+                    let answer = graph.view_query(mesh, &mut scratch, (s, sl), (t, tl), false);
                     answered[i].set(matches!(answer, ViewAnswer::Path(_)));
                 }
             },
