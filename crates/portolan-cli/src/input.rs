@@ -352,7 +352,7 @@ pub fn describe_graph(graph: &CornerGraph, mesh: &NavMesh) -> String {
             graph.plain_first_below().unwrap_or(0.0)
         ),
         (Some(l), None) => format!(
-            "{:.0} label entries per corner, no views (the plain search is faster here)",
+            "{:.0} label entries per corner, no views (they saved less than 10% here)",
             per_corner(l)
         ),
         (None, _) if graph.landmarks().is_some() => "no labels (landmarks)".to_string(),

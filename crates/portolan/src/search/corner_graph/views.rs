@@ -64,7 +64,7 @@
 //! figures per map.
 
 use super::labels::HubLabels;
-use super::sample::{least_times, sample_pairs};
+use super::sample::{least_times, pays, sample_pairs};
 use super::{CornerGraph, NONE};
 use crate::build::{BuildError, CancelToken};
 use crate::geom::dist;
@@ -606,9 +606,9 @@ impl ViewChoice {
     };
 }
 
-/// How the corner search should use `graph`'s views on `mesh`: `None` when the plain exact
-/// search is faster than the views on the build's fixed sample of queries
-/// ([`sample_pairs`]); otherwise the distance below which a query tries the plain search
+/// How the corner search should use `graph`'s views on `mesh`: `None` when the views, used
+/// at their best threshold, do not save a tenth of the plain exact search's time on the
+/// build's fixed sample of queries ([`sample_pairs`], [`pays`]); otherwise the distance below which a query tries the plain search
 /// first, chosen for the least total time on the sample. Each sample query is timed both ways
 /// by [`least_times`], on the machine that builds the graph (the `sample` module says why by
 /// time and not by a model).
@@ -714,7 +714,8 @@ pub(crate) fn fit(
             (best, plain_below) = (total, below);
         }
     }
-    Ok((best < all_plain).then_some(ViewChoice {
+    // Kept where they save a tenth of the sample's time or more (`sample::pays`).
+    Ok(pays(all_plain, best).then_some(ViewChoice {
         plain_below,
         budget,
     }))
