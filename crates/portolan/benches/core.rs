@@ -1,11 +1,14 @@
 //! Core benchmarks: point location (grid vs the chapter's linear scan), one full query on the
-//! default map, and trapezoid mesh builds.
+//! default map, trapezoid mesh builds, and the two funnels on a long maze channel.
 //!
 //! `cargo bench -p portolan --bench core`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use portolan::geom::Vec2;
 use portolan::random::{quad_grid_scene, Rng};
+use portolan::random_grid::{maze_grid, MazeOptions};
+use portolan::search::chain_funnel::ChainFunnel;
+use portolan::search::funnel::{channel_portals, string_pull};
 use portolan::{build, BuildOptions, NavMesh, PathFinder, PortalPoint, Scene, SearchOptions};
 use std::hint::black_box;
 use std::time::Duration;
@@ -113,5 +116,47 @@ fn build_trapezoid(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, locate, query, build_trapezoid);
+/// The simple funnel (the chapter's, then `simplify_collinear`) against the funnel with two
+/// chains, on the portals of the exact path between opposite corners of a 256 × 256 maze
+/// (corridors 3 cells wide): 363 portals, a turn every few, where the simple funnel scans again
+/// from each corner. Both give the same points (asserted once here, tested in
+/// `tests/chain_funnel.rs`).
+fn funnels(c: &mut Criterion) {
+    let map = maze_grid(256, 256, &MazeOptions::new(3, 1), 15).expect("a maze");
+    let mesh = build(&map.to_scene(), &BuildOptions::cdt()).expect("the maze builds");
+    let mut finder = PathFinder::new();
+    // The free cells nearest two opposite corners.
+    let free = |mut cells: Box<dyn Iterator<Item = (usize, usize)>>| {
+        cells
+            .find(|&(x, y)| !map.is_blocked(x as i64, y as i64))
+            .map(|(x, y)| Vec2::new(x as f64 + 0.5, y as f64 + 0.5))
+            .expect("a maze has free cells")
+    };
+    let a = free(Box::new(
+        (0..256).flat_map(|y| (0..256).map(move |x| (x, y))),
+    ));
+    let b = free(Box::new(
+        (0..256)
+            .rev()
+            .flat_map(|y| (0..256).rev().map(move |x| (x, y))),
+    ));
+    let path = finder
+        .find_path(&mesh, a, b, &SearchOptions::exact())
+        .expect("a perfect maze joins every pair of free cells");
+    let portals = channel_portals(&mesh, &path.channel, a, b);
+    let mut chain = ChainFunnel::new();
+    let mut out = Vec::new();
+    chain.pull(&portals, &mut out);
+    assert_eq!(out, string_pull(&portals));
+    let mut group = c.benchmark_group("funnel-maze-channel");
+    group.bench_function(BenchmarkId::new("simple", portals.len()), |bench| {
+        bench.iter(|| string_pull(black_box(&portals)))
+    });
+    group.bench_function(BenchmarkId::new("chains", portals.len()), |bench| {
+        bench.iter(|| chain.pull(black_box(&portals), &mut out))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, locate, query, build_trapezoid, funnels);
 criterion_main!(benches);
