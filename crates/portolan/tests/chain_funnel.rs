@@ -225,3 +225,32 @@ fn spiral(n: usize) -> (GridMap, Vec2, Vec2) {
         Vec2::new(x as f64 + 0.5, y as f64 + 0.5),
     )
 }
+
+/// Portals no mesh makes (NaN, infinities, portals out of order): an answer, never a panic,
+/// whatever it is (the funnel's bounds do not depend on the coordinates).
+#[test]
+fn nonsense_portals_do_not_panic() {
+    let v = Vec2::new;
+    let mut rng = Rng::new(3);
+    let mut chain = ChainFunnel::new();
+    let mut got = Vec::new();
+    let specials = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, 1.0, -1.0];
+    for _ in 0..2000 {
+        let n = rng.range_usize(0, 12);
+        let mut coord = || {
+            if rng.range_usize(0, 3) == 0 {
+                specials[rng.range_usize(0, specials.len() - 1)]
+            } else {
+                f64::from(rng.range_usize(0, 4) as u32)
+            }
+        };
+        let portals: Vec<Portal> = (0..n)
+            .map(|_| Portal {
+                left: v(coord(), coord()),
+                right: v(coord(), coord()),
+            })
+            .collect();
+        chain.pull(&portals, &mut got);
+        assert_eq!(got.is_empty(), portals.is_empty());
+    }
+}
