@@ -63,17 +63,34 @@ fn assert_valid(mesh: &NavMesh, points: &[Vec2], channel: &[PolyId], what: &str)
     );
 }
 
-/// Every query of the file: the corner search's length equals the exact search's (1e-9), it is
-/// proved optimal, and its path is valid. Returns how many queries had a path.
+/// Every query of the file, on the graph as the build fits it and on one that answers every
+/// query from its views (which the fit may drop, on small maps or under load: they must be
+/// tested all the same): the corner search's length equals the exact search's (1e-9), it is
+/// proved optimal, and its path is valid. Returns how many queries had a path (counted once).
 fn check_file(mesh: &NavMesh, scen: &str) -> usize {
-    let graph = Arc::new(CornerGraph::build(mesh));
-    let corner = SearchOptions::corner(Arc::clone(&graph));
+    let with_views = CornerGraph::build_with_views(mesh);
+    assert!(with_views.answers_from_views(), "{scen}: labels and views");
+    let mut found = 0;
+    for (k, graph) in [CornerGraph::build(mesh), with_views]
+        .into_iter()
+        .enumerate()
+    {
+        let n = check_graph(mesh, scen, Arc::new(graph));
+        assert!(k == 0 || n == found, "{scen}: {n} paths against {found}");
+        found = n;
+    }
+    found
+}
+
+fn check_graph(mesh: &NavMesh, scen: &str, graph: Arc<CornerGraph>) -> usize {
+    let views = graph.answers_from_views();
+    let corner = SearchOptions::corner(graph);
     let mut finder = PathFinder::new();
     let mut found = 0;
     for (i, q) in queries(scen).iter().enumerate() {
         let exact = finder.find_path(mesh, q.start, q.goal, &SearchOptions::exact());
         let fast = finder.find_path(mesh, q.start, q.goal, &corner);
-        let what = format!("{scen} query {i}");
+        let what = format!("{scen} query {i} (views: {views})");
         match (exact, fast) {
             (Ok(e), Ok(c)) => {
                 assert!(

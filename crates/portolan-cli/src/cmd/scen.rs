@@ -60,8 +60,9 @@ pub struct Args {
     /// K is 1 to 256: the table takes K × vertices × 8 bytes and K whole-mesh searches.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub landmarks: Option<u16>,
-    /// Also run the plain exact search on every query, in the same process right after the
-    /// chosen one: the CSV gains `exact,excess` columns (excess relative to the exact length)
+    /// Also run the plain exact search on every query, in the same process, before the chosen
+    /// one on every other query (run second, a search finds the query's data in the caches, so
+    /// neither always goes second; the `time` line then mixes both positions): the CSV gains `exact,excess` columns (excess relative to the exact length)
     /// and stderr a summary line `optimal N%, mean excess X%, max excess Y%, speed-up Z×`
     /// (optimal within 1e-9 relative; speed-up = the exact search's mean time / this one's).
     #[arg(long)]

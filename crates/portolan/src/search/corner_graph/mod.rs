@@ -44,7 +44,8 @@
 //! answer a query without a search: the segment when the start sees the goal (a raycast),
 //! otherwise the least `|s a| + d(a, b) + |b t|` over the corners `a` the start sees and `b`
 //! the goal sees, read from their labels (`views.rs` explains why that is exact). Graphs
-//! without views (no labels, or views the build measured slower than the plain search) leave
+//! without views (no labels, or views that saved less than a tenth of the plain search's time
+//! on the build's sample) leave
 //! the query to the plain exact search, with their landmarks. The rest of this section is the
 //! search that runs where the views give no answer.
 //!
@@ -197,8 +198,9 @@ impl CornerGraph {
     }
 
     /// [`build`](CornerGraph::build), keeping the views wherever there are labels and
-    /// answering every query from them, even where the build's sample finds the plain search
-    /// faster ([`CornerGraph::answers_from_views`]) or faster for short queries
+    /// answering every query from them, even where the build's sample finds them saving less
+    /// than a tenth of the plain search's time ([`CornerGraph::answers_from_views`]) or the
+    /// plain search faster for short queries
     /// ([`CornerGraph::plain_first_below`] is 0): for maps whose queries are known to be long,
     /// and to test the views on small meshes.
     ///
@@ -449,9 +451,9 @@ impl CornerGraph {
         self.labels.as_ref()
     }
 
-    /// How queries use the views: `None` when the build measured them slower than the plain
-    /// exact search on this mesh (open maps, where the endpoints see many corners and plain
-    /// queries are short): the corner search then runs the plain search. See
+    /// How queries use the views: `None` when they saved less than a tenth of the plain exact
+    /// search's time on the build's sample (small maps, and open maps where the endpoints see
+    /// many corners and plain queries are short): the corner search then runs the plain search. See
     /// [`CornerGraph::answers_from_views`].
     #[inline]
     pub(crate) fn view_choice(&self) -> Option<ViewChoice> {
@@ -479,8 +481,7 @@ impl CornerGraph {
     /// time here (`false`: the views are then dropped). The build decides by running a fixed
     /// sample of 128 queries between polygon centroids (half between random polygons, half
     /// short) both ways, up to three times in rounds, and comparing their least times. Where
-    /// the views are kept, the same sample fits
-    /// the straight-line distance below which a query first tries the plain search for a few
+    /// the views are kept, the same sample fits the straight-line distance below which a query first tries the plain search for a few
     /// nodes: short queries, which the plain search ends sooner than the views can read what
     /// the endpoints see. The sample is fixed and the answers are exact either way; only this
     /// choice follows the building machine's times, so two builds may differ in it.

@@ -608,8 +608,8 @@ impl ViewChoice {
 
 /// How the corner search should use `graph`'s views on `mesh`: `None` when the views, used
 /// at their best threshold, do not save a tenth of the plain exact search's time on the
-/// build's fixed sample of queries ([`sample_pairs`], [`pays`]); otherwise the distance below which a query tries the plain search
-/// first, chosen for the least total time on the sample. Each sample query is timed both ways
+/// build's fixed sample of queries ([`sample_pairs`], [`pays`]); otherwise the distance below
+/// which a query tries the plain search first, chosen for the least total time on the sample. Each sample query is timed both ways
 /// by [`least_times`], on the machine that builds the graph (the `sample` module says why by
 /// time and not by a model).
 pub(crate) fn fit(
@@ -642,12 +642,13 @@ pub(crate) fn fit(
                         .map(|p| p.expanded),
                 );
             },
-            // (One polygon, or unreachable: no view query.)
+            // (Unreachable, or answered without a node, as a corner query answers it too before
+            // its views (one polygon, a forced channel, the goal in sight): no view query.)
             &mut |i| {
-                let (a, b) = pairs[i];
-                if a != b && nodes[i].get().is_some() {
+                if nodes[i].get().is_some_and(|n| n > 0) {
                     let (s, t) = ends(i);
-                    // Located as a query locates them (the plain way's time includes it).
+                    // Located as a query locates them (the plain way's time includes it); its
+                    // sight test fails here, as the query's own did before its views.
                     let (sl, tl) = (mesh.locate(s), mesh.locate(t));
                     let answer = graph.view_query(mesh, &mut scratch, (s, sl), (t, tl), false);
                     answered[i].set(matches!(answer, ViewAnswer::Path(_)));
@@ -656,12 +657,13 @@ pub(crate) fn fit(
         ],
     )?;
     // Per reachable query: (distance, plain nodes, plain ns, views ns); the views' time is the
-    // plain one for a query within one polygon, and has the plain search's added where they
-    // gave no answer (the sweeps then run).
+    // plain one for a query answered without a node (a corner query answers it the same way
+    // before reaching its views), and has the plain search's added where they gave no answer
+    // (the sweeps then run).
     let mut samples: Vec<(f64, usize, f64, f64)> = (0..pairs.len())
         .filter_map(|i| {
             let [plain_ns, views_ns] = least[i];
-            let views_ns = if pairs[i].0 == pairs[i].1 {
+            let views_ns = if nodes[i].get() == Some(0) {
                 plain_ns
             } else if answered[i].get() {
                 views_ns

@@ -172,8 +172,8 @@ impl ExactSearch {
                 })
             }
             // (Partial paths and budgets are the plain search's: its nodes are what they measure.)
-            // Without views (no hub labels: open maps, where they grow too large; or the build
-            // measured the views slower than the plain search) the plain search runs, with the
+            // Without views (no hub labels: open maps, where they grow too large; or views that
+            // saved less than a tenth on the build's sample) the plain search runs, with the
             // graph's landmarks where it has them (BENCHMARKS.md).
             (Some(g), _)
                 if !links
