@@ -20,11 +20,9 @@
 //! which part.
 //!
 //! # The query ([`CornerGraph::view_query`])
-//! 1. If the start sees the goal (an exact [`raycast`](crate::search::raycast::raycast)), the
-//!    path is the segment. (A corner query makes this test before its views and its plain
-//!    search, as the exact search does before searching, `polyanya/sight.rs`; the view query
-//!    then skips it.)
-//! 2. Otherwise a shortest path bends first at a corner `a` the start sees, last at a corner `b`
+//! 1. If the start sees the goal, the path is the segment: the exact search finds that with one
+//!    raycast before anything else (`polyanya/sight.rs`), so a view query starts out of sight.
+//! 2. Then a shortest path bends first at a corner `a` the start sees, last at a corner `b`
 //!    the goal sees, and runs between them through the corner graph; and it is taut at both, so
 //!    `a` is [taut from](CornerGraph::taut_from) the start and `b` from the goal. The views give
 //!    both sets exactly: the candidates of the endpoints' polygons, filtered by their cones and
@@ -54,7 +52,7 @@
 //! only it: never an answer) can differ between two builds of the same mesh.
 //!
 //! # Cost
-//! Query: one raycast, the candidates of two polygons (a few orient tests each), and one pass
+//! Query (after the caller's raycast): the candidates of two polygons (a few orient tests each), and one pass
 //! over the labels of the corners each endpoint sees; no priority queue, no sweep. Those loops
 //! run over a hundred or more entries whose outcomes (seen or not, a hub lowered or not) are as
 //! good as random, so they are written without a branch per entry: the tests as plain `f64`
@@ -71,7 +69,7 @@ use crate::geom::dist;
 use crate::geom::{orient, orient_filtered, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use crate::search::polyanya::{channel_through, for_each_polygon, ChannelBuffers};
-use crate::search::raycast::{raycast_located, RayOutcome};
+use crate::search::raycast::raycast_located;
 use crate::search::{Path, PathStatus};
 
 /// What a corner's sweep saw: per node, the polygon entered and the cone (`[NONE, NONE]` for a
@@ -261,7 +259,6 @@ pub(crate) struct ViewScratch {
     way: Vec<u32>,
     back: Vec<u32>,
     stops: Vec<(Vec2, u32)>,
-    leg: Vec<PolyId>,
     /// The path's channel as it is built.
     channel: ChannelBuffers,
 }
@@ -294,34 +291,20 @@ pub(crate) enum ViewAnswer {
 }
 
 impl CornerGraph {
-    /// A shortest path from `s` (located at `sloc`) to `t` (at `tloc`, another polygon) from
-    /// the views and hub labels alone; see the [module docs](self). [`ViewAnswer::Search`] when
-    /// the graph has no views or labels, or they give no answer. `out_of_sight`: the caller
-    /// has found the segment from `s` to `t` blocked already (the exact search's first test,
-    /// `polyanya/sight.rs`), so step 1 is skipped.
+    /// A shortest path from `s` (located at `sloc`) to `t` (at `tloc`, another polygon, out of
+    /// sight of `s`: the caller has found the segment blocked, `polyanya/sight.rs`) from the
+    /// views and hub labels alone; see the [module docs](self). [`ViewAnswer::Search`] when the
+    /// graph has no views or labels, or they give no answer.
     pub(crate) fn view_query(
         &self,
         mesh: &NavMesh,
         scratch: &mut ViewScratch,
         (s, sloc): (Vec2, Location),
         (t, tloc): (Vec2, Location),
-        out_of_sight: bool,
     ) -> ViewAnswer {
         let (Some(views), Some(labels)) = (self.views.as_ref(), self.labels.as_ref()) else {
             return ViewAnswer::Search;
         };
-        // 1. In sight: the segment (unless the caller found it blocked already).
-        if !out_of_sight
-            && matches!(
-                raycast_located(mesh, s, sloc, t, &mut scratch.leg),
-                Ok(RayOutcome::Reached { .. })
-            )
-        {
-            let stops = [(s, NONE), (t, NONE)];
-            let leg = Some(&scratch.leg[..]);
-            let channel = &mut scratch.channel;
-            return ViewAnswer::Path(self.view_path(mesh, views, &stops, sloc, leg, channel));
-        }
         scratch.reset(mesh.vertex_count(), labels.hub_count());
         let gen = scratch.generation;
         // 2. The corners each side sees, tautly: (straight-line bound of a path through it,
@@ -449,7 +432,7 @@ impl CornerGraph {
         );
         stops.push((t, NONE));
         stops.dedup_by_key(|x| x.0);
-        let mut path = self.view_path(mesh, views, stops, sloc, None, &mut scratch.channel);
+        let mut path = self.view_path(mesh, views, stops, sloc, &mut scratch.channel);
         path.expanded = seen;
         // The labels' distance is the path's length; anything else (a bug, or a loaded index
         // whose labels do not add up) is searched around.
@@ -496,8 +479,8 @@ impl CornerGraph {
 
     /// The path through `stops` (points, with their corner or `NONE`; the first is the start,
     /// located at `sloc`); its channel from the views' edge strips where a leg is a graph edge,
-    /// from `first_leg` for the first leg when given, and from raycasts elsewhere (from a
-    /// located start: the start's location, or a corner's vertex), built in `buffers`. Its
+    /// and from raycasts elsewhere (from a located start: the start's location, or a corner's
+    /// vertex), built in `buffers`. Its
     /// `expanded` is 0 (the caller sets what it counts).
     fn view_path(
         &self,
@@ -505,16 +488,11 @@ impl CornerGraph {
         views: &Views,
         stops: &[(Vec2, u32)],
         sloc: Location,
-        first_leg: Option<&[PolyId]>,
         buffers: &mut ChannelBuffers,
     ) -> Path {
         let points: Vec<Vec2> = stops.iter().map(|x| x.0).collect();
         channel_through(mesh, &points, buffers, |i, from, to, leg| {
             let (a, b) = (stops[i].1, stops[i + 1].1);
-            if let (0, Some(known)) = (i, first_leg) {
-                leg.extend_from_slice(known);
-                return false;
-            }
             if a != NONE && b != NONE {
                 let r = self.row(a);
                 if let Ok(k) = self.targets[r.clone()].binary_search(&b) {
@@ -609,9 +587,9 @@ impl ViewChoice {
 /// How the corner search should use `graph`'s views on `mesh`: `None` when the views, used
 /// at their best threshold, do not save a tenth of the plain exact search's time on the
 /// build's fixed sample of queries ([`sample_pairs`], [`pays`]); otherwise the distance below
-/// which a query tries the plain search first, chosen for the least total time on the sample. Each sample query is timed both ways
-/// by [`least_times`], on the machine that builds the graph (the `sample` module says why by
-/// time and not by a model).
+/// which a query tries the plain search first, chosen for the least total time on the sample.
+/// Each sample query is timed both ways by [`least_times`], on the machine that builds the
+/// graph (the `sample` module says why by time and not by a model).
 pub(crate) fn fit(
     mesh: &NavMesh,
     graph: &CornerGraph,
@@ -623,6 +601,7 @@ pub(crate) fn fit(
     }
     let mut plain = crate::search::polyanya::ExactSearch::new();
     let mut scratch = ViewScratch::default();
+    let mut leg = Vec::new();
     let options = crate::search::SearchOptions::exact();
     let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
     // Per query (the same every round): the plain search's nodes (none where the goal is
@@ -647,10 +626,11 @@ pub(crate) fn fit(
             &mut |i| {
                 if nodes[i].get().is_some_and(|n| n > 0) {
                     let (s, t) = ends(i);
-                    // Located as a query locates them (the plain way's time includes it); its
-                    // sight test fails here, as the query's own did before its views.
+                    // What a corner query does before its views, as the plain way's time
+                    // includes it: locate both ends, and find the goal out of sight.
                     let (sl, tl) = (mesh.locate(s), mesh.locate(t));
-                    let answer = graph.view_query(mesh, &mut scratch, (s, sl), (t, tl), false);
+                    let _ = raycast_located(mesh, s, sl, t, &mut leg);
+                    let answer = graph.view_query(mesh, &mut scratch, (s, sl), (t, tl));
                     answered[i].set(matches!(answer, ViewAnswer::Path(_)));
                 }
             },

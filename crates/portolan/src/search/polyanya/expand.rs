@@ -217,7 +217,7 @@ impl ExactSearch {
             }
         }
         // The goal in sight: the segment, without a search (`sight.rs`); for the corner search
-        // too, before its views (which then skip the test).
+        // too, whose views start out of sight.
         if !links && filter.is_none() {
             if let Some(path) = self.in_sight(mesh, (s, sloc), t) {
                 return Ok(path);
@@ -261,7 +261,7 @@ impl ExactSearch {
                     }
                 }
                 if let ViewAnswer::Path(path) =
-                    g.view_query(mesh, &mut self.views, (s, sloc), (t, tloc), true)
+                    g.view_query(mesh, &mut self.views, (s, sloc), (t, tloc))
                 {
                     return Ok(path);
                 }

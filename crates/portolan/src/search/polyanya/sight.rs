@@ -11,7 +11,7 @@
 //! meshes with off-mesh links (a link may be cheaper than the segment) nor under a polygon
 //! filter (whose closed polygons a raycast does not know). It runs after the cheaper answers
 //! (same polygon, parts of the mesh no portal joins, forced channels) and before any search,
-//! the corner search's included: its view query then skips the same test
+//! the corner search's included: its view query starts out of sight
 //! ([`corner_graph`](crate::search::corner_graph)).
 //!
 //! # Cost
