@@ -70,7 +70,7 @@ use crate::geom::{orient, orient_filtered, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use crate::search::polyanya::{channel_through, for_each_polygon, ChannelBuffers};
 use crate::search::raycast::raycast_located;
-use crate::search::{Path, PathStatus};
+use crate::search::Path;
 
 /// What a corner's sweep saw: per node, the polygon entered and the cone (`[NONE, NONE]` for a
 /// polygon the corner is a vertex of).
@@ -515,15 +515,7 @@ impl CornerGraph {
             let _ = raycast_located(mesh, from, loc, to, leg);
             false
         });
-        Path {
-            length: Path::polyline_length(&points),
-            channel: buffers.copy(),
-            points,
-            expanded: 0,
-            status: PathStatus::Complete,
-            links: Vec::new(),
-            bound: Some(1.0),
-        }
+        Path::proved(points, buffers.copy())
     }
 }
 

@@ -136,15 +136,7 @@ impl ExactSearch {
         let shared = shared.filter(|_| !links || self.point_h_links(mesh, s, t) >= s.distance(t));
         if let Some(p) = shared {
             let points = if s == t { vec![s] } else { vec![s, t] };
-            return Ok(Path {
-                length: Path::polyline_length(&points),
-                points,
-                channel: vec![p],
-                expanded: 0,
-                status: PathStatus::Complete,
-                links: Vec::new(),
-                bound: Some(1.0),
-            });
+            return Ok(Path::proved(points, vec![p]));
         }
         // The goal's components: one, or two for a goal on a bridge; a goal on a vertex where
         // more meet is rare enough to search without dead-end pruning. (Off-mesh links lead out

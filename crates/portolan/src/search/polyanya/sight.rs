@@ -24,7 +24,7 @@ use super::{channel_through, ChannelBuffers, ExactSearch};
 use crate::geom::Vec2;
 use crate::mesh::{Location, NavMesh, PolyId};
 use crate::search::raycast::{raycast_located, RayOutcome};
-use crate::search::{Path, PathStatus};
+use crate::search::Path;
 
 /// Reusable buffers of [`ExactSearch::in_sight`]: the polygons the ray crossed, the channel.
 #[derive(Clone, Debug, Default)]
@@ -47,19 +47,11 @@ impl ExactSearch {
             Ok(RayOutcome::Reached { .. }) => {}
             _ => return None,
         }
-        let points = [s, t];
+        let points = vec![s, t];
         channel_through(mesh, &points, channel, |_, _, _, out| {
             out.extend_from_slice(leg);
             false
         });
-        Some(Path {
-            length: Path::polyline_length(&points),
-            points: points.to_vec(),
-            channel: channel.copy(),
-            expanded: 0,
-            status: PathStatus::Complete,
-            links: Vec::new(),
-            bound: Some(1.0),
-        })
+        Some(Path::proved(points, channel.copy()))
     }
 }
