@@ -17,7 +17,7 @@
 //! rotation. Cost: O(n log n) for n polygons (the sort), O(n) for the rest.
 
 use super::merge::Merged;
-use crate::geom::Vec2;
+use crate::geom::{Aabb, Vec2};
 use crate::mesh::{PolyId, VertexId};
 
 /// The curve's grid has 2^`ORDER` cells a side.
@@ -90,13 +90,9 @@ pub(crate) fn spatial_order(merged: Merged, vertices: Vec<Vec2>) -> (Merged, Vec
 /// Each point's position along the Hilbert curve over the points' bounding box (each axis
 /// scaled to it on its own; an axis of zero extent is cell 0).
 fn curve_keys(points: &[Vec2]) -> Vec<u64> {
-    let Some(&first) = points.first() else {
+    let Some(Aabb { min: lo, max: hi }) = Aabb::from_points(points.iter().copied()) else {
         return Vec::new();
     };
-    let (mut lo, mut hi) = (first, first);
-    for c in points {
-        (lo.x, lo.y, hi.x, hi.y) = (lo.x.min(c.x), lo.y.min(c.y), hi.x.max(c.x), hi.y.max(c.y));
-    }
     let side = f64::from((1u32 << ORDER) - 1);
     let cell = |v: f64, lo: f64, hi: f64| {
         if hi > lo {
