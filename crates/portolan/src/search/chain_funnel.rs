@@ -101,12 +101,10 @@ impl ChainFunnel {
             add_right(d, &mut e, p.right, path);
             add_left(d, &mut e, p.left, path);
         }
-        if n > 1 {
-            // The last portal is the goal: both chains end there; the left one is the taut
-            // path from the apex to it.
-            for i in (e.lo..e.apex).rev() {
-                push_new(path, d[i]);
-            }
+        // The last portal is the goal: both chains end there; the left one is the taut path
+        // from the apex to it (empty for a lone start portal).
+        for i in (e.lo..e.apex).rev() {
+            push_new(path, d[i]);
         }
     }
 }

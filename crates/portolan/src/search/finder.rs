@@ -137,6 +137,7 @@ impl PathFinder {
     fn funnel_path(&mut self, mesh: &NavMesh, s: &Endpoint, run: ChannelRun) -> Path {
         let mut portals = std::mem::take(&mut self.portals);
         let mut points: Vec<Vec2> = Vec::new();
+        let mut piece = Vec::new();
         let mut links = Vec::new();
         let (mut first, mut from) = (0, s.point);
         for i in 1..=run.polygons.len() {
@@ -148,9 +149,8 @@ impl PathFinder {
             channel_portals_into(mesh, &run.polygons[first..i], from, to, &mut portals);
             // The funnel with two chains: the trace's simple funnel's path, in one pass
             // (`tests/chain_funnel.rs` compares them on every channel it meets).
-            let mut piece = Vec::new();
             self.funnel.pull(&portals, &mut piece);
-            points.extend(piece);
+            points.extend_from_slice(&piece);
             if let Some(l) = link {
                 // The piece ends at the link's start (the funnel keeps its goal point).
                 links.push(LinkTraversal {

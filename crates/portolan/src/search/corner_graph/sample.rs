@@ -33,7 +33,7 @@ use std::sync::Arc;
 
 /// How many times each sample query runs each way, in rounds over the whole sample; each keeps
 /// its least time (the run least disturbed by the rest of the machine).
-pub(super) const FIT_RUNS: usize = 3;
+const FIT_RUNS: usize = 3;
 
 /// After the first round, another starts only while the rounds so far took less than this:
 /// on a map whose queries are long the fit then costs one round, not [`FIT_RUNS`] (a round of
@@ -48,7 +48,7 @@ fn another_round(done: usize, spent: std::time::Duration) -> bool {
 
 /// How many sample queries are drawn: half between random polygon pairs (long queries), half
 /// from a random polygon to a point at a log-uniform distance from it (mostly short ones).
-pub(super) const SAMPLES: u64 = 128;
+const SAMPLES: u64 = 128;
 
 /// The sample's seed: the same sample for every build of a mesh.
 const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
