@@ -62,8 +62,8 @@ pub struct Args {
     pub landmarks: Option<u16>,
     /// Also run the plain exact search on every query, in the same process, before the chosen
     /// one on every other query (run second, a search finds the query's data in the caches, so
-    /// neither always goes second; the `time` line then mixes both positions): the CSV gains `exact,excess` columns (excess relative to the exact length)
-    /// and stderr a summary line `optimal N%, mean excess X%, max excess Y%, speed-up Z×`
+    /// neither always goes second; the `time` line then mixes both positions): the CSV gains
+    /// `exact,excess` columns (excess relative to the exact length) and stderr a summary line `optimal N%, mean excess X%, max excess Y%, speed-up Z×`
     /// (optimal within 1e-9 relative; speed-up = the exact search's mean time / this one's).
     #[arg(long)]
     pub compare_exact: bool,

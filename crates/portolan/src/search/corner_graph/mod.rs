@@ -78,7 +78,7 @@
 //! Building: one sweep per corner, each the size of what the corner sees (`O(c · v)` in the
 //! worst case, far less on game maps), one pruned Dijkstra per corner for the labels, 16
 //! whole-mesh searches for the landmarks and the build's timed sample with and without them
-//! (without labels only; about 1 s on a 48,801-polygon grid), one raycast per edge for the
+//! (without labels only; about 0.6 s of timing on a 48,801-polygon grid), one raycast per edge for the
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
 //! edge, 16 per vertex, `16 × 8` bytes per vertex for the landmarks, 16 bytes per label entry,
 //! 4 to 12 bytes per (polygon, corner in view) pair and 4 per polygon an edge crosses.
@@ -481,9 +481,9 @@ impl CornerGraph {
     /// time here (`false`: the views are then dropped). The build decides by running a fixed
     /// sample of 128 queries between polygon centroids (half between random polygons, half
     /// short) both ways, up to three times in rounds, and comparing their least times. Where
-    /// the views are kept, the same sample fits the straight-line distance below which a query first tries the plain search for a few
-    /// nodes: short queries, which the plain search ends sooner than the views can read what
-    /// the endpoints see. The sample is fixed and the answers are exact either way; only this
+    /// the views are kept, the same sample fits the straight-line distance below which a query
+    /// first tries the plain search for a few nodes: short queries, which the plain search ends
+    /// sooner than the views can read what the endpoints see. The sample is fixed and the answers are exact either way; only this
     /// choice follows the building machine's times, so two builds may differ in it.
     ///
     /// ```

@@ -52,8 +52,8 @@
 //! only it: never an answer) can differ between two builds of the same mesh.
 //!
 //! # Cost
-//! Query (after the caller's raycast): the candidates of two polygons (a few orient tests each), and one pass
-//! over the labels of the corners each endpoint sees; no priority queue, no sweep. Those loops
+//! Query (after the caller's raycast): the candidates of two polygons (a few orient tests
+//! each), and one pass over the labels of the corners each endpoint sees; no priority queue, no sweep. Those loops
 //! run over a hundred or more entries whose outcomes (seen or not, a hub lowered or not) are as
 //! good as random, so they are written without a branch per entry: the tests as plain `f64`
 //! determinants behind `orient`'s own error filter (the exact predicates decide the rest), the
