@@ -1,0 +1,67 @@
+//! A scenario's queries run in rounds with one [`PathFinder`], the mean time per query printed:
+//! the loop behind BENCHMARKS.md's "old and new binaries alternated" figures. Build it at each
+//! revision (copy the binary aside), then alternate the two binaries on the same arguments.
+//!
+//! `MAP` is a MovingAI `.map` (built here with CDT + merge, as `portolan build --map` does) or a
+//! Polyanya `.mesh`; `METHOD` is `exact`, `corner` (the corner graph built first, untimed) or
+//! `funnel`. The printed sum of lengths tells two builds' answers apart.
+//!
+//! ```text
+//! cargo run --release -p portolan --example scen_rounds -- MAP SCEN METHOD ROUNDS
+//! cargo run --release -p portolan --example scen_rounds -- \
+//!     ../shared/data/movingai/dao/arena.map ../shared/data/movingai/dao/arena.map.scen exact 3000
+//! ```
+
+use portolan::io::movingai::read_map;
+use portolan::io::{polyanya_mesh, scenario};
+use portolan::search::corner_graph::CornerGraph;
+use portolan::{build, BuildOptions, NavMesh, PathFinder, SearchOptions};
+use std::sync::Arc;
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("scen_rounds: {e}");
+        eprintln!("usage: scen_rounds MAP|MESH SCEN exact|corner|funnel ROUNDS");
+        std::process::exit(2);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [src, scen, method, rounds] = &args[..] else {
+        return Err("four arguments expected".into());
+    };
+    let rounds: usize = rounds
+        .parse()
+        .map_err(|e| format!("ROUNDS {rounds:?}: {e}"))?;
+    let open = |p: &str| std::fs::File::open(p).map_err(|e| format!("{p}: {e}"));
+    let mesh: NavMesh = if src.ends_with(".map") {
+        let map = read_map(open(src)?).map_err(|e| format!("{src}: {e}"))?;
+        build(&map.to_scene(), &BuildOptions::cdt()).map_err(|e| format!("{src}: {e}"))?
+    } else {
+        polyanya_mesh::read(open(src)?).map_err(|e| format!("{src}: {e}"))?
+    };
+    let queries = scenario::read(open(scen)?).map_err(|e| format!("{scen}: {e}"))?;
+    let options = match method.as_str() {
+        "exact" => SearchOptions::exact(),
+        "funnel" => SearchOptions::funnel(),
+        "corner" => SearchOptions::corner(Arc::new(CornerGraph::build(&mesh))),
+        other => return Err(format!("unknown method {other:?}")),
+    };
+    if queries.is_empty() || rounds == 0 {
+        return Err("no queries to time".into());
+    }
+    let mut finder = PathFinder::new();
+    let started = std::time::Instant::now();
+    let mut sum = 0.0;
+    for _ in 0..rounds {
+        for q in &queries {
+            if let Ok(p) = finder.find_path(&mesh, q.start, q.goal, &options) {
+                sum += p.length;
+            }
+        }
+    }
+    let per_query = started.elapsed().as_secs_f64() * 1e6 / (rounds * queries.len()) as f64;
+    println!("{method}: {per_query:.2} µs per query, {rounds} rounds (sum of lengths {sum:.6})");
+    Ok(())
+}
