@@ -105,7 +105,8 @@ impl Strategy {
     }
 
     /// [`Strategy::with_exact`] and the corner search ([`SearchMethod::Corner`], its graph built
-    /// per map by the runner): the eval's default rows.
+    /// per map by the runner with [`CornerGraph::build_with_views`], so that a seed gives one
+    /// table): the eval's default rows.
     ///
     /// ```
     /// use portolan::eval::Strategy;

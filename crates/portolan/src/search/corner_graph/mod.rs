@@ -169,7 +169,7 @@ impl CornerGraph {
     /// Meshes with off-mesh links are measured without them (the corner search falls back to
     /// the plain exact search on them).
     pub fn build(mesh: &NavMesh) -> CornerGraph {
-        Self::build_inner(mesh, false, &CancelToken::new())
+        Self::build_inner(mesh, true, &CancelToken::new())
             .expect("a token nobody cancels never stops the build")
     }
 
@@ -194,15 +194,16 @@ impl CornerGraph {
         mesh: &NavMesh,
         cancel: &CancelToken,
     ) -> Result<CornerGraph, BuildError> {
-        Self::build_inner(mesh, false, cancel)
+        Self::build_inner(mesh, true, cancel)
     }
 
-    /// [`build`](CornerGraph::build), keeping the views wherever there are labels and
-    /// answering every query from them, even where the build's sample finds them saving less
-    /// than a tenth of the plain search's time ([`CornerGraph::answers_from_views`]) or the
-    /// plain search faster for short queries
-    /// ([`CornerGraph::plain_first_below`] is 0): for maps whose queries are known to be long,
-    /// and to test the views on small meshes.
+    /// [`build`](CornerGraph::build) without the timed choices, so the same mesh always gives
+    /// the same graph: the views kept wherever there are labels and answering every query,
+    /// even where the build's sample finds them saving less than a tenth of the plain search's
+    /// time ([`CornerGraph::answers_from_views`]) or the plain search faster for short queries
+    /// ([`CornerGraph::plain_first_below`] is 0), and the landmarks kept wherever there are no
+    /// labels: for maps whose queries are known to be long, to test the views on small meshes,
+    /// and where counts must follow from the input alone (the seeded evaluation).
     ///
     /// ```
     /// # use portolan::{build, BuildOptions, Scene};
@@ -211,13 +212,15 @@ impl CornerGraph {
     /// assert!(CornerGraph::build_with_views(&mesh).answers_from_views());
     /// ```
     pub fn build_with_views(mesh: &NavMesh) -> CornerGraph {
-        Self::build_inner(mesh, true, &CancelToken::new())
+        Self::build_inner(mesh, false, &CancelToken::new())
             .expect("a token nobody cancels never stops the build")
     }
 
+    /// The graph; `timed`: make the choices that time the build's sample (`sample.rs`),
+    /// otherwise keep the views and the landmarks wherever they exist.
     fn build_inner(
         mesh: &NavMesh,
-        keep_views: bool,
+        timed: bool,
         cancel: &CancelToken,
     ) -> Result<CornerGraph, BuildError> {
         let (turns, wedge_poly) = turning_corners(mesh);
@@ -268,7 +271,8 @@ impl CornerGraph {
             Some(_) => None,
             None => {
                 let lm = Arc::new(Landmarks::build_until(mesh, LANDMARKS, &|| cancel.check())?);
-                sample::landmarks_pay(mesh, &lm, cancel)?.then_some(lm)
+                let pays = !timed || sample::landmarks_pay(mesh, &lm, cancel)?;
+                pays.then_some(lm)
             }
         };
         let mut graph = CornerGraph {
@@ -290,7 +294,7 @@ impl CornerGraph {
             graph.views = Some(Views::build(mesh, &graph, &seen));
             cancel.check()?;
             // Kept where they pay (`views::fit`), with how queries use them.
-            if !keep_views {
+            if timed {
                 let choice = views::fit(mesh, &graph, cancel)?;
                 match (graph.views.as_mut(), choice) {
                     (Some(v), Some(c)) => v.choice = c,
