@@ -432,7 +432,7 @@ impl CornerGraph {
         );
         stops.push((t, NONE));
         stops.dedup_by_key(|x| x.0);
-        let mut path = self.view_path(mesh, views, stops, sloc, &mut scratch.channel);
+        let mut path = self.view_path(mesh, views, stops, (sloc, tloc), &mut scratch.channel);
         path.expanded = seen;
         // The labels' distance is the path's length; anything else (a bug, or a loaded index
         // whose labels do not add up) is searched around.
@@ -487,7 +487,7 @@ impl CornerGraph {
         mesh: &NavMesh,
         views: &Views,
         stops: &[(Vec2, u32)],
-        sloc: Location,
+        (sloc, tloc): (Location, Location),
         buffers: &mut ChannelBuffers,
     ) -> Path {
         let points: Vec<Vec2> = stops.iter().map(|x| x.0).collect();
@@ -504,6 +504,13 @@ impl CornerGraph {
                         return true;
                     }
                 }
+            }
+            if i + 2 == stops.len() && a != NONE {
+                // The last leg, from a corner to the goal: cast from the located goal back to
+                // the corner (no search for the corner's polygon facing the goal), reversed.
+                let _ = raycast_located(mesh, to, tloc, from, leg);
+                leg.reverse();
+                return false;
             }
             let loc = if a != NONE {
                 at_vertex(mesh, a)
