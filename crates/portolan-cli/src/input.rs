@@ -355,8 +355,15 @@ pub fn describe_graph(graph: &CornerGraph, mesh: &NavMesh) -> String {
             "{:.0} label entries per corner, no views (they saved less than 10% here)",
             per_corner(l)
         ),
-        (None, _) if graph.landmarks().is_some() => "no labels (landmarks)".to_string(),
-        (None, _) => "no labels, no landmarks (they saved less than 10% here)".to_string(),
+        (None, _) => format!(
+            "no labels; {}",
+            match (graph.answers_from_edges(), graph.landmarks().is_some()) {
+                (true, true) => "its edges swept, with landmarks",
+                (true, false) => "its edges swept, no landmarks (they saved less than 10% more)",
+                (false, true) => "the plain search with landmarks (sweeps saved less than 10%)",
+                (false, false) => "the plain search (sweeps and landmarks saved less than 10%)",
+            }
+        ),
     };
     format!(
         "{} corners, {} edges, {labels} ({:.0} KiB)",

@@ -397,10 +397,16 @@ fn main() -> Result<()> {
                 "{build_ms:.0} ms, {:.1} MB, {:.1} MB, {load_ms:.0} ms{}",
                 loaded.memory_bytes() as f64 / 1e6,
                 bytes.len() as f64 / 1e6,
-                match (loaded.answers_from_views(), loaded.landmarks().is_some()) {
-                    (true, _) => "",
-                    (false, true) => " (no views; landmarks)",
-                    (false, false) => " (no views, no landmarks: the plain search)",
+                match (
+                    loaded.answers_from_views(),
+                    loaded.answers_from_edges(),
+                    loaded.landmarks().is_some(),
+                ) {
+                    (true, _, _) => "",
+                    (false, true, true) => " (no views; edges swept, landmarks)",
+                    (false, true, false) => " (no views; edges swept, no landmarks)",
+                    (false, false, true) => " (no views; the plain search, landmarks)",
+                    (false, false, false) => " (no views, no landmarks: the plain search)",
                 }
             );
             (

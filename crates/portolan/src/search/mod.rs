@@ -89,9 +89,11 @@ pub enum SearchMethod {
     /// hub labels and its build kept its views, a query is answered without a search, from the
     /// corners the start's and goal's polygons see (the graph's *views*) joined through the
     /// labels; where the views give no answer, the start's and goal's views are swept and the
-    /// path found through the graph of corners. Without views (no labels, or views measured
-    /// slower at build), the plain exact search runs, with the graph's landmarks where it has
-    /// them. With [`SearchOptions::epsilon`] > 0 the swept search may stop early with a path at
+    /// path found through the graph of corners. Without labels (large open maps), that swept
+    /// search runs where the build found it at least a tenth faster than the plain search
+    /// ([`CornerGraph::answers_from_edges`](corner_graph::CornerGraph::answers_from_edges)).
+    /// Otherwise (views or sweeps that did not pay at build), the plain exact search runs, with
+    /// the graph's landmarks where it has them. With [`SearchOptions::epsilon`] > 0 the swept search may stop early with a path at
     /// most `1 + epsilon` times the shortest, and says how close in [`Path::bound`] (the views'
     /// and the plain search's answers are exact anyway). Falls back to the plain exact search
     /// on a mesh with off-mesh links or a query with a [`SearchOptions::filter`] (the graph

@@ -1,7 +1,7 @@
 //! The corner graph as bytes: a saved index that a later process loads instead of building it
 //! again ([`CornerGraph::to_bytes`], [`CornerGraph::from_bytes`]).
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //! Little-endian throughout:
 //!
 //! | bytes | what |
@@ -10,7 +10,7 @@
 //! | 4 | format version ([`VERSION`]) |
 //! | 8 | the mesh's [`fingerprint`](NavMesh::fingerprint) |
 //! | 8, 8 | the mesh's vertex and polygon counts |
-//! | … | the graph: its arrays, each as a 64-bit length and its elements |
+//! | … | the graph: its arrays, each as a 64-bit length and its elements, and its flags |
 //! | 8 | checksum: 64-bit FNV-1a of every byte before it |
 //!
 //! A file is refused with a typed [`IndexError`] that names what is wrong: not an index, another
@@ -36,8 +36,10 @@ use std::sync::Arc;
 /// The first bytes of every index file.
 pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes and reads (2: a graph without labels says whether its
+/// edges are swept, `CornerGraph::answers_from_edges`; version 1 files are refused, to be built
+/// again).
+pub const VERSION: u32 = 2;
 
 /// Why [`CornerGraph::from_bytes`] refused a file.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -297,6 +299,7 @@ impl CornerGraph {
                 o.f64s(l.table());
             }
         }
+        o.u8(u8::from(self.sweeps));
         let mut h = Fnv64::new();
         h.write(&o.0);
         o.u64(h.finish());
@@ -516,6 +519,16 @@ impl CornerGraph {
             }
             x => return Err(corrupt(format!("the landmarks: flag {x}, not 0 or 1"))),
         };
+        let sweeps = match i.u8("the sweeps flag")? {
+            0 => false,
+            1 if labels.is_none() => true,
+            1 => {
+                return Err(corrupt(
+                    "the sweeps flag on a graph with labels (only graphs without them sweep)",
+                ))
+            }
+            x => return Err(corrupt(format!("the sweeps flag: {x}, not 0 or 1"))),
+        };
         if !i.bytes.is_empty() {
             return Err(corrupt(format!("{} bytes after the graph", i.bytes.len())));
         }
@@ -532,6 +545,7 @@ impl CornerGraph {
             landmarks,
             labels,
             views,
+            sweeps,
         })
     }
 }
@@ -541,7 +555,17 @@ mod tests {
     use super::*;
     use crate::{build, BuildOptions, Scene};
 
-    /// A graph without labels (open maps) carries landmarks instead; they round-trip too.
+    /// `bytes` with its checksum made right again after an edit.
+    fn resum(bytes: &mut [u8]) {
+        let body = bytes.len() - 8;
+        let mut h = Fnv64::new();
+        h.write(&bytes[..body]);
+        let sum = h.finish().to_le_bytes();
+        bytes[body..].copy_from_slice(&sum);
+    }
+
+    /// A graph without labels (open maps) carries landmarks instead, and may sweep its edges;
+    /// both round-trip.
     #[test]
     fn a_graph_with_landmarks_instead_of_labels_round_trips() {
         let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
@@ -549,22 +573,55 @@ mod tests {
         graph.labels = None;
         graph.views = None;
         graph.landmarks = Some(Arc::new(Landmarks::build(&mesh, 4)));
-        let loaded = CornerGraph::from_bytes(&graph.to_bytes(), &mesh).unwrap();
-        assert_eq!(loaded, graph);
-        // A table one distance short is corrupt.
+        for sweeps in [false, true] {
+            graph.sweeps = sweeps;
+            let loaded = CornerGraph::from_bytes(&graph.to_bytes(), &mesh).unwrap();
+            assert_eq!(loaded, graph);
+        }
+        // A table one distance short is corrupt (it ends before the flag and the checksum).
         let mut bytes = graph.to_bytes();
         let n = bytes.len();
-        let table_len_at = n - 8 - mesh.vertex_count() * 4 * 8 - 8;
+        let table_len_at = n - 8 - 1 - mesh.vertex_count() * 4 * 8 - 8;
         bytes[table_len_at..table_len_at + 8]
             .copy_from_slice(&((mesh.vertex_count() * 4 - 1) as u64).to_le_bytes());
-        let body = bytes.len() - 8;
-        let mut h = Fnv64::new();
-        h.write(&bytes[..body]);
-        let sum = h.finish().to_le_bytes();
-        bytes[body..].copy_from_slice(&sum);
+        resum(&mut bytes);
         assert!(matches!(
             CornerGraph::from_bytes(&bytes, &mesh),
             Err(IndexError::Corrupt { .. })
         ));
+    }
+
+    /// The sweeps flag is 0 or 1, and 1 only without labels: anything else is corrupt, named.
+    #[test]
+    fn a_bad_sweeps_flag_is_corrupt() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let graph = CornerGraph::build_with_views(&mesh);
+        assert!(graph.labels.is_some());
+        for flag in [1u8, 2] {
+            let mut bytes = graph.to_bytes();
+            let at = bytes.len() - 9;
+            bytes[at] = flag;
+            resum(&mut bytes);
+            match CornerGraph::from_bytes(&bytes, &mesh) {
+                Err(IndexError::Corrupt { what }) => assert!(what.contains("sweeps"), "{what}"),
+                other => panic!("flag {flag}: {other:?}"),
+            }
+        }
+    }
+
+    /// A file of the format before the sweeps flag is refused by its version, not misread.
+    #[test]
+    fn a_version_1_file_is_refused() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let mut bytes = CornerGraph::build_with_views(&mesh).to_bytes();
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        resum(&mut bytes);
+        assert_eq!(
+            CornerGraph::from_bytes(&bytes, &mesh).unwrap_err(),
+            IndexError::Version {
+                found: 1,
+                supported: VERSION
+            }
+        );
     }
 }

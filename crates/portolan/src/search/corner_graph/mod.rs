@@ -28,10 +28,15 @@
 //!   two corners, when they fit a budget ([`MAX_MEAN_ENTRIES`] per corner, [`MAX_ENTRIES`] in
 //!   all; they do on cave and dungeon maps, not on large open ones).
 //! - **Landmarks**: 16 [`Landmarks`] for an ALT heuristic where there are no labels:
-//!   `h(c) = max(|c t|, landmark bound)`; kept only where they make the plain search at least
-//!   10% faster on the build's fixed sample of queries (`sample.rs`): on mazes, dead-end
-//!   pruning already leads the search, and on open maps the straight line does; there they
-//!   gain nothing and cost 128 bytes per vertex.
+//!   `h(c) = max(|c t|, landmark bound)`; kept only where they make the search at least 10%
+//!   faster on the build's fixed sample of queries (`sample.rs`): on mazes, dead-end pruning
+//!   already leads the search, and on open maps the straight line does; there they gain
+//!   nothing and cost 128 bytes per vertex.
+//! - **Sweeps or not**, where there are no labels: whether a query runs the swept search over
+//!   the edges (below) or the plain search, timed on the same sample with the landmarks' choice
+//!   ([`CornerGraph::answers_from_edges`]). The sweeps pay on maps of many small obstacles (a
+//!   random grid, the generated map of BENCHMARKS.md), where Polyanya turns at corner after
+//!   corner; not on mazes, where a forced channel answers most queries.
 //!
 //! - **Saving it** ([the `file` module](self::file)): [`CornerGraph::to_bytes`] and [`CornerGraph::from_bytes`], a
 //!   versioned format with a checksum, tied to its mesh by [`NavMesh::fingerprint`].
@@ -44,10 +49,11 @@
 //! answer a query without a search: the segment when the start sees the goal (a raycast),
 //! otherwise the least `|s a| + d(a, b) + |b t|` over the corners `a` the start sees and `b`
 //! the goal sees, read from their labels (`views.rs` explains why that is exact). Graphs
-//! without views (no labels, or views that saved less than a tenth of the plain search's time
-//! on the build's sample) leave
-//! the query to the plain exact search, with their landmarks. The rest of this section is the
-//! search that runs where the views give no answer.
+//! without labels whose build found the sweeps worth it run the swept search below, with their
+//! landmarks where kept. The other graphs (views that saved less than a tenth of the plain
+//! search's time on the build's sample, or no labels and sweeps that did not pay) leave the
+//! query to the plain exact search, with their landmarks. The rest of this section is the
+//! search that runs where the views give no answer, and on graphs that sweep.
 //!
 //! One A* holds three kinds
 //! of nodes: the intervals of a sweep from the start (Polyanya's nodes, all rooted at the
@@ -77,8 +83,9 @@
 //! # Cost
 //! Building: one sweep per corner, each the size of what the corner sees (`O(c · v)` in the
 //! worst case, far less on game maps), one pruned Dijkstra per corner for the labels, 16
-//! whole-mesh searches for the landmarks and the build's timed sample with and without them
-//! (without labels only; about 0.6 s of timing on a 48,801-polygon grid), one raycast per edge for the
+//! whole-mesh searches for the landmarks and the build's timed sample four ways, plain and swept,
+//! with and without them (without labels only; one round of about 0.6 s on a 48,801-polygon
+//! grid), one raycast per edge for the
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
 //! edge, 16 per vertex, `16 × 8` bytes per vertex for the landmarks, 16 bytes per label entry,
 //! 4 to 12 bytes per (polygon, corner in view) pair and 4 per polygon an edge crosses.
@@ -104,6 +111,9 @@ pub mod file;
 mod labels;
 mod sample;
 mod views;
+
+#[cfg(test)]
+mod sweep_tests;
 
 pub use file::IndexError;
 pub(crate) use labels::HubLabels;
@@ -149,12 +159,15 @@ pub struct CornerGraph {
     /// it), [`RIGHT`] when both are right of it (or on it): which turns at `c` the edge can
     /// continue tautly.
     sides: Vec<u8>,
-    /// Landmarks for the heuristic where there are no labels.
+    /// Landmarks for the heuristic where there are no labels (and they pay).
     landmarks: Option<Arc<Landmarks>>,
     /// Exact graph distances between corners, when they fit ([`MAX_MEAN_ENTRIES`]).
     labels: Option<HubLabels>,
     /// Per polygon, the corners it sees and from where (with labels only; `views.rs`).
     views: Option<Views>,
+    /// Without labels: whether corner queries run the swept search over the edges (with the
+    /// landmarks, where kept) instead of the plain search ([`sample::label_less_fit`]).
+    sweeps: bool,
 }
 
 /// A path turning left at a corner (see [`CornerGraph::turn_mask`]).
@@ -163,9 +176,9 @@ pub(crate) const LEFT: u8 = 1;
 pub(crate) const RIGHT: u8 = 2;
 
 impl CornerGraph {
-    /// Builds the graph of `mesh`: corners, one sweep per corner, hub labels, and [`LANDMARKS`]
-    /// landmarks only where the labels do not fit and the landmarks make the plain search at
-    /// least 10% faster on the build's timed sample of queries (see the module docs).
+    /// Builds the graph of `mesh`: corners, one sweep per corner, hub labels; where the labels
+    /// do not fit, [`LANDMARKS`] landmarks and the swept search over the edges, each only where
+    /// it makes queries at least 10% faster on the build's timed sample (see the module docs).
     /// Meshes with off-mesh links are measured without them (the corner search falls back to
     /// the plain exact search on them).
     pub fn build(mesh: &NavMesh) -> CornerGraph {
@@ -201,8 +214,9 @@ impl CornerGraph {
     /// the same graph: the views kept wherever there are labels and answering every query,
     /// even where the build's sample finds them saving less than a tenth of the plain search's
     /// time ([`CornerGraph::answers_from_views`]) or the plain search faster for short queries
-    /// ([`CornerGraph::plain_first_below`] is 0), and the landmarks kept wherever there are no
-    /// labels: for maps whose queries are known to be long, to test the views on small meshes,
+    /// ([`CornerGraph::plain_first_below`] is 0), and the landmarks kept and the edges swept
+    /// ([`CornerGraph::answers_from_edges`]) wherever there are no labels: for maps whose
+    /// queries are known to be long, to test the views on small meshes,
     /// and where counts must follow from the input alone (the seeded evaluation).
     ///
     /// ```
@@ -265,15 +279,12 @@ impl CornerGraph {
         cancel.check()?;
         let labels = HubLabels::build(mesh.vertex_count(), &corners, &row, cancel)?;
         cancel.check()?;
-        // Landmarks only where there are no labels (with labels the corner heuristic is exact),
-        // and only where they make the plain search faster on the build's sample (`sample.rs`).
+        // Landmarks only where there are no labels (with labels the corner heuristic is exact).
         let landmarks = match labels {
             Some(_) => None,
-            None => {
-                let lm = Arc::new(Landmarks::build_until(mesh, LANDMARKS, &|| cancel.check())?);
-                let pays = !timed || sample::landmarks_pay(mesh, &lm, cancel)?;
-                pays.then_some(lm)
-            }
+            None => Some(Arc::new(Landmarks::build_until(mesh, LANDMARKS, &|| {
+                cancel.check()
+            })?)),
         };
         let mut graph = CornerGraph {
             mesh_id: mesh.instance_id(),
@@ -288,7 +299,22 @@ impl CornerGraph {
             labels,
             landmarks,
             views: None,
+            sweeps: false,
         };
+        if graph.labels.is_none() {
+            // Without labels: the swept search over the edges, the landmarks, both or neither,
+            // as they pay on the build's sample (`sample.rs`); untimed, both.
+            graph.sweeps = true;
+            if timed {
+                let lm = graph.landmarks.take().expect("built above without labels");
+                let (fitted, choice) = sample::label_less_fit(mesh, graph, lm, cancel)?;
+                graph = fitted;
+                graph.sweeps = choice.sweeps;
+                if !choice.landmarks {
+                    graph.landmarks = None;
+                }
+            }
+        }
         // Views are only of use with labels (the query joins them).
         if graph.labels.is_some() {
             graph.views = Some(Views::build(mesh, &graph, &seen));
@@ -387,7 +413,8 @@ impl CornerGraph {
     }
 
     /// The landmark table of the graph's heuristic: `None` where the graph has hub labels, and
-    /// where the build found the landmarks save less than 10% of the plain search's time.
+    /// where the build found the landmarks save less than 10% of its search's time (the plain
+    /// search's, or the swept search's on a graph that [sweeps](CornerGraph::answers_from_edges)).
     ///
     /// ```
     /// # use portolan::{build, BuildOptions, Scene};
@@ -499,6 +526,27 @@ impl CornerGraph {
     /// ```
     pub fn answers_from_views(&self) -> bool {
         self.views.is_some()
+    }
+
+    /// Whether corner queries on this mesh run the swept search over the graph's edges: on
+    /// graphs without hub labels (open maps, where they grow past [`MAX_MEAN_ENTRIES`]), where
+    /// the build found it at least a tenth faster than the plain exact search on its sample
+    /// (with the [`landmarks`](CornerGraph::landmarks) or without them, as they paid). `false`
+    /// with labels ([`answers_from_views`](CornerGraph::answers_from_views) says how those
+    /// answer), and where the plain search was as fast: then a corner query is the plain
+    /// search, with the graph's landmarks where it has them. [`CornerGraph::build_with_views`]
+    /// makes no timed choice: every graph without labels sweeps its edges.
+    ///
+    /// ```
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # use portolan::search::corner_graph::CornerGraph;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// // Small enough for hub labels: the views answer, and the edges are not swept.
+    /// let graph = CornerGraph::build_with_views(&mesh);
+    /// assert!(graph.answers_from_views() && !graph.answers_from_edges());
+    /// ```
+    pub fn answers_from_edges(&self) -> bool {
+        self.sweeps
     }
 
     #[inline]

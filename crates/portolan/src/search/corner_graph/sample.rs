@@ -1,6 +1,6 @@
 //! The build's fixed sample of queries, and the choices the build makes by timing it: whether
-//! the views pay ([`views::fit`](super::views::fit)) and, on maps without views, whether the
-//! landmarks do ([`landmarks_pay`]).
+//! the views pay ([`views::fit`](super::views::fit)) and, on maps without labels, whether the
+//! swept search over the graph's edges and the landmarks do ([`label_less_fit`]).
 //!
 //! # Why time, not model
 //! What a search costs depends on the map's shape and on the machine's caches more than any
@@ -8,8 +8,10 @@
 //! the landmarks, which make the plain search about 1.35× faster on a random grid map, gain
 //! nothing on a maze, where dead-end pruning already leads it, and lose 4% on an open map of
 //! small obstacles, where the straight line does (BENCHMARKS.md, "Fast search" and "Session
-//! 14").
-//! So the build runs a fixed, seeded sample both ways on the machine that builds, keeps each
+//! 14"); the swept search over the graph's edges is 1.8–2.4× as fast as the plain search on a
+//! random grid and on a map of small random obstacles, and no faster on a maze (forced
+//! channels answer most of its queries), where it only costs a build's sweeps (session 16).
+//! So the build runs a fixed, seeded sample each way on the machine that builds, keeps each
 //! query's least time over [`FIT_RUNS`] rounds, and compares the totals. The sample and the
 //! rule are fixed; only the times are the machine's, so the choice can differ between two
 //! builds of one mesh. Never an answer's length or path: what can differ is how it is found,
@@ -18,12 +20,14 @@
 //!
 //! # Cost
 //! At most [`SAMPLES`] queries (short draws that land off the mesh are skipped: 75–104 on the
-//! shared maps), each run [`FIT_RUNS`] times each way, so at most 768 runs per fit: 4–31 ms for
-//! the views' fit on the shared game maps. A round starts only while the rounds before took
-//! less than [`ROUNDS_BUDGET`], so on a map of long queries the fit costs one round (at most
-//! 256 runs): the landmarks' fit on a 48,801-polygon random grid runs two, about 0.6 s.
+//! shared maps), each run [`FIT_RUNS`] times each way: at most 768 runs for the views' fit (two
+//! ways; 4–31 ms on the shared game maps), 1,536 for the fit of a graph without labels (four
+//! ways). A round starts only while the rounds before took less than [`ROUNDS_BUDGET`], so on
+//! a map of long queries the fit costs one round: on a 48,801-polygon random grid, the four
+//! ways' one round takes about 0.6 s.
 
 use super::super::landmarks::Landmarks;
+use super::CornerGraph;
 use crate::build::{BuildError, CancelToken};
 use crate::geom::Vec2;
 use crate::mesh::{NavMesh, PolyId};
@@ -93,7 +97,7 @@ pub(super) fn sample_pairs(mesh: &NavMesh) -> Vec<(PolyId, PolyId)> {
 /// while on the scenario the corner search with them ran 0.8–1.2× the plain one).
 const GAIN: f64 = 0.1;
 
-/// The rule of [`landmarks_pay`] and of the views' fit, on the sample's total times without
+/// The rule of [`label_less_fit`] and of the views' fit, on the sample's total times without
 /// and with them: used when they save at least [`GAIN`] of the time.
 pub(super) fn pays(without: f64, with: f64) -> bool {
     with <= (1.0 - GAIN) * without
@@ -134,45 +138,102 @@ pub(super) fn least_times<const K: usize>(
     Ok(least)
 }
 
-/// Whether `landmarks` make the plain exact search faster on `mesh`: the sample's total time
-/// with them at least [`GAIN`] below its total without, each query's least time over
-/// the rounds of [`least_times`]. A mesh too small for a sample keeps them; a mesh with
-/// off-mesh links does not (the exact search refuses landmarks there, so they would serve no
-/// query, and the sample would time its refusals).
-pub(super) fn landmarks_pay(
+/// How a graph without hub labels answers corner queries, as [`label_less_fit`] timed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct LabelLess {
+    /// The swept search over the graph's edges (`false`: the plain exact search).
+    pub(super) sweeps: bool,
+    /// With the landmarks' heuristic.
+    pub(super) landmarks: bool,
+}
+
+/// How `graph` (without labels; its landmarks `lm` taken out) answers corner queries on `mesh`:
+/// the sample timed four ways (the plain exact search and the swept search over the graph's
+/// edges, each without and with the landmarks), then
+/// - without landmarks, the sweeps if they save [`GAIN`] of the plain search's time;
+/// - with them, the same choice between the two;
+/// - the landmarks if the better way with them saves [`GAIN`] of the better way without (they
+///   hold 128 bytes per vertex; the edges are held anyway).
+///
+/// On a mesh with off-mesh links neither serves a query (the corner search is the plain search
+/// there): neither, untimed. A mesh too small for a sample keeps the landmarks, as
+/// it did before the sweeps were timed, and no sweeps. Returns the graph back with the choice.
+pub(super) fn label_less_fit(
     mesh: &NavMesh,
-    landmarks: &Arc<Landmarks>,
+    graph: CornerGraph,
+    lm: Arc<Landmarks>,
     cancel: &CancelToken,
-) -> Result<bool, BuildError> {
-    if mesh.has_links() {
-        return Ok(false);
-    }
+) -> Result<(CornerGraph, LabelLess), BuildError> {
     let pairs = sample_pairs(mesh);
-    if pairs.is_empty() {
-        return Ok(true);
+    if mesh.has_links() || pairs.is_empty() {
+        let mut graph = graph;
+        let landmarks = !mesh.has_links();
+        graph.landmarks = landmarks.then_some(lm);
+        return Ok((
+            graph,
+            LabelLess {
+                sweeps: false,
+                landmarks,
+            },
+        ));
     }
-    let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
-    let (plain, with) = (
+    // The swept ways need a graph that sweeps, one without the landmarks and one with them.
+    let mut bare = graph;
+    bare.sweeps = true;
+    bare.landmarks = None;
+    let mut with_lm = bare.clone();
+    with_lm.landmarks = Some(Arc::clone(&lm));
+    let (bare, with_lm) = (Arc::new(bare), Arc::new(with_lm));
+    let options = [
         SearchOptions::exact(),
-        SearchOptions::exact().with_landmarks(Some(Arc::clone(landmarks))),
-    );
-    let (mut a, mut b) = (ExactSearch::new(), ExactSearch::new());
+        SearchOptions::exact().with_landmarks(Some(Arc::clone(&lm))),
+        SearchOptions::corner(Arc::clone(&bare)),
+        SearchOptions::corner(Arc::clone(&with_lm)),
+    ];
+    let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
+    let mut searches: [ExactSearch; 4] = Default::default();
+    let [a, b, c, d] = &mut searches;
+    let way = |search: &mut ExactSearch, k: usize, i: usize| {
+        let (s, t) = ends(i);
+        let _ = search.find_path(mesh, s, t, &options[k]);
+    };
     let least = least_times(
         pairs.len(),
         cancel,
         [
-            &mut |i| {
-                let (s, t) = ends(i);
-                let _ = a.find_path(mesh, s, t, &plain);
-            },
-            &mut |i| {
-                let (s, t) = ends(i);
-                let _ = b.find_path(mesh, s, t, &with);
-            },
+            &mut |i| way(a, 0, i),
+            &mut |i| way(b, 1, i),
+            &mut |i| way(c, 2, i),
+            &mut |i| way(d, 3, i),
         ],
     )?;
     let total = |k: usize| least.iter().map(|x| x[k]).sum::<f64>();
-    Ok(pays(total(0), total(1)))
+    let choice = label_less_choice([total(0), total(1), total(2), total(3)]);
+    drop(options);
+    drop(with_lm);
+    let mut graph = Arc::try_unwrap(bare).unwrap_or_else(|shared| (*shared).clone());
+    graph.landmarks = Some(lm);
+    Ok((graph, choice))
+}
+
+/// The rule of [`label_less_fit`] on the sample's total times `[plain, plain with landmarks,
+/// sweeps, sweeps with landmarks]`.
+fn label_less_choice(t: [f64; 4]) -> LabelLess {
+    let sweeps_bare = pays(t[0], t[2]);
+    let sweeps_lm = pays(t[1], t[3]);
+    let bare = if sweeps_bare { t[2] } else { t[0] };
+    let lm = if sweeps_lm { t[3] } else { t[1] };
+    if pays(bare, lm) {
+        LabelLess {
+            sweeps: sweeps_lm,
+            landmarks: true,
+        }
+    } else {
+        LabelLess {
+            sweeps: sweeps_bare,
+            landmarks: false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -225,44 +286,90 @@ mod tests {
         assert!(!another_round(FIT_RUNS, ms(0)));
     }
 
-    /// A mesh of one polygon has no sample, and keeps its landmarks without a timing.
+    /// A graph of `mesh` as a build leaves it for the fit: no labels, no views, and its
+    /// landmarks taken out (returned).
+    fn label_less(mesh: &NavMesh) -> (CornerGraph, Arc<Landmarks>) {
+        let mut g = CornerGraph::build_with_views(mesh);
+        g.labels = None;
+        g.views = None;
+        g.landmarks = None;
+        (g, Arc::new(Landmarks::build(mesh, 4)))
+    }
+
+    /// A mesh of one polygon has no sample: it keeps its landmarks, without a timing, and
+    /// does not sweep.
     #[test]
     fn one_polygon_has_no_sample() {
         let scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0)));
         let mesh = build(&scene, &BuildOptions::default()).unwrap();
         assert_eq!(mesh.polygon_count(), 1);
         assert!(sample_pairs(&mesh).is_empty());
-        let lm = Arc::new(Landmarks::build(&mesh, 2));
-        assert!(landmarks_pay(&mesh, &lm, &CancelToken::new()).unwrap());
+        let (g, lm) = label_less(&mesh);
+        let (g, choice) = label_less_fit(&mesh, g, lm, &CancelToken::new()).unwrap();
+        let want = LabelLess {
+            sweeps: false,
+            landmarks: true,
+        };
+        assert_eq!(choice, want);
+        assert!(g.landmarks.is_some());
     }
 
-    /// On a mesh with off-mesh links, where the exact search refuses landmarks, they are not
-    /// kept (the same mesh without its link keeps or drops them by their timing).
+    /// On a mesh with off-mesh links, where the corner search is the plain search without
+    /// landmarks, neither is kept (the same mesh without its link is timed).
     #[test]
-    fn a_mesh_with_links_keeps_no_landmarks() {
+    fn a_mesh_with_links_keeps_no_landmarks_and_no_sweeps() {
         let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-        let lm = Arc::new(Landmarks::build(&mesh, 4));
         let (from, to) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
         let linked = mesh
             .clone()
             .with_links([crate::mesh::links::OffMeshLink::new(from, to, 1.0)])
             .unwrap();
-        let linked_lm = Arc::new(Landmarks::build(&linked, 4));
-        assert!(!landmarks_pay(&linked, &linked_lm, &CancelToken::new()).unwrap());
-        assert!(landmarks_pay(&mesh, &lm, &CancelToken::new()).is_ok());
+        let (g, lm) = label_less(&linked);
+        let (_, choice) = label_less_fit(&linked, g, lm, &CancelToken::new()).unwrap();
+        let neither = LabelLess {
+            sweeps: false,
+            landmarks: false,
+        };
+        assert_eq!(choice, neither);
+        let (g, lm) = label_less(&mesh);
+        let (g, _) = label_less_fit(&mesh, g, lm, &CancelToken::new()).unwrap();
+        // The graph comes back whole, its landmarks in it for the caller to keep or drop.
+        assert!(g.landmarks.is_some() && g.edge_count() > 0);
     }
 
-    /// The landmarks' timing stops at a cancelled token.
+    /// The fit's timing stops at a cancelled token.
     #[test]
-    fn the_landmark_timing_stops_when_cancelled() {
+    fn the_label_less_timing_stops_when_cancelled() {
         let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-        let lm = Arc::new(Landmarks::build(&mesh, 4));
+        let (g, lm) = label_less(&mesh);
         let cancel = CancelToken::new();
         cancel.cancel();
         assert!(matches!(
-            landmarks_pay(&mesh, &lm, &cancel),
+            label_less_fit(&mesh, g, lm, &cancel),
             Err(BuildError::Cancelled)
         ));
-        assert!(landmarks_pay(&mesh, &lm, &CancelToken::new()).is_ok());
+    }
+
+    /// The rule: sweeps where they save a tenth of the plain search's time, the same way with
+    /// landmarks, and the landmarks where the better way with them saves a tenth of the better
+    /// way without.
+    #[test]
+    fn the_label_less_rule() {
+        let rule = |t| {
+            let c = label_less_choice(t);
+            (c.sweeps, c.landmarks)
+        };
+        // [plain, plain + landmarks, sweeps, sweeps + landmarks]
+        assert_eq!(rule([100.0, 100.0, 100.0, 100.0]), (false, false));
+        // A random grid: sweeps pay, landmarks add little to them.
+        assert_eq!(rule([230.0, 175.0, 120.0, 115.0]), (true, false));
+        // Landmarks pay for the plain search only: the sweeps without them are better still.
+        assert_eq!(rule([100.0, 60.0, 50.0, 95.0]), (true, false));
+        // Landmarks pay on top of the sweeps.
+        assert_eq!(rule([100.0, 80.0, 60.0, 40.0]), (true, true));
+        // Landmarks pay, sweeps do not.
+        assert_eq!(rule([100.0, 70.0, 95.0, 68.0]), (false, true));
+        // Sweeps save less than a tenth.
+        assert_eq!(rule([100.0, 100.0, 91.0, 100.0]), (false, false));
     }
 }

@@ -164,16 +164,18 @@ impl ExactSearch {
                 })
             }
             // (Partial paths and budgets are the plain search's: its nodes are what they measure.)
-            // Without views (no hub labels: open maps, where they grow too large; or views that
-            // saved less than a tenth on the build's sample) the plain search runs, with the
-            // graph's landmarks where it has them (BENCHMARKS.md).
+            // Graphs whose views answer, or (without labels) whose edges the build found worth
+            // sweeping; otherwise (views that saved less than a tenth on the build's sample, or
+            // no labels and sweeps that did not pay) the plain search runs, with the graph's
+            // landmarks where it has them (BENCHMARKS.md).
             (Some(g), _)
                 if !links
                     && filter.is_none()
                     && !options.allow_partial
                     && options.max_expanded.is_none()
-                    && g.answers_from_views() =>
+                    && (g.answers_from_views() || g.answers_from_edges()) =>
             {
+                landmarks = landmarks.or(g.landmarks().map(|l| &**l));
                 Some(&**g)
             }
             (Some(g), _) if options.method == SearchMethod::Corner && !links => {

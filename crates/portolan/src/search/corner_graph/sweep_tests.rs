@@ -1,0 +1,132 @@
+//! The swept corner search of graphs without hub labels ([`CornerGraph::answers_from_edges`]):
+//! exact, with a valid path, with the landmarks' heuristic and without, on random scenes, random
+//! grid maps with pinches, and a published map. The build keeps such a graph only where its
+//! labels pass their budget (open maps, too large for a test) and the sweeps pay, so these
+//! tests take a graph with labels and views and drop them.
+
+use super::CornerGraph;
+use crate::build::{build, BuildOptions};
+use crate::geom::Vec2;
+use crate::io::movingai::read_map;
+use crate::mesh::NavMesh;
+use crate::search::landmarks::Landmarks;
+use crate::search::{PathError, PathFinder, SearchOptions};
+use crate::testkit::{check_counted, data_dir, scenes};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use std::sync::Arc;
+
+/// `mesh`'s graph without labels or views, sweeping its edges: with `landmarks` of them, or
+/// none.
+fn sweeping(mesh: &NavMesh, landmarks: usize) -> CornerGraph {
+    let mut g = CornerGraph::build_with_views(mesh);
+    g.labels = None;
+    g.views = None;
+    g.landmarks = (landmarks > 0).then(|| Arc::new(Landmarks::build(mesh, landmarks)));
+    g.sweeps = true;
+    assert!(g.answers_from_edges() && !g.answers_from_views());
+    g
+}
+
+/// The swept search on `pairs` with and without landmarks, against the exact search: the same
+/// length (1e-9) and errors, bound 1, every leg clear and the channel a chain of polygons
+/// sharing edges from the start's polygon to the goal's. Returns the pairs with a path.
+fn same_as_exact(
+    mesh: &NavMesh,
+    pairs: &[(Vec2, Vec2)],
+    what: &str,
+) -> Result<usize, TestCaseError> {
+    let graphs = [0, 4].map(|k| SearchOptions::corner(Arc::new(sweeping(mesh, k))));
+    let mut finder = PathFinder::new();
+    let mut n = 0;
+    for &(s, g) in pairs {
+        let exact = finder.find_path(mesh, s, g, &SearchOptions::exact());
+        for (k, corner) in graphs.iter().enumerate() {
+            let fast = finder.find_path(mesh, s, g, corner);
+            let what = format!("{s} -> {g}, landmarks {}: {what}", k * 4);
+            match (&exact, fast) {
+                (Ok(e), Ok(c)) => {
+                    prop_assert!(
+                        (c.length - e.length).abs() <= 1e-9 * e.length.max(1.0),
+                        "corner {} vs exact {}: {:?} / {:?}\n{}",
+                        c.length,
+                        e.length,
+                        c.points,
+                        e.points,
+                        what
+                    );
+                    prop_assert_eq!(c.bound, Some(1.0), "{}", what);
+                    for w in c.points.windows(2) {
+                        let ray = crate::raycast(mesh, w[0], w[1]).unwrap();
+                        prop_assert!(ray.is_clear(), "leg {} -> {} blocked: {}", w[0], w[1], what);
+                    }
+                    let ch = &c.channel;
+                    prop_assert!(!ch.is_empty(), "empty channel: {}", what);
+                    for w in ch.windows(2) {
+                        prop_assert!(mesh.shared_edge(w[0], w[1]).is_some(), "{}", what);
+                    }
+                    prop_assert!(mesh.locate_in(ch[0], s).is_some(), "{}", what);
+                    prop_assert!(mesh.locate_in(ch[ch.len() - 1], g).is_some(), "{}", what);
+                }
+                (Err(a), Err(b)) => prop_assert_eq!(a, &b, "{}", what),
+                (e, c) => prop_assert!(false, "exact {:?}, corner {:?}: {}", e, c, what),
+            }
+        }
+        n += usize::from(exact.is_ok());
+    }
+    Ok(n)
+}
+
+#[test]
+fn swept_search_equals_the_exact_search_on_random_scenes() {
+    let pairs = prop::collection::vec((scenes::grid_point(), scenes::grid_point()), 8);
+    let checked = check_counted(
+        file!(),
+        32,
+        (scenes::random_scene(), pairs),
+        |(scene, pairs)| same_as_exact(&scenes::mesh_of(&scene), &pairs, "random scene"),
+    );
+    assert!(checked >= 60, "only {checked} queries had a path");
+}
+
+/// Random 16 × 16 grid maps, 30% blocked: pinch vertices between diagonal blocked cells, ends
+/// at cell centres and on grid vertices.
+#[test]
+fn swept_search_equals_the_exact_search_on_random_grid_maps() {
+    const N: usize = 16;
+    let cells = prop::collection::vec(prop::bool::weighted(0.3), N * N);
+    let point = (0..N as u32 * 2 + 1, 0..N as u32 * 2 + 1)
+        .prop_map(|(x, y)| Vec2::new(f64::from(x) * 0.5, f64::from(y) * 0.5));
+    let pairs = prop::collection::vec((point.clone(), point), 12);
+    let checked = check_counted(file!(), 24, (cells, pairs), |(cells, pairs)| {
+        let mut text = format!("type octile\nheight {N}\nwidth {N}\nmap\n");
+        for row in cells.chunks(N) {
+            text.extend(row.iter().map(|&b| if b { '@' } else { '.' }));
+            text.push('\n');
+        }
+        let map = read_map(text.as_bytes()).unwrap();
+        let Ok(mesh) = build(&map.to_scene(), &BuildOptions::cdt()) else {
+            return Ok(0);
+        };
+        same_as_exact(&mesh, &pairs, &text)
+    });
+    assert!(checked >= 100, "only {checked} queries had a path");
+}
+
+/// Every query of den011d's scenario (a cave map, long queries around many walls).
+#[test]
+fn swept_search_equals_the_exact_search_on_a_published_map() {
+    let open = |p: &str| std::fs::File::open(data_dir().join(p)).unwrap();
+    let map = read_map(std::io::BufReader::new(open("movingai/dao/den011d.map"))).unwrap();
+    let mesh = build(&map.to_scene(), &BuildOptions::cdt()).unwrap();
+    let scen = open("movingai/dao/den011d.map.scen");
+    let queries = crate::io::scenario::read(std::io::BufReader::new(scen)).unwrap();
+    let pairs: Vec<_> = queries.iter().map(|q| (q.start, q.goal)).collect();
+    let found = same_as_exact(&mesh, &pairs, "den011d").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(found, pairs.len());
+    // Off the mesh: the same typed error as the exact search.
+    let far = Vec2::new(-10.0, -10.0);
+    let corner = SearchOptions::corner(Arc::new(sweeping(&mesh, 0)));
+    let r = PathFinder::new().find_path(&mesh, far, pairs[0].1, &corner);
+    assert!(matches!(r, Err(PathError::StartOffMesh(_))), "{r:?}");
+}
