@@ -359,9 +359,9 @@ pub fn describe_graph(graph: &CornerGraph, mesh: &NavMesh) -> String {
             "no labels; {}",
             match (graph.answers_from_edges(), graph.landmarks().is_some()) {
                 (true, true) => "its edges swept, with landmarks",
-                (true, false) => "its edges swept, no landmarks (they saved less than 10% more)",
-                (false, true) => "the plain search with landmarks (sweeps saved less than 10%)",
-                (false, false) => "the plain search (sweeps and landmarks saved less than 10%)",
+                (true, false) => "its edges swept, no landmarks",
+                (false, true) => "the plain search, with landmarks",
+                (false, false) => "the plain search, no landmarks",
             }
         ),
     };

@@ -49,7 +49,10 @@ pub enum IndexError {
     #[error("not a Portolan corner graph index (it does not start with \"PRTLNCG\")")]
     NotAnIndex,
     /// The file's format version is not [`VERSION`].
-    #[error("corner graph index format version {found}; this build reads version {supported}")]
+    #[error(
+        "corner graph index format version {found}; this build reads version {supported} \
+         (build the index again)"
+    )]
     Version {
         /// The file's version.
         found: u32,

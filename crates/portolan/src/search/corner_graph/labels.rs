@@ -20,7 +20,8 @@
 //! # Cost
 //! Building: one pruned Dijkstra per corner; the labels' size depends on the map: a few dozen
 //! entries per corner on mazes and caves, hundreds on open terrain. The build stops, and the
-//! graph goes without labels (the search then uses landmarks), once the labels pass
+//! graph goes without labels (queries then sweep its edges, or run the plain search, with or
+//! without landmarks, as the build's sample finds faster; `sample.rs`), once the labels pass
 //! [`MAX_MEAN_ENTRIES`] per corner or [`MAX_ENTRIES`] in all, which bounds both the time and the
 //! memory. 16 bytes per entry (hub, distance, next hop).
 //!
@@ -38,7 +39,8 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// The most label entries per corner, on average, that a build keeps; past that the labels are
-/// dropped (open maps, where a plain search is fast anyway).
+/// dropped (open maps, where the labels would grow to hundreds of entries per corner, and the
+/// queries sweep the graph's edges or run the plain search instead).
 pub const MAX_MEAN_ENTRIES: usize = 200;
 
 /// The most label entries a build keeps in all (48 MB): past that the labels are dropped.

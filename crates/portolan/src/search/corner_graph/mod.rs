@@ -179,8 +179,8 @@ impl CornerGraph {
     /// Builds the graph of `mesh`: corners, one sweep per corner, hub labels; where the labels
     /// do not fit, [`LANDMARKS`] landmarks and the swept search over the edges, each only where
     /// it makes queries at least 10% faster on the build's timed sample (see the module docs).
-    /// Meshes with off-mesh links are measured without them (the corner search falls back to
-    /// the plain exact search on them).
+    /// The graph measures a mesh with off-mesh links without them; the corner search is the
+    /// plain exact search on such a mesh, so neither landmarks nor sweeps are kept there.
     pub fn build(mesh: &NavMesh) -> CornerGraph {
         Self::build_inner(mesh, true, &CancelToken::new())
             .expect("a token nobody cancels never stops the build")
@@ -303,9 +303,12 @@ impl CornerGraph {
         };
         if graph.labels.is_none() {
             // Without labels: the swept search over the edges, the landmarks, both or neither,
-            // as they pay on the build's sample (`sample.rs`); untimed, both.
-            graph.sweeps = true;
-            if timed {
+            // as they pay on the build's sample (`sample.rs`); untimed, both (neither with
+            // off-mesh links, which the corner search leaves to the plain search).
+            graph.sweeps = !mesh.has_links();
+            if !graph.sweeps {
+                graph.landmarks = None;
+            } else if timed {
                 let lm = graph.landmarks.take().expect("built above without labels");
                 let (fitted, choice) = sample::label_less_fit(mesh, graph, lm, cancel)?;
                 graph = fitted;
@@ -535,7 +538,8 @@ impl CornerGraph {
     /// with labels ([`answers_from_views`](CornerGraph::answers_from_views) says how those
     /// answer), and where the plain search was as fast: then a corner query is the plain
     /// search, with the graph's landmarks where it has them. [`CornerGraph::build_with_views`]
-    /// makes no timed choice: every graph without labels sweeps its edges.
+    /// makes no timed choice: every graph without labels sweeps its edges, but on a mesh with
+    /// off-mesh links (where the corner search is the plain search).
     ///
     /// ```
     /// # use portolan::{build, BuildOptions, Scene};

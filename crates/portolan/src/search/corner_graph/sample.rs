@@ -41,8 +41,8 @@ const FIT_RUNS: usize = 3;
 
 /// After the first round, another starts only while the rounds so far took less than this:
 /// on a map whose queries are long the fit then costs one round, not [`FIT_RUNS`] (a round of
-/// the landmarks' fit takes about 0.3 s on a 48,801-polygon random grid, and grows with the
-/// queries' cost).
+/// the four ways of [`label_less_fit`] takes about 0.6 s on a 48,801-polygon random grid, and
+/// grows with the queries' cost).
 const ROUNDS_BUDGET: std::time::Duration = std::time::Duration::from_millis(600);
 
 /// Whether [`least_times`] runs another round, `done` rounds having taken `spent`.
@@ -177,18 +177,18 @@ pub(super) fn label_less_fit(
             },
         ));
     }
-    // The swept ways need a graph that sweeps, one without the landmarks and one with them.
+    // The swept ways need a graph that sweeps; the landmarks come with the options (which a
+    // query takes before the graph's), so one graph serves both.
     let mut bare = graph;
     bare.sweeps = true;
     bare.landmarks = None;
-    let mut with_lm = bare.clone();
-    with_lm.landmarks = Some(Arc::clone(&lm));
-    let (bare, with_lm) = (Arc::new(bare), Arc::new(with_lm));
+    let bare = Arc::new(bare);
+    let with_lm = |o: SearchOptions| o.with_landmarks(Some(Arc::clone(&lm)));
     let options = [
         SearchOptions::exact(),
-        SearchOptions::exact().with_landmarks(Some(Arc::clone(&lm))),
+        with_lm(SearchOptions::exact()),
         SearchOptions::corner(Arc::clone(&bare)),
-        SearchOptions::corner(Arc::clone(&with_lm)),
+        with_lm(SearchOptions::corner(Arc::clone(&bare))),
     ];
     let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
     let mut searches: [ExactSearch; 4] = Default::default();
@@ -210,7 +210,7 @@ pub(super) fn label_less_fit(
     let total = |k: usize| least.iter().map(|x| x[k]).sum::<f64>();
     let choice = label_less_choice([total(0), total(1), total(2), total(3)]);
     drop(options);
-    drop(with_lm);
+    // The options were the only other owners: no copy.
     let mut graph = Arc::try_unwrap(bare).unwrap_or_else(|shared| (*shared).clone());
     graph.landmarks = Some(lm);
     Ok((graph, choice))

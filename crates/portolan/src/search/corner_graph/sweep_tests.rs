@@ -124,6 +124,27 @@ fn swept_search_equals_the_exact_search_on_a_published_map() {
     let pairs: Vec<_> = queries.iter().map(|q| (q.start, q.goal)).collect();
     let found = same_as_exact(&mesh, &pairs, "den011d").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(found, pairs.len());
+    // The queries did sweep (the plain search would give the same answers): with an epsilon
+    // only the swept search stops early, with a path within its stated bound, and it does on
+    // some of these queries (the graph is built without timed choices, so the count is fixed).
+    let bounded = SearchOptions::corner(Arc::new(sweeping(&mesh, 0))).with_epsilon(0.3);
+    let mut finder = PathFinder::new();
+    let mut early = 0;
+    for &(s, g) in &pairs {
+        let exact = finder
+            .find_path(&mesh, s, g, &SearchOptions::exact())
+            .unwrap();
+        let p = finder.find_path(&mesh, s, g, &bounded).unwrap();
+        let bound = p.bound.expect("the corner search states its bound");
+        assert!((1.0..=1.3).contains(&bound), "{s} -> {g}: bound {bound}");
+        assert!(p.length <= bound * exact.length * (1.0 + 1e-12));
+        assert!(p.length >= exact.length * (1.0 - 1e-12));
+        early += usize::from(bound > 1.0);
+    }
+    assert!(
+        early > 0,
+        "no query stopped early: the edges were not swept"
+    );
     // Off the mesh: the same typed error as the exact search.
     let far = Vec2::new(-10.0, -10.0);
     let corner = SearchOptions::corner(Arc::new(sweeping(&mesh, 0)));
