@@ -344,22 +344,15 @@ fn filters_links_and_budgets_fall_back_to_the_plain_exact_search() {
 /// its views where it can, gives the exact search's lengths.
 #[test]
 fn corner_search_equals_the_exact_search_on_random_grid_maps() {
-    const N: usize = 16;
-    let cells = prop::collection::vec(prop::bool::weighted(0.3), N * N);
-    let point = (0..N as u32 * 2 + 1, 0..N as u32 * 2 + 1)
-        .prop_map(|(x, y)| Vec2::new(f64::from(x) * 0.5, f64::from(y) * 0.5));
-    let pairs = prop::collection::vec((point.clone(), point), 12);
-    let checked = check_counted(file!(), 40, (cells, pairs), |(cells, pairs)| {
-        let mut text = format!("type octile\nheight {N}\nwidth {N}\nmap\n");
-        for row in cells.chunks(N) {
-            text.extend(row.iter().map(|&b| if b { '@' } else { '.' }));
-            text.push('\n');
-        }
-        let map = read_map(text.as_bytes()).unwrap();
-        let Ok(mesh) = build(&map.to_scene(), &BuildOptions::cdt()) else {
-            return Ok(0);
-        };
-        same_as_exact(&mesh, pairs, &text)
-    });
+    let case = scenes::random_grid_case(16, 0.3, 12);
+    let checked = check_counted(
+        file!(),
+        40,
+        case,
+        |(text, pairs)| match scenes::grid_case_mesh(&text) {
+            Some(mesh) => same_as_exact(&mesh, pairs, &text),
+            None => Ok(0),
+        },
+    );
     assert!(checked >= 150, "only {checked} queries had a path");
 }

@@ -189,6 +189,35 @@ pub fn grid_point() -> impl Strategy<Value = Vec2> {
     ]
 }
 
+/// A random `n × n` MovingAI grid map (each cell blocked with probability `blocked`: diagonal
+/// pinches between blocked cells everywhere) as its `.map` text, with `pairs` query pairs at
+/// cell centres and on grid vertices (pinch vertices among them).
+pub fn random_grid_case(
+    n: usize,
+    blocked: f64,
+    pairs: usize,
+) -> impl Strategy<Value = (String, Vec<(Vec2, Vec2)>)> {
+    let cells = prop::collection::vec(prop::bool::weighted(blocked), n * n);
+    let point = (0..n as u32 * 2 + 1, 0..n as u32 * 2 + 1)
+        .prop_map(|(x, y)| Vec2::new(f64::from(x) * 0.5, f64::from(y) * 0.5));
+    let pairs = prop::collection::vec((point.clone(), point), pairs);
+    (cells, pairs).prop_map(move |(cells, pairs)| {
+        let mut text = format!("type octile\nheight {n}\nwidth {n}\nmap\n");
+        for row in cells.chunks(n) {
+            text.extend(row.iter().map(|&b| if b { '@' } else { '.' }));
+            text.push('\n');
+        }
+        (text, pairs)
+    })
+}
+
+/// The mesh of a [`random_grid_case`]'s map as `portolan build --map` makes it (CDT); `None`
+/// when nothing is walkable.
+pub fn grid_case_mesh(text: &str) -> Option<NavMesh> {
+    let map = crate::io::movingai::read_map(text.as_bytes()).expect("a generated map reads");
+    build(&map.to_scene(), &BuildOptions::cdt()).ok()
+}
+
 /// A ray end: a [`grid_point`], or an integer point up to 2 outside the map.
 pub fn ray_end() -> impl Strategy<Value = Vec2> {
     prop_oneof![
