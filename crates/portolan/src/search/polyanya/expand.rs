@@ -158,36 +158,32 @@ impl ExactSearch {
         // The corner search, where its graph applies (it measures the mesh alone).
         let graph = match (&options.corner_graph, options.method) {
             (_, SearchMethod::Exact | SearchMethod::Funnel) => None,
-            (Some(g), _) if g.mesh_id() != mesh.instance_id() => {
-                return Err(PathError::ForeignData {
-                    option: "corner graph",
-                })
-            }
-            // (Partial paths and budgets are the plain search's: its nodes are what they measure.)
-            // Graphs whose views answer, or (without labels) whose edges the build found worth
-            // sweeping; otherwise (views that saved less than a tenth on the build's sample, or
-            // no labels and sweeps that did not pay) the plain search runs, with the graph's
-            // landmarks where it has them (BENCHMARKS.md).
-            (Some(g), _)
-                if !links
-                    && filter.is_none()
-                    && !options.allow_partial
-                    && options.max_expanded.is_none()
-                    && (g.answers_from_views() || g.answers_from_edges()) =>
-            {
-                landmarks = landmarks.or(g.landmarks().map(|l| &**l));
-                Some(&**g)
-            }
-            (Some(g), _) if options.method == SearchMethod::Corner && !links => {
-                landmarks = landmarks.or(g.landmarks().map(|l| &**l));
-                None
-            }
-            (Some(_), _) => None,
             (None, _) => {
                 return Err(PathError::Unsupported {
                     method: "corner",
                     option: "a query without SearchOptions::corner_graph",
                 })
+            }
+            (Some(g), _) if g.mesh_id() != mesh.instance_id() => {
+                return Err(PathError::ForeignData {
+                    option: "corner graph",
+                })
+            }
+            // The graph measures the mesh without its links: the plain search, on its own.
+            (Some(_), _) if links => None,
+            // Its views answer, or (without labels) its edges are swept, where the build found
+            // them worth it; otherwise (views that saved less than a tenth on the build's
+            // sample, or no labels and sweeps that did not pay) the plain search runs. Either
+            // way with the graph's landmarks where it has them (BENCHMARKS.md). Partial paths
+            // and budgets are the plain search's (its nodes are what they measure), and so are
+            // filters (whose closed polygons the graph does not know).
+            (Some(g), _) => {
+                landmarks = landmarks.or(g.landmarks().map(|l| &**l));
+                let applies = filter.is_none()
+                    && !options.allow_partial
+                    && options.max_expanded.is_none()
+                    && (g.answers_from_views() || g.answers_from_edges());
+                applies.then_some(&**g)
             }
         };
         // Start and goal in parts of the mesh that no portal joins: no path, without a search
