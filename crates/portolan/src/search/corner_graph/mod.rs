@@ -279,13 +279,6 @@ impl CornerGraph {
         cancel.check()?;
         let labels = HubLabels::build(mesh.vertex_count(), &corners, &row, cancel)?;
         cancel.check()?;
-        // Landmarks only where there are no labels (with labels the corner heuristic is exact).
-        let landmarks = match labels {
-            Some(_) => None,
-            None => Some(Arc::new(Landmarks::build_until(mesh, LANDMARKS, &|| {
-                cancel.check()
-            })?)),
-        };
         let mut graph = CornerGraph {
             mesh_id: mesh.instance_id(),
             mesh_fingerprint: mesh.fingerprint(),
@@ -297,25 +290,19 @@ impl CornerGraph {
             lengths,
             sides,
             labels,
-            landmarks,
+            landmarks: None,
             views: None,
             sweeps: false,
         };
         if graph.labels.is_none() {
-            // Without labels: the swept search over the edges, the landmarks, both or neither,
-            // as they pay on the build's sample (`sample.rs`); untimed, both (neither with
-            // off-mesh links, which the corner search leaves to the plain search).
-            graph.sweeps = !mesh.has_links();
-            if !graph.sweeps {
+            // Without labels (with them the corner heuristic is exact): landmarks and the
+            // swept search over the edges, both, either or neither, as `sample.rs` decides.
+            let landmarks = || Landmarks::build_until(mesh, LANDMARKS, &|| cancel.check());
+            let (fitted, choice) = sample::label_less_fit(mesh, graph, landmarks, timed, cancel)?;
+            graph = fitted;
+            graph.sweeps = choice.sweeps;
+            if !choice.landmarks {
                 graph.landmarks = None;
-            } else if timed {
-                let lm = graph.landmarks.take().expect("built above without labels");
-                let (fitted, choice) = sample::label_less_fit(mesh, graph, lm, cancel)?;
-                graph = fitted;
-                graph.sweeps = choice.sweeps;
-                if !choice.landmarks {
-                    graph.landmarks = None;
-                }
             }
         }
         // Views are only of use with labels (the query joins them).

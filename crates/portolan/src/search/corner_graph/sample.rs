@@ -147,35 +147,48 @@ pub(super) struct LabelLess {
     pub(super) landmarks: bool,
 }
 
-/// How `graph` (without labels; its landmarks `lm` taken out) answers corner queries on `mesh`:
-/// the sample timed four ways (the plain exact search and the swept search over the graph's
-/// edges, each without and with the landmarks), then
+/// How `graph` (without labels) answers corner queries on `mesh`, with the landmarks that
+/// `landmarks` builds (only where they may serve): timed (`timed`), the sample four ways (the
+/// plain exact search and the swept search over the graph's edges, each without and with the
+/// landmarks), then
 /// - without landmarks, the sweeps if they save [`GAIN`] of the plain search's time;
 /// - with them, the same choice between the two;
 /// - the landmarks if the better way with them saves [`GAIN`] of the better way without (they
 ///   hold 128 bytes per vertex; the edges are held anyway).
 ///
-/// On a mesh with off-mesh links neither serves a query (the corner search is the plain search
-/// there): neither, untimed. A mesh too small for a sample keeps the landmarks, as
-/// it did before the sweeps were timed, and no sweeps. Returns the graph back with the choice.
+/// Untimed, both. On a mesh with off-mesh links neither serves a query (the corner search is
+/// the plain search there): neither, and no landmarks built. A mesh too small for a sample
+/// keeps the landmarks, as it did before the sweeps were timed, and no sweeps. Returns the
+/// graph back, with its landmarks for the caller to keep or drop, and the choice.
 pub(super) fn label_less_fit(
     mesh: &NavMesh,
     graph: CornerGraph,
-    lm: Arc<Landmarks>,
+    landmarks: impl FnOnce() -> Result<Landmarks, BuildError>,
+    timed: bool,
     cancel: &CancelToken,
 ) -> Result<(CornerGraph, LabelLess), BuildError> {
-    let pairs = sample_pairs(mesh);
-    if mesh.has_links() || pairs.is_empty() {
-        let mut graph = graph;
-        let landmarks = !mesh.has_links();
-        graph.landmarks = landmarks.then_some(lm);
-        return Ok((
-            graph,
-            LabelLess {
-                sweeps: false,
-                landmarks,
-            },
-        ));
+    let mut graph = graph;
+    if mesh.has_links() {
+        graph.landmarks = None;
+        let neither = LabelLess {
+            sweeps: false,
+            landmarks: false,
+        };
+        return Ok((graph, neither));
+    }
+    let lm = Arc::new(landmarks()?);
+    graph.landmarks = Some(Arc::clone(&lm));
+    let pairs = if timed {
+        sample_pairs(mesh)
+    } else {
+        Vec::new()
+    };
+    if !timed || pairs.is_empty() {
+        let untimed = LabelLess {
+            sweeps: !timed,
+            landmarks: true,
+        };
+        return Ok((graph, untimed));
     }
     // The swept ways need a graph that sweeps; the landmarks come with the options (which a
     // query takes before the graph's), so one graph serves both.
@@ -286,14 +299,14 @@ mod tests {
         assert!(!another_round(FIT_RUNS, ms(0)));
     }
 
-    /// A graph of `mesh` as a build leaves it for the fit: no labels, no views, and its
-    /// landmarks taken out (returned).
-    fn label_less(mesh: &NavMesh) -> (CornerGraph, Arc<Landmarks>) {
+    /// A graph of `mesh` as a build leaves it for the fit: no labels, no views, no landmarks
+    /// (four to build, returned).
+    fn label_less(mesh: &NavMesh) -> (CornerGraph, Landmarks) {
         let mut g = CornerGraph::build_with_views(mesh);
         g.labels = None;
         g.views = None;
         g.landmarks = None;
-        (g, Arc::new(Landmarks::build(mesh, 4)))
+        (g, Landmarks::build(mesh, 4))
     }
 
     /// A mesh of one polygon has no sample: it keeps its landmarks, without a timing, and
@@ -305,7 +318,7 @@ mod tests {
         assert_eq!(mesh.polygon_count(), 1);
         assert!(sample_pairs(&mesh).is_empty());
         let (g, lm) = label_less(&mesh);
-        let (g, choice) = label_less_fit(&mesh, g, lm, &CancelToken::new()).unwrap();
+        let (g, choice) = label_less_fit(&mesh, g, || Ok(lm), true, &CancelToken::new()).unwrap();
         let want = LabelLess {
             sweeps: false,
             landmarks: true,
@@ -325,14 +338,14 @@ mod tests {
             .with_links([crate::mesh::links::OffMeshLink::new(from, to, 1.0)])
             .unwrap();
         let (g, lm) = label_less(&linked);
-        let (_, choice) = label_less_fit(&linked, g, lm, &CancelToken::new()).unwrap();
+        let (_, choice) = label_less_fit(&linked, g, || Ok(lm), true, &CancelToken::new()).unwrap();
         let neither = LabelLess {
             sweeps: false,
             landmarks: false,
         };
         assert_eq!(choice, neither);
         let (g, lm) = label_less(&mesh);
-        let (g, _) = label_less_fit(&mesh, g, lm, &CancelToken::new()).unwrap();
+        let (g, _) = label_less_fit(&mesh, g, || Ok(lm), true, &CancelToken::new()).unwrap();
         // The graph comes back whole, its landmarks in it for the caller to keep or drop.
         assert!(g.landmarks.is_some() && g.edge_count() > 0);
     }
@@ -345,7 +358,7 @@ mod tests {
         let cancel = CancelToken::new();
         cancel.cancel();
         assert!(matches!(
-            label_less_fit(&mesh, g, lm, &cancel),
+            label_less_fit(&mesh, g, || Ok(lm), true, &cancel),
             Err(BuildError::Cancelled)
         ));
     }
