@@ -68,7 +68,7 @@ use crate::build::{BuildError, CancelToken};
 use crate::geom::dist;
 use crate::geom::{orient, orient_filtered, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
-use crate::search::polyanya::{channel_through, for_each_polygon, ChannelBuffers};
+use crate::search::polyanya::{channel_through, for_each_polygon, segment_channel, ChannelBuffers};
 use crate::search::raycast::raycast_located;
 use crate::search::Path;
 
@@ -206,12 +206,9 @@ fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
             .map(|e| {
                 let d = graph.targets[e] as usize;
                 let _ = raycast_located(mesh, vs[c], at_vertex(mesh, c as u32), vs[d], leg);
-                // Made a chain of polygons sharing edges here, once (where the segment passes
-                // through a vertex, the polygons around it), so that a query only joins strips.
-                channel_through(mesh, &[vs[c], vs[d]], buffers, |_, _, _, out| {
-                    out.extend_from_slice(leg);
-                    false
-                });
+                // Made a chain of polygons sharing edges here, once, so that a query only joins
+                // strips.
+                segment_channel(mesh, (vs[c], vs[d]), leg, buffers);
                 buffers.copy()
             })
             .collect::<Vec<Vec<PolyId>>>()

@@ -160,7 +160,7 @@ pub(crate) use expand::for_each_polygon;
 use expand::*;
 use heuristic::lower_bound;
 use links::*;
-pub(crate) use sweep::{channel_along, channel_through, ChannelBuffers};
+pub(crate) use sweep::{channel_along, channel_through, segment_channel, ChannelBuffers};
 
 use super::corner_graph::{CornerGraph, ViewAnswer, ViewScratch};
 use super::endpoint::{locate_endpoint, EndpointRole};

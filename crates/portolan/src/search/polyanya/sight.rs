@@ -20,7 +20,7 @@
 //! what remains of a query; on long queries it is a small fraction of the search. Figures:
 //! BENCHMARKS.md (issue 15, session 15).
 
-use super::{channel_through, ChannelBuffers, ExactSearch};
+use super::{segment_channel, ChannelBuffers, ExactSearch};
 use crate::geom::Vec2;
 use crate::mesh::{Location, NavMesh, PolyId};
 use crate::search::raycast::{raycast_located, RayOutcome};
@@ -47,11 +47,7 @@ impl ExactSearch {
             Ok(RayOutcome::Reached { .. }) => {}
             _ => return None,
         }
-        let points = vec![s, t];
-        channel_through(mesh, &points, channel, |_, _, _, out| {
-            out.extend_from_slice(leg);
-            false
-        });
-        Some(Path::proved(points, channel.copy()))
+        segment_channel(mesh, (s, t), leg, channel);
+        Some(Path::proved(vec![s, t], channel.copy()))
     }
 }

@@ -363,6 +363,21 @@ pub(crate) fn channel_through(
     }
 }
 
+/// The channel of the segment `a → b` from `ray`, the polygons a raycast along it crossed in
+/// order: made a chain of polygons sharing edges (where the segment passes through a vertex,
+/// the polygons around it between), left in `buffers`.
+pub(crate) fn segment_channel(
+    mesh: &NavMesh,
+    (a, b): (Vec2, Vec2),
+    ray: &[PolyId],
+    buffers: &mut ChannelBuffers,
+) {
+    channel_through(mesh, &[a, b], buffers, |_, _, _, out| {
+        out.extend_from_slice(ray);
+        false
+    });
+}
+
 /// Appends the polygons strictly between `a` and `b` around a vertex they share, walking across
 /// the edges at that vertex the way that reaches `b` (the shorter way when both do; the way
 /// through `a`'s edge that starts at the vertex when they tie). Counts both ways first, then
