@@ -12,6 +12,7 @@ use portolan::random::{random_free_point, random_scene, RandomSceneOptions, Rng}
 use portolan::random_grid::{maze_grid, random_blocked_grid, MazeOptions};
 use portolan::search::chain_funnel::ChainFunnel;
 use portolan::search::funnel::{channel_portals, string_pull, Portal};
+use portolan::testkit::{mirrored_portals, random_free_cell};
 use portolan::{build, BuildOptions, NavMesh, PathFinder, SearchOptions, Vec2};
 
 /// Compares the two funnels on the channels of the funnel search's and the exact search's paths
@@ -43,15 +44,9 @@ fn compare_on(mesh: &NavMesh, pairs: &[(Vec2, Vec2)], what: &str) -> usize {
 
 /// A free cell's corner, centre or edge midpoint.
 fn grid_point(map: &GridMap, rng: &mut Rng) -> Vec2 {
-    loop {
-        let x = rng.range_usize(0, map.width());
-        let y = rng.range_usize(0, map.height());
-        if map.is_blocked(x as i64, y as i64) {
-            continue;
-        }
-        let (dx, dy) = [(0.0, 0.0), (0.5, 0.5), (0.5, 0.0), (0.0, 0.5)][rng.range_usize(0, 3)];
-        return Vec2::new(x as f64 + dx, y as f64 + dy);
-    }
+    let (x, y) = random_free_cell(map, rng);
+    let (dx, dy) = [(0.0, 0.0), (0.5, 0.5), (0.5, 0.0), (0.0, 0.5)][rng.range_usize(0, 3)];
+    Vec2::new(x as f64 + dx, y as f64 + dy)
 }
 
 fn grid_pairs(map: &GridMap, seed: u64, n: usize) -> Vec<(Vec2, Vec2)> {
@@ -173,13 +168,7 @@ fn the_two_funnels_agree_on_degenerate_portals() {
         chain.pull(portals, &mut got);
         assert_eq!(got, string_pull(portals), "case {i}");
         // Mirrored (x → −x, left and right swap): the other side's code.
-        let mirrored: Vec<Portal> = portals
-            .iter()
-            .map(|q| Portal {
-                left: v(-q.right.x, q.right.y),
-                right: v(-q.left.x, q.left.y),
-            })
-            .collect();
+        let mirrored = mirrored_portals(portals);
         chain.pull(&mirrored, &mut mirrored_got);
         assert_eq!(mirrored_got, string_pull(&mirrored), "case {i} mirrored");
         let back: Vec<Vec2> = mirrored_got.iter().map(|q| v(-q.x, q.y)).collect();

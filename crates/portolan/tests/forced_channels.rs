@@ -14,21 +14,16 @@
 use portolan::io::movingai::GridMap;
 use portolan::random::Rng;
 use portolan::random_grid::{maze_grid, random_blocked_grid, MazeOptions};
+use portolan::testkit::random_free_cell;
 use portolan::{build, BuildOptions, OffMeshLink, PathFinder, SearchOptions, Vec2};
 
 /// A free cell's corner or centre: query points of both kinds (corners are mesh vertices, or
 /// lie on edges, where the traced outlines pass).
 fn free_point(map: &GridMap, rng: &mut Rng) -> Vec2 {
-    loop {
-        let x = rng.range_usize(0, map.width());
-        let y = rng.range_usize(0, map.height());
-        if map.is_blocked(x as i64, y as i64) {
-            continue;
-        }
-        let corner = rng.next_u64().is_multiple_of(2);
-        let (dx, dy) = if corner { (0.0, 0.0) } else { (0.5, 0.5) };
-        return Vec2::new(x as f64 + dx, y as f64 + dy);
-    }
+    let (x, y) = random_free_cell(map, rng);
+    let corner = rng.next_u64().is_multiple_of(2);
+    let (dx, dy) = if corner { (0.0, 0.0) } else { (0.5, 0.5) };
+    Vec2::new(x as f64 + dx, y as f64 + dy)
 }
 
 /// Runs `queries` random queries on `map` and compares the exact search (and the funnel search

@@ -354,13 +354,7 @@ mod tests {
             vec![v(232.0, 241.0), v(233.0, 241.0), v(240.0, 236.0)]
         );
         // The same on the other side (mirrored: left and right swap).
-        let mirrored: Vec<Portal> = portals
-            .iter()
-            .map(|q| Portal {
-                left: v(-q.right.x, q.right.y),
-                right: v(-q.left.x, q.left.y),
-            })
-            .collect();
+        let mirrored = crate::testkit::mirrored_portals(&portals);
         assert_eq!(
             string_pull(&mirrored),
             vec![v(-232.0, 241.0), v(-233.0, 241.0), v(-240.0, 236.0)]

@@ -10,8 +10,53 @@ mod counted;
 pub mod orca;
 pub mod scenes;
 
+use crate::geom::Vec2;
+use crate::io::movingai::GridMap;
+use crate::random::Rng;
+use crate::search::funnel::Portal;
 pub use counted::check_counted;
 use std::path::PathBuf;
+
+/// A free cell of `map` drawn by `rng`: column, then row, each uniform over the map's size and
+/// one past it (the cell past the edge counts as blocked), again until the cell is free. Loops
+/// forever on a map with no free cell.
+///
+/// ```
+/// use portolan::random::Rng;
+/// use portolan::random_grid::random_blocked_grid;
+/// let map = random_blocked_grid(8, 8, 0.5, 1).unwrap();
+/// let (x, y) = portolan::testkit::random_free_cell(&map, &mut Rng::new(2));
+/// assert!(!map.is_blocked(x as i64, y as i64));
+/// ```
+pub fn random_free_cell(map: &GridMap, rng: &mut Rng) -> (usize, usize) {
+    loop {
+        let x = rng.range_usize(0, map.width());
+        let y = rng.range_usize(0, map.height());
+        if !map.is_blocked(x as i64, y as i64) {
+            return (x, y);
+        }
+    }
+}
+
+/// `portals` mirrored (x → −x): left and right ends swap, so that a funnel runs its other
+/// side's code on the same channel.
+///
+/// ```
+/// use portolan::geom::Vec2;
+/// use portolan::search::funnel::Portal;
+/// let p = Portal { left: Vec2::new(1.0, 2.0), right: Vec2::new(3.0, 4.0) };
+/// let m = portolan::testkit::mirrored_portals(&[p]);
+/// assert_eq!((m[0].left, m[0].right), (Vec2::new(-3.0, 4.0), Vec2::new(-1.0, 2.0)));
+/// ```
+pub fn mirrored_portals(portals: &[Portal]) -> Vec<Portal> {
+    portals
+        .iter()
+        .map(|q| Portal {
+            left: Vec2::new(-q.right.x, q.right.y),
+            right: Vec2::new(-q.left.x, q.left.y),
+        })
+        .collect()
+}
 
 /// The shared data directory (`../shared/data` next to the workspace: maps, meshes,
 /// scenarios; see its README). Tests that need a file skip or fail there when it is missing.
