@@ -8,7 +8,7 @@
 //! the landmarks, which make the plain search about 1.35× faster on a random grid map, gain
 //! nothing on a maze, where dead-end pruning already leads it, and lose 4% on an open map of
 //! small obstacles, where the straight line does (BENCHMARKS.md, "Fast search" and "Session
-//! 14"); the swept search over the graph's edges is 1.8–2.4× as fast as the plain search on a
+//! 14"); the swept search over the graph's edges is 2.2–2.4× as fast as the plain search on a
 //! random grid and on a map of small random obstacles, and no faster on a maze (forced
 //! channels answer most of its queries), where it only costs a build's sweeps (session 16).
 //! So the build runs a fixed, seeded sample each way on the machine that builds, keeps each
