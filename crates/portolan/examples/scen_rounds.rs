@@ -4,7 +4,13 @@
 //!
 //! `MAP` is a MovingAI `.map` (built here with CDT + merge, as `portolan build --map` does) or a
 //! Polyanya `.mesh`; `METHOD` is `exact`, `corner` (the corner graph built first, untimed) or
-//! `funnel`. The printed sum of lengths tells two builds' answers apart.
+//! `funnel`; `corner:E` is the corner search with [`SearchOptions::epsilon`] `E`. The printed sum
+//! of lengths tells two builds' answers apart.
+//!
+//! Two more methods time a floor, not a search: `locate` locates both endpoints (what every
+//! query does first), `sight` does that and casts the ray between them (what every exact
+//! query does before searching, to answer a goal in sight): no method that answers from the
+//! endpoints' positions can beat `locate`, and none of Portolan's exact ones can beat `sight`.
 //!
 //! ```text
 //! cargo run --release -p portolan --example scen_rounds -- MAP SCEN METHOD ROUNDS
@@ -21,7 +27,9 @@ use std::sync::Arc;
 fn main() {
     if let Err(e) = run() {
         eprintln!("scen_rounds: {e}");
-        eprintln!("usage: scen_rounds MAP|MESH SCEN exact|corner|funnel ROUNDS");
+        eprintln!(
+            "usage: scen_rounds MAP|MESH SCEN exact|corner|corner:E|funnel|locate|sight ROUNDS"
+        );
         std::process::exit(2);
     }
 }
@@ -42,11 +50,47 @@ fn run() -> Result<(), String> {
         polyanya_mesh::read(open(src)?).map_err(|e| format!("{src}: {e}"))?
     };
     let queries = scenario::read(open(scen)?).map_err(|e| format!("{scen}: {e}"))?;
+    let floor = match method.as_str() {
+        "locate" => Some(false),
+        "sight" => Some(true),
+        _ => None,
+    };
+    if let Some(cast) = floor {
+        if queries.is_empty() || rounds == 0 {
+            return Err("no queries to time".into());
+        }
+        let mut visited = Vec::new();
+        let started = std::time::Instant::now();
+        let mut seen = 0usize;
+        for _ in 0..rounds {
+            for q in &queries {
+                let (a, b) = (mesh.locate(q.start), mesh.locate(q.goal));
+                seen += usize::from(a.polygon().is_some() && b.polygon().is_some());
+                if cast {
+                    let ray = portolan::search::raycast::raycast_into(
+                        &mesh,
+                        q.start,
+                        q.goal,
+                        &mut visited,
+                    );
+                    seen += usize::from(matches!(ray, Ok(portolan::RayOutcome::Reached { .. })));
+                }
+            }
+        }
+        let per_query = started.elapsed().as_secs_f64() * 1e6 / (rounds * queries.len()) as f64;
+        println!("{method}: {per_query:.3} µs per query, {rounds} rounds (count {seen})");
+        return Ok(());
+    }
     let options = match method.as_str() {
         "exact" => SearchOptions::exact(),
         "funnel" => SearchOptions::funnel(),
         "corner" => SearchOptions::corner(Arc::new(CornerGraph::build(&mesh))),
-        other => return Err(format!("unknown method {other:?}")),
+        other => match other.strip_prefix("corner:").map(str::parse::<f64>) {
+            Some(Ok(e)) => {
+                SearchOptions::corner(Arc::new(CornerGraph::build(&mesh))).with_epsilon(e)
+            }
+            _ => return Err(format!("unknown method {other:?}")),
+        },
     };
     if queries.is_empty() || rounds == 0 {
         return Err("no queries to time".into());
