@@ -1,7 +1,7 @@
 //! The corner graph as bytes: a saved index that a later process loads instead of building it
 //! again ([`CornerGraph::to_bytes`], [`CornerGraph::from_bytes`]).
 //!
-//! # Format (version 2)
+//! # Format (version 3)
 //! Little-endian throughout:
 //!
 //! | bytes | what |
@@ -36,10 +36,11 @@ use std::sync::Arc;
 /// The first bytes of every index file.
 pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 
-/// The format version this build writes and reads (2: a graph without labels says whether its
-/// edges are swept, `CornerGraph::answers_from_edges`; version 1 files are refused, to be built
-/// again).
-pub const VERSION: u32 = 2;
+/// The format version this build writes and reads (3: the views keep their sweeps' trees, the
+/// channels of their paths' first and last legs; 2: a graph without labels says whether its
+/// edges are swept, `CornerGraph::answers_from_edges`). Older files are refused, to be built
+/// again.
+pub const VERSION: u32 = 3;
 
 /// Why [`CornerGraph::from_bytes`] refused a file.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -214,6 +215,44 @@ fn check_ids(xs: &[u32], bound: usize, none_ok: bool, what: &str) -> Result<(), 
     }
 }
 
+/// The views' tree of sweep nodes from its two arrays, when it is one on `mesh`: polygons in
+/// bounds, each node after its parent (so that reading a chain back ends), and each node's
+/// polygon across an edge from its parent's (so that every chain read is a channel).
+fn view_tree(
+    mesh: &NavMesh,
+    polys: &[u32],
+    parents: &[u32],
+) -> Result<Vec<(PolyId, u32)>, IndexError> {
+    const WHAT: &str = "the view tree";
+    if polys.len() != parents.len() {
+        return Err(corrupt(format!("{WHAT}: arrays of different lengths")));
+    }
+    check_ids(polys, mesh.polygon_count(), false, WHAT)?;
+    for (i, (&p, &parent)) in polys.iter().zip(parents).enumerate() {
+        if parent == NONE {
+            continue;
+        }
+        if parent as usize >= i {
+            return Err(corrupt(format!(
+                "{WHAT}: node {i} comes before its parent {parent}"
+            )));
+        }
+        if mesh
+            .shared_edge(PolyId(polys[parent as usize]), PolyId(p))
+            .is_none()
+        {
+            return Err(corrupt(format!(
+                "{WHAT}: node {i}'s polygon {p} shares no edge with its parent's"
+            )));
+        }
+    }
+    Ok(polys
+        .iter()
+        .zip(parents)
+        .map(|(&p, &x)| (PolyId(p), x))
+        .collect())
+}
+
 /// `Ok` when `offsets` are `len` + 1 compressed-row offsets, from 0, not decreasing, ending at
 /// `end`.
 fn check_offsets(offsets: &[u32], len: usize, end: usize, what: &str) -> Result<(), IndexError> {
@@ -288,6 +327,9 @@ impl CornerGraph {
                 o.u32s(v.corner.iter().copied());
                 o.u32s(v.cone_at.iter().copied());
                 o.u32s(v.cones.as_flattened().iter().copied());
+                o.u32s(v.cone_node.iter().copied());
+                o.u32s(v.tree.iter().map(|x| x.0 .0));
+                o.u32s(v.tree.iter().map(|x| x.1));
                 o.u32s(v.strip_at.iter().copied());
                 o.u32s(v.strips.iter().map(|p| p.0));
                 o.f64(v.choice.plain_below);
@@ -469,6 +511,27 @@ impl CornerGraph {
                     "the view cone offsets",
                 )?;
                 check_ids(&flat, nv, false, "the view cones")?;
+                let cone_node = i.u32s("the view cones' nodes")?;
+                let tree_poly = i.u32s("the view tree's polygons")?;
+                let tree_parent = i.u32s("the view tree's parents")?;
+                let tree = view_tree(mesh, &tree_poly, &tree_parent)?;
+                if cone_node.len() != flat.len() / 2 {
+                    return Err(corrupt("the view cones' nodes: not one per cone"));
+                }
+                check_ids(&cone_node, tree.len(), false, "the view cones' nodes")?;
+                // Each cone's node enters the polygon the cone is of.
+                for p in 0..np {
+                    for e in offsets[p] as usize..offsets[p + 1] as usize {
+                        for k in cone_at[e] as usize..cone_at[e + 1] as usize {
+                            if tree[cone_node[k] as usize].0 .0 as usize != p {
+                                return Err(corrupt(format!(
+                                    "the view cones' nodes: cone {k} of polygon {p} has a \
+                                     node in another polygon"
+                                )));
+                            }
+                        }
+                    }
+                }
                 let strip_at = i.u32s("the edge strip offsets")?;
                 let strips = i.u32s("the edge strips")?;
                 check_offsets(
@@ -492,6 +555,8 @@ impl CornerGraph {
                     corner,
                     cone_at,
                     cones: flat.chunks_exact(2).map(|c| [c[0], c[1]]).collect(),
+                    cone_node,
+                    tree,
                     strip_at,
                     strips: strips.into_iter().map(PolyId).collect(),
                     choice: ViewChoice {
@@ -612,19 +677,70 @@ mod tests {
         }
     }
 
-    /// A file of the format before the sweeps flag is refused by its version, not misread.
+    /// Files of the formats before (1: no sweeps flag; 2: no view trees) are refused by their
+    /// version, not misread.
     #[test]
-    fn a_version_1_file_is_refused() {
+    fn older_versions_are_refused() {
         let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-        let mut bytes = CornerGraph::build_with_views(&mesh).to_bytes();
-        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
-        resum(&mut bytes);
-        assert_eq!(
-            CornerGraph::from_bytes(&bytes, &mesh).unwrap_err(),
-            IndexError::Version {
-                found: 1,
-                supported: VERSION
+        for old in [1u32, 2] {
+            let mut bytes = CornerGraph::build_with_views(&mesh).to_bytes();
+            bytes[8..12].copy_from_slice(&old.to_le_bytes());
+            resum(&mut bytes);
+            assert_eq!(
+                CornerGraph::from_bytes(&bytes, &mesh).unwrap_err(),
+                IndexError::Version {
+                    found: old,
+                    supported: VERSION
+                }
+            );
+        }
+    }
+
+    /// A view tree that is not one (a node before its parent, a polygon out of bounds, a node
+    /// across no edge from its parent) or a cone whose node is in another polygon is corrupt,
+    /// named, even with a right checksum: a chain read from it could be no channel, or never
+    /// end.
+    #[test]
+    fn a_bad_view_tree_is_corrupt() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let graph = CornerGraph::build_with_views(&mesh);
+        let views = graph.views.as_ref().expect("views");
+        // A node with a parent, and a polygon sharing no edge with its parent's.
+        let child = views
+            .tree
+            .iter()
+            .position(|x| x.1 != NONE)
+            .expect("a node with a parent");
+        let parent = PolyId(views.tree[views.tree[child].1 as usize].0 .0);
+        let far = mesh
+            .polygons()
+            .find(|&p| p != parent && mesh.shared_edge(parent, p).is_none())
+            .expect("a polygon away from the parent");
+        type Edit<'a> = &'a dyn Fn(&mut Views);
+        let edits: [(&str, Edit); 4] = [
+            ("view tree", &|v| v.tree[child].1 = child as u32),
+            ("view tree", &|v| {
+                v.tree[child].0 = PolyId(mesh.polygon_count() as u32)
+            }),
+            ("view tree", &|v| v.tree[child].0 = far),
+            ("cones' nodes", &|v| {
+                // The first cone's node moved to a node of another polygon.
+                let p = v.tree[v.cone_node[0] as usize].0;
+                v.cone_node[0] = v.tree.iter().position(|x| x.0 != p).unwrap() as u32;
+            }),
+        ];
+        for (name, edit) in edits {
+            let mut bad = graph.clone();
+            edit(bad.views.as_mut().unwrap());
+            match CornerGraph::from_bytes(&bad.to_bytes(), &mesh) {
+                Err(IndexError::Corrupt { what }) => assert!(what.contains(name), "{what}"),
+                other => panic!("{name}: {other:?}"),
             }
+        }
+        // And the graph as built loads, trees and all.
+        assert_eq!(
+            CornerGraph::from_bytes(&graph.to_bytes(), &mesh).unwrap(),
+            graph
         );
     }
 }

@@ -718,13 +718,14 @@ fn sweep_all(
     let one = |search: &mut ExactSearch, c: u32| {
         cancel.check()?;
         let mut row = Vec::new();
-        let mut cones = Vec::new();
+        let mut cones = SweepCones::default();
         search.corner_sweep(
             mesh,
             VertexId(c),
             Some(PolyId(wedge_poly[c as usize])),
             &mut row,
-            &mut cones,
+            &mut cones.cones,
+            &mut cones.tree,
         );
         let x = mesh.vertex(VertexId(c));
         let [u, w] = turns[c as usize];
@@ -738,8 +739,15 @@ fn sweep_all(
         row.sort_unstable_by_key(|e| e.0);
         if mesh.is_pinch(VertexId(c)) {
             // A point can see a pinch corner through any of its wedges.
-            cones.clear();
-            search.corner_sweep(mesh, VertexId(c), None, &mut Vec::new(), &mut cones);
+            cones = SweepCones::default();
+            search.corner_sweep(
+                mesh,
+                VertexId(c),
+                None,
+                &mut Vec::new(),
+                &mut cones.cones,
+                &mut cones.tree,
+            );
         }
         Ok((row, cones))
     };

@@ -72,9 +72,18 @@ use crate::search::polyanya::{channel_through, for_each_polygon, segment_channel
 use crate::search::raycast::raycast_located;
 use crate::search::Path;
 
-/// What a corner's sweep saw: per node, the polygon entered and the cone (`[NONE, NONE]` for a
-/// polygon the corner is a vertex of).
-pub(crate) type SweepCones = Vec<(u32, [u32; 2])>;
+/// What a corner's sweep saw: per node, the polygon entered, the cone (`[NONE, NONE]` for a
+/// polygon the corner is a vertex of) and the node's index in `tree`; and the sweep's tree of
+/// nodes, as (polygon entered, parent's index or `NONE`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SweepCones {
+    pub(crate) cones: Vec<(u32, [u32; 2], u32)>,
+    pub(crate) tree: Vec<(u32, u32)>,
+}
+
+/// A node of one corner's sweep: (the corner's index among the sweeps, the node's index in
+/// that sweep's tree).
+type SweepNode = (u32, u32);
 
 /// Per polygon, the corners seen from some point of it, with the cones saying from where.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -89,6 +98,14 @@ pub(crate) struct Views {
     /// `[right, left]`: the points left of (or on) the line from the corner through vertex
     /// `right` and right of (or on) the line through `left`.
     pub(super) cones: Vec<[u32; 2]>,
+    /// Per cone: its node in `tree`.
+    pub(super) cone_node: Vec<u32>,
+    /// The corners' sweeps' nodes that led to a cone kept, as (polygon entered, parent node or
+    /// `NONE`), each after its parent: read from a cone's node back to the root, the
+    /// polygons a segment from a point of the polygon in the cone to the corner crosses (a
+    /// chain of polygons that share edges, ending at one around the corner). A whole
+    /// polygon's chain is the polygon alone.
+    pub(super) tree: Vec<(PolyId, u32)>,
     /// Per graph edge `e`, the polygons its segment crosses, in order:
     /// `strips[strip_at[e]..strip_at[e + 1]]` (a path's channel without raycasts).
     pub(super) strip_at: Vec<u32>,
@@ -106,18 +123,24 @@ impl Views {
         graph: &CornerGraph,
         per_corner: &[(u32, SweepCones)],
     ) -> Views {
-        // (polygon, corner, cone), sorted: entries grouped per polygon, then per corner.
-        let mut all: Vec<(u32, u32, [u32; 2])> = Vec::new();
-        for (c, recs) in per_corner {
-            all.extend(recs.iter().map(|&(p, cone)| (p, *c, cone)));
+        // (polygon, corner, cone, (sweep, chain)), sorted: entries grouped per polygon, then
+        // per corner; one chain per cone (two nodes with the same cone into the same polygon
+        // hold the same rays, so either's chain is theirs).
+        let mut all: Vec<(u32, u32, [u32; 2], SweepNode)> = Vec::new();
+        for (i, (c, recs)) in per_corner.iter().enumerate() {
+            all.extend(
+                recs.cones
+                    .iter()
+                    .map(|&(p, cone, node)| (p, *c, cone, (i as u32, node))),
+            );
         }
-        all.sort_unstable();
-        all.dedup();
+        all.sort_unstable_by_key(|x| (x.0, x.1, x.2));
+        all.dedup_by_key(|x| (x.0, x.1, x.2));
         // Left out where the whole (convex) polygon lies in the open cone facing the corner's
         // walls head-on, from which no path bends at it (`CornerGraph::faces`): where all its
         // vertices do. (Not where they are merely not taut: the points beyond the wall are not
         // taut either, and a polygon can reach from there to here past a small obstacle.)
-        all.retain(|&(p, c, _)| {
+        all.retain(|&(p, c, _, _)| {
             !mesh
                 .polygon_vertices(PolyId(p))
                 .iter()
@@ -131,6 +154,12 @@ impl Views {
             strips,
             ..Views::default()
         };
+        // Per sweep, each node's index in the kept tree, once it is there.
+        let mut kept: Vec<Vec<u32>> = per_corner
+            .iter()
+            .map(|(_, r)| vec![NONE; r.tree.len()])
+            .collect();
+        let mut up = Vec::new();
         let mut i = 0;
         while i < all.len() {
             let (p, c) = (all[i].0, all[i].1);
@@ -143,7 +172,28 @@ impl Views {
             v.cone_at.push(v.cones.len() as u32);
             // A whole polygon sorts last ([NONE, NONE]); then no cone is needed.
             if all[j - 1].2 != [NONE, NONE] {
-                v.cones.extend(all[i..j].iter().map(|r| r.2));
+                for &(_, _, cone, (k, node)) in &all[i..j] {
+                    v.cones.push(cone);
+                    // The node and those of its ancestors not kept yet, kept root first.
+                    let (sweep, map) = (&per_corner[k as usize].1.tree, &mut kept[k as usize]);
+                    up.clear();
+                    let mut at = node;
+                    while at != NONE && map[at as usize] == NONE {
+                        up.push(at);
+                        at = sweep[at as usize].1;
+                    }
+                    for &x in up.iter().rev() {
+                        let (poly, parent) = sweep[x as usize];
+                        let parent = if parent == NONE {
+                            NONE
+                        } else {
+                            map[parent as usize]
+                        };
+                        map[x as usize] = v.tree.len() as u32;
+                        v.tree.push((PolyId(poly), parent));
+                    }
+                    v.cone_node.push(map[node as usize]);
+                }
             }
             i = j;
         }
@@ -175,6 +225,58 @@ impl Views {
         })
     }
 
+    /// Appends to `leg` the polygons a segment from `x` (located at `xloc`) to corner `c`
+    /// crosses, in that order: the chain of `c`'s entry in a polygon holding `x`, through its
+    /// first cone that holds `x` (the polygon alone where `c` is one of its vertices). `false`,
+    /// and nothing appended, where no entry sees `x`.
+    fn chain_into(
+        &self,
+        mesh: &NavMesh,
+        (x, xloc): (Vec2, Location),
+        c: u32,
+        leg: &mut Vec<PolyId>,
+    ) -> bool {
+        let vs = mesh.vertices();
+        let cv = vs[c as usize];
+        let mut found: Option<Result<PolyId, usize>> = None;
+        for_each_polygon(mesh, xloc, |p| {
+            if found.is_some() {
+                return;
+            }
+            let entries = self.entries(p);
+            // Entries are sorted by corner within a polygon.
+            let Ok(k) = self.corner[entries.clone()].binary_search(&c) else {
+                return;
+            };
+            let e = entries.start + k;
+            let cones = self.cone_at[e] as usize..self.cone_at[e + 1] as usize;
+            if cones.is_empty() {
+                found = Some(Ok(p));
+                return;
+            }
+            found = cones
+                .into_iter()
+                .find(|&k| {
+                    let [r, l] = self.cones[k];
+                    orient(cv, vs[r as usize], x) != Orientation::Clockwise
+                        && orient(cv, vs[l as usize], x) != Orientation::CounterClockwise
+                })
+                .map(Err);
+        });
+        match found {
+            Some(Ok(p)) => leg.push(p),
+            Some(Err(k)) => {
+                let mut at = self.cone_node[k];
+                while let Some(&(p, parent)) = self.tree.get(at as usize) {
+                    leg.push(p);
+                    at = parent;
+                }
+            }
+            None => return false,
+        }
+        true
+    }
+
     /// (polygon, corner) pairs held.
     pub(crate) fn entry_count(&self) -> usize {
         self.corner.len()
@@ -184,6 +286,8 @@ impl Views {
     pub(crate) fn memory_bytes(&self) -> usize {
         (self.offsets.len() + self.corner.len() + self.cone_at.len()) * 4
             + self.cones.len() * 8
+            + self.cone_node.len() * 4
+            + self.tree.len() * 8
             + (self.strip_at.len() + self.strips.len()) * 4
     }
 }
@@ -502,9 +606,19 @@ impl CornerGraph {
                     }
                 }
             }
+            // The first leg, from the start to a corner, and the last, from a corner to the
+            // goal: the chain the corner's sweep took to the endpoint's polygon, which the
+            // views keep (no raycast, and a chain: no test between its polygons).
+            if i == 0 && b != NONE && views.chain_into(mesh, (from, sloc), b, leg) {
+                return true;
+            }
             if i + 2 == stops.len() && a != NONE {
-                // The last leg, from a corner to the goal: cast from the located goal back to
-                // the corner (no search for the corner's polygon facing the goal), reversed.
+                if views.chain_into(mesh, (to, tloc), a, leg) {
+                    leg.reverse();
+                    return true;
+                }
+                // Cast from the located goal back to the corner (no search for the corner's
+                // polygon facing the goal), reversed.
                 let _ = raycast_located(mesh, to, tloc, from, leg);
                 leg.reverse();
                 return false;
@@ -778,5 +892,87 @@ mod tests {
             abstained > 100,
             "the degenerate points reach the exact tests: {abstained}"
         );
+    }
+
+    /// The chain a view entry gives a point that sees its corner is the channel of the segment
+    /// between them: it starts in a polygon holding the point, ends in one around the corner,
+    /// each polygon shares an edge with the next, and the segment's line meets every shared
+    /// edge (exact tests). Points: random inside each polygon, and its vertices.
+    #[test]
+    fn chains_are_the_channels_of_the_segments_to_the_corners() {
+        let grid = read_map(
+            std::fs::File::open(crate::testkit::data_dir().join("movingai/dao/den011d.map"))
+                .expect("map file"),
+        )
+        .expect("valid map")
+        .to_scene();
+        let mut rng = crate::random::Rng::new(5);
+        let (mut chained, mut whole) = (0usize, 0usize);
+        let mut leg = Vec::new();
+        for scene in [Scene::default_map(), grid] {
+            let mesh = build(&scene, &BuildOptions::cdt()).expect("builds");
+            let graph = CornerGraph::build_with_views(&mesh);
+            let views = graph.views.as_ref().expect("views");
+            let vs = mesh.vertices();
+            for p in mesh.polygons() {
+                let ring: Vec<Vec2> = mesh
+                    .polygon_vertices(p)
+                    .iter()
+                    .map(|v| vs[v.index()])
+                    .collect();
+                for e in views.entries(p) {
+                    let c = views.corner[e];
+                    let cv = vs[c as usize];
+                    let mut points = ring.clone();
+                    for _ in 0..3 {
+                        let w: Vec<f64> = ring.iter().map(|_| rng.next_f64() + 1e-3).collect();
+                        let sum: f64 = w.iter().sum();
+                        let mut q = Vec2::new(0.0, 0.0);
+                        for (x, wi) in ring.iter().zip(&w) {
+                            q += *x * (wi / sum);
+                        }
+                        points.push(q);
+                    }
+                    for x in points {
+                        if x == cv || !views.sees(&mesh, e, x) {
+                            continue;
+                        }
+                        let xloc = mesh.locate(x);
+                        leg.clear();
+                        assert!(
+                            views.chain_into(&mesh, (x, xloc), c, &mut leg),
+                            "{p:?} sees corner {c} from {x:?}, but no chain"
+                        );
+                        let what = format!("{p:?}, corner {c}, point {x:?}: {leg:?}");
+                        assert!(
+                            mesh.locate_in(leg[0], x).is_some(),
+                            "{what}: starts elsewhere"
+                        );
+                        let last = mesh.polygon_vertices(*leg.last().unwrap());
+                        assert!(last.contains(&VertexId(c)), "{what}: ends off the corner");
+                        for w in leg.windows(2) {
+                            let k = mesh.shared_edge(w[0], w[1]);
+                            let Some(k) = k else {
+                                panic!("{what}: {:?} and {:?} share no edge", w[0], w[1]);
+                            };
+                            let (a, b) = mesh.edge(w[0], k);
+                            let sides = [orient(x, cv, a), orient(x, cv, b)];
+                            assert!(
+                                sides[0] != sides[1] || sides[0] == Orientation::Collinear,
+                                "{what}: the segment misses the edge between {:?} and {:?}",
+                                w[0],
+                                w[1]
+                            );
+                        }
+                        if leg.len() == 1 {
+                            whole += 1;
+                        } else {
+                            chained += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(chained > 10_000 && whole > 1_000, "{chained} {whole}");
     }
 }
