@@ -37,7 +37,11 @@
 //!    the shortest path is among them: the minimum is the exact distance.
 //! 5. The path: the labels keep, per entry, the next corner toward its hub; from the best `a`
 //!    to the hub that joins it to the goal's side, then back from that hub to the corner `b`
-//!    that gave the hub its table entry.
+//!    that gave the hub its table entry. Its channel needs no raycast: between two corners it
+//!    is the graph edge's strip (kept per edge), and from the start to `a` (from `b` to the
+//!    goal) it is the chain of polygons the sweep from `a` (`b`) took to the endpoint's polygon
+//!    through the cone that holds the endpoint: the index keeps the sweeps' nodes as a tree,
+//!    and a cone its node, so a leg's channel is read back from that node to the root.
 //!
 //! Where anything does not add up (no corner leads to the goal: unreachable, or a path through
 //! a bend the graph does not have), the query says so and the caller runs the sweeps instead.
@@ -58,8 +62,9 @@
 //! good as random, so they are written without a branch per entry: the tests as plain `f64`
 //! determinants behind `orient`'s own error filter (the exact predicates decide the rest), the
 //! table lowered by a min and set back along the same labels. Memory: 8
-//! bytes per (polygon, corner seen) pair and 8 per cone; BENCHMARKS.md ("Fast search") has the
-//! figures per map.
+//! bytes per (polygon, corner seen) pair, 12 per cone and 8 per sweep node kept in the tree
+//! (the trees add about a fifth to an index); BENCHMARKS.md ("Fast search") has the figures
+//! per map.
 
 use super::labels::HubLabels;
 use super::sample::{least_times, pays, sample_pairs};
