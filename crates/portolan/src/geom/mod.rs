@@ -154,6 +154,29 @@ pub(crate) fn orient_filtered(a: Vec2, b: Vec2, c: Vec2) -> (f64, bool) {
     (det, det != 0.0 && det.abs() >= ERR_BOUND * detsum)
 }
 
+/// [`orient_filtered`] with a static error bound ([`static_orient_bound`] of a box holding all
+/// three points) in place of the per-call one: a cheaper test, certain where it says so (the
+/// bound is at least the per-call one), abstaining a little more often near zero.
+#[inline]
+pub(crate) fn orient_static(a: Vec2, b: Vec2, c: Vec2, bound: f64) -> (f64, bool) {
+    let det = (a.x - c.x) * (b.y - c.y) - (a.y - c.y) * (b.x - c.x);
+    (det, det.abs() > bound)
+}
+
+/// The error bound [`orient_static`] uses for points in a box no wider or taller than `extent`:
+/// Shewchuk's `ccwerrboundA` times the largest `|detleft| + |detright|` such points can give
+/// (each difference at most `extent`, rounded up; each product and the sum too), with a margin.
+/// Infinite (every test abstains) for a box that is not finite.
+pub(crate) fn static_orient_bound(extent: f64) -> f64 {
+    const ERR_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON) * f64::EPSILON;
+    let bound = ERR_BOUND * 2.0 * extent * extent * (1.0 + 16.0 * f64::EPSILON) * (1.0 + 1e-9);
+    if bound.is_finite() {
+        bound
+    } else {
+        f64::INFINITY
+    }
+}
+
 /// `true` when `a` and `b`, known to be collinear with `v` and different from it, lie on the same
 /// ray from `v` (exact: the sign of a difference of two floats is exact).
 #[inline]
@@ -244,6 +267,52 @@ pub fn coordinate_in_range(v: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where `orient_static` says its sign is certain, it is `orient`'s: on random points of
+    /// boxes from 1 to 1e9 wide (offset from the origin up to 1e12), and on points within a
+    /// few units in the last place of a line, where the determinant is all rounding.
+    #[test]
+    fn orient_static_is_certain_only_where_right() {
+        let mut rng = crate::random::Rng::new(3);
+        let (mut certain, mut abstained) = (0usize, 0usize);
+        for &(extent, offset) in &[(1.0, 0.0), (512.0, 0.0), (1e4, 1e6), (1e9, 1e12)] {
+            let bound = static_orient_bound(extent);
+            let point = |rng: &mut crate::random::Rng| {
+                Vec2::new(
+                    offset + extent * rng.next_f64(),
+                    offset + extent * rng.next_f64(),
+                )
+            };
+            for i in 0..20_000 {
+                let (a, b) = (point(&mut rng), point(&mut rng));
+                let c = if i % 2 == 0 {
+                    point(&mut rng)
+                } else {
+                    // On the line a → b, moved by a few ulps: nearly collinear.
+                    let t = rng.next_f64();
+                    let p = a + (b - a) * t;
+                    let steps = rng.next_u64() % 5;
+                    Vec2::new(f64::from_bits(p.x.to_bits() + steps), p.y)
+                };
+                if c.x > offset + extent || c.y > offset + extent {
+                    continue;
+                }
+                let (det, clear) = orient_static(a, b, c, bound);
+                if clear {
+                    certain += 1;
+                    assert_eq!(orientation_of(det), orient(a, b, c), "{a:?} {b:?} {c:?}");
+                } else {
+                    abstained += 1;
+                }
+            }
+        }
+        assert!(
+            certain > 50_000 && abstained > 1_000,
+            "{certain} {abstained}"
+        );
+        assert_eq!(static_orient_bound(f64::INFINITY), f64::INFINITY);
+        assert_eq!(static_orient_bound(1e300), f64::INFINITY);
+    }
 
     /// `nudge_toward` tries `p`, then t = 2⁻⁵², 2⁻⁵⁰, …, 2⁻², then gives `target`: a fixed,
     /// finite sequence, whatever the points (sub-normal, huge, the same point twice) and however

@@ -71,7 +71,7 @@ use super::sample::{least_times, pays, sample_pairs};
 use super::{CornerGraph, NONE};
 use crate::build::{BuildError, CancelToken};
 use crate::geom::dist;
-use crate::geom::{orient, orient_filtered, Orientation, Vec2};
+use crate::geom::{orient, orient_static, static_orient_bound, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use crate::search::polyanya::{channel_through, for_each_polygon, segment_channel, ChannelBuffers};
 use crate::search::raycast::raycast_located;
@@ -413,6 +413,10 @@ impl CornerGraph {
         };
         scratch.reset(mesh.vertex_count(), labels.hub_count());
         let gen = scratch.generation;
+        // The side lists' orientation tests, filtered with one bound for the whole mesh (every
+        // point they take is a vertex or an endpoint on the mesh).
+        let b = mesh.bounds();
+        let bound = static_orient_bound((b.max.x - b.min.x).max(b.max.y - b.min.y));
         // 2. The corners each side sees, tautly: (straight-line bound of a path through it,
         // distance to its endpoint, corner).
         let mut sides = std::mem::take(&mut scratch.sides);
@@ -436,7 +440,7 @@ impl CornerGraph {
                     if !single && stamp[c as usize] == gen {
                         continue;
                     }
-                    let taken = match self.quick_take(mesh, views, e, x) {
+                    let taken = match self.quick_take(mesh, views, e, x, bound) {
                         Some(taken) => taken,
                         None => self.taut_from(mesh, x, c) && views.sees(mesh, e, x),
                     };
@@ -556,7 +560,14 @@ impl CornerGraph {
     /// test mispredicts about half the time: most of what the side lists cost); `None` when
     /// one is not clear, for the exact predicates to decide.
     #[inline]
-    fn quick_take(&self, mesh: &NavMesh, views: &Views, e: usize, x: Vec2) -> Option<bool> {
+    fn quick_take(
+        &self,
+        mesh: &NavMesh,
+        views: &Views,
+        e: usize,
+        x: Vec2,
+        bound: f64,
+    ) -> Option<bool> {
         let c = views.corner[e] as usize;
         let [u, w] = self.turns[c];
         if u == NONE {
@@ -566,8 +577,8 @@ impl CornerGraph {
         let vs = mesh.vertices();
         let cv = vs[c];
         // Taut: both walls on one side of the line x → c (the `orient(x, c, wall)` signs).
-        let (a, clear_a) = orient_filtered(x, cv, vs[u as usize]);
-        let (b, clear_b) = orient_filtered(x, cv, vs[w as usize]);
+        let (a, clear_a) = orient_static(x, cv, vs[u as usize], bound);
+        let (b, clear_b) = orient_static(x, cv, vs[w as usize], bound);
         let taut = (a > 0.0) == (b > 0.0);
         let mut clear = clear_a & clear_b;
         // Seen: inside one of the cones (`orient(c, right, x)` not clockwise, `orient(c, left,
@@ -575,8 +586,8 @@ impl CornerGraph {
         let cones = &views.cones[views.cone_at[e] as usize..views.cone_at[e + 1] as usize];
         let mut seen = cones.is_empty();
         for &[r, l] in cones {
-            let (dr, clear_r) = orient_filtered(cv, vs[r as usize], x);
-            let (dl, clear_l) = orient_filtered(cv, vs[l as usize], x);
+            let (dr, clear_r) = orient_static(cv, vs[r as usize], x, bound);
+            let (dl, clear_l) = orient_static(cv, vs[l as usize], x, bound);
             seen |= (dr > 0.0) & (dl < 0.0);
             clear &= clear_r & clear_l;
         }
@@ -843,6 +854,8 @@ mod tests {
             let graph = CornerGraph::build_with_views(&mesh);
             let views = graph.views.as_ref().expect("views");
             let vs = mesh.vertices();
+            let b = mesh.bounds();
+            let bound = static_orient_bound((b.max.x - b.min.x).max(b.max.y - b.min.y));
             for p in mesh.polygons() {
                 let ring: Vec<Vec2> = mesh
                     .polygon_vertices(p)
@@ -877,7 +890,7 @@ mod tests {
                     points.push(cv);
                     for x in points {
                         let exact = graph.taut_from(&mesh, x, c) && views.sees(&mesh, e, x);
-                        match graph.quick_take(&mesh, views, e, x) {
+                        match graph.quick_take(&mesh, views, e, x, bound) {
                             Some(q) => {
                                 assert_eq!(q, exact, "entry {e} of {p:?}, corner {c}, point {x:?}");
                                 decided += 1;
