@@ -27,8 +27,8 @@
 //!    `a` is [taut from](CornerGraph::taut_from) the start and `b` from the goal. The views give
 //!    both sets exactly: the candidates of the endpoints' polygons, filtered by their cones and
 //!    the taut test.
-//! 3. An upper bound: the few corners of each side with the least straight-line bound
-//!    (`|s a| + |a t|`, `|s b| + |b t|`) joined label to label give the length of a real path;
+//! 3. An upper bound: the two corners, one per side, with the least straight-line bound
+//!    (`|s a| + |a t|`, `|s b| + |b t|`), joined label to label, give the length of a real path;
 //!    a corner whose straight-line bound exceeds it is on no shortest path and is dropped.
 //! 4. Per hub `h`: `T[h] = min over b of d(h, b) + |b t|` (one pass over the labels of the
 //!    goal's corners), then `d(s, t) = min over a of |s a| + min over a's hubs of d(a, h) + T[h]`
@@ -654,7 +654,10 @@ impl CornerGraph {
 }
 
 /// How many of each side's most promising corners [`upper_bound`] pairs.
-const UB_PAIRS: usize = 2;
+/// One: a second pair (four joins instead of one) bought a tighter bound that saved less
+/// than it cost on lak303d, den011d and brc202d (2–3%), and nothing measurable on
+/// scene_mp_2p_01; three cost more still (BENCHMARKS.md, "Fast search").
+const UB_PAIRS: usize = 1;
 
 /// The length of a real path from the start to the goal, short when the straight line is a
 /// good guide: the least `|s a| + d(a, b) + |b t|` over the [`UB_PAIRS`] corners `a` and `b` of
