@@ -838,45 +838,58 @@ mod tests {
     use crate::io::movingai::read_map;
     use crate::{build, BuildOptions, Scene};
 
-    /// `quick_take` decides exactly as the exact predicates do, or leaves it to them: at
-    /// random points inside polygons, at their vertices, and on the lines the tests use (the
-    /// corner's own position, its walls' ends, its cones' vertices), where a determinant is
-    /// zero and only the exact predicates may answer.
-    #[test]
-    fn quick_take_agrees_with_the_exact_tests_or_abstains() {
+    /// The meshes the views' tests run on: the default map and den011d, built with CDT + merge.
+    fn test_meshes() -> [NavMesh; 2] {
         let grid = read_map(
             std::fs::File::open(crate::testkit::data_dir().join("movingai/dao/den011d.map"))
                 .expect("map file"),
         )
         .expect("valid map")
         .to_scene();
+        [Scene::default_map(), grid].map(|s| build(&s, &BuildOptions::cdt()).expect("builds"))
+    }
+
+    /// Polygon `p`'s vertices.
+    fn ring(mesh: &NavMesh, p: PolyId) -> Vec<Vec2> {
+        mesh.polygon_vertices(p)
+            .iter()
+            .map(|&v| mesh.vertex(v))
+            .collect()
+    }
+
+    /// A random point of the convex polygon `ring`: a convex combination of its vertices with
+    /// weights bounded away from zero.
+    fn random_inside(ring: &[Vec2], rng: &mut crate::random::Rng) -> Vec2 {
+        let w: Vec<f64> = ring.iter().map(|_| rng.next_f64() + 1e-3).collect();
+        let sum: f64 = w.iter().sum();
+        let mut q = Vec2::new(0.0, 0.0);
+        for (x, wi) in ring.iter().zip(&w) {
+            q += *x * (wi / sum);
+        }
+        q
+    }
+
+    /// `quick_take` decides exactly as the exact predicates do, or leaves it to them: at
+    /// random points inside polygons, at their vertices, and on the lines the tests use (the
+    /// corner's own position, its walls' ends, its cones' vertices), where a determinant is
+    /// zero and only the exact predicates may answer.
+    #[test]
+    fn quick_take_agrees_with_the_exact_tests_or_abstains() {
         let mut rng = crate::random::Rng::new(11);
         let (mut decided, mut abstained, mut taken) = (0usize, 0usize, 0usize);
-        for scene in [Scene::default_map(), grid] {
-            let mesh = build(&scene, &BuildOptions::cdt()).expect("builds");
+        for mesh in test_meshes() {
             let graph = CornerGraph::build_with_views(&mesh);
             let views = graph.views.as_ref().expect("views");
             let vs = mesh.vertices();
             let b = mesh.bounds();
             let bound = static_orient_bound((b.max.x - b.min.x).max(b.max.y - b.min.y));
             for p in mesh.polygons() {
-                let ring: Vec<Vec2> = mesh
-                    .polygon_vertices(p)
-                    .iter()
-                    .map(|v| vs[v.index()])
-                    .collect();
+                let ring = ring(&mesh, p);
                 for e in views.entries(p) {
                     let c = views.corner[e];
                     let mut points = ring.clone();
                     for _ in 0..4 {
-                        // A random point of the polygon: a convex combination of its vertices.
-                        let w: Vec<f64> = ring.iter().map(|_| rng.next_f64() + 1e-3).collect();
-                        let sum: f64 = w.iter().sum();
-                        let mut q = Vec2::new(0.0, 0.0);
-                        for (x, wi) in ring.iter().zip(&w) {
-                            q += *x * (wi / sum);
-                        }
-                        points.push(q);
+                        points.push(random_inside(&ring, &mut rng));
                     }
                     // On the tests' lines: through the corner and a wall's end or cone vertex.
                     let cv = vs[c as usize];
@@ -921,38 +934,21 @@ mod tests {
     /// edge (exact tests). Points: random inside each polygon, and its vertices.
     #[test]
     fn chains_are_the_channels_of_the_segments_to_the_corners() {
-        let grid = read_map(
-            std::fs::File::open(crate::testkit::data_dir().join("movingai/dao/den011d.map"))
-                .expect("map file"),
-        )
-        .expect("valid map")
-        .to_scene();
         let mut rng = crate::random::Rng::new(5);
         let (mut chained, mut whole) = (0usize, 0usize);
         let mut leg = Vec::new();
-        for scene in [Scene::default_map(), grid] {
-            let mesh = build(&scene, &BuildOptions::cdt()).expect("builds");
+        for mesh in test_meshes() {
             let graph = CornerGraph::build_with_views(&mesh);
             let views = graph.views.as_ref().expect("views");
             let vs = mesh.vertices();
             for p in mesh.polygons() {
-                let ring: Vec<Vec2> = mesh
-                    .polygon_vertices(p)
-                    .iter()
-                    .map(|v| vs[v.index()])
-                    .collect();
+                let ring = ring(&mesh, p);
                 for e in views.entries(p) {
                     let c = views.corner[e];
                     let cv = vs[c as usize];
                     let mut points = ring.clone();
                     for _ in 0..3 {
-                        let w: Vec<f64> = ring.iter().map(|_| rng.next_f64() + 1e-3).collect();
-                        let sum: f64 = w.iter().sum();
-                        let mut q = Vec2::new(0.0, 0.0);
-                        for (x, wi) in ring.iter().zip(&w) {
-                            q += *x * (wi / sum);
-                        }
-                        points.push(q);
+                        points.push(random_inside(&ring, &mut rng));
                     }
                     for x in points {
                         if x == cv || !views.sees(&mesh, e, x) {
