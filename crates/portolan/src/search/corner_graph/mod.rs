@@ -725,7 +725,7 @@ fn sweep_all(
             Some(PolyId(wedge_poly[c as usize])),
             &mut row,
             &mut cones.cones,
-            &mut cones.tree,
+            &mut cones.parents,
         );
         let x = mesh.vertex(VertexId(c));
         let [u, w] = turns[c as usize];
@@ -746,7 +746,7 @@ fn sweep_all(
                 None,
                 &mut Vec::new(),
                 &mut cones.cones,
-                &mut cones.tree,
+                &mut cones.parents,
             );
         }
         Ok((row, cones))

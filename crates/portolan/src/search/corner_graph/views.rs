@@ -77,13 +77,13 @@ use crate::search::polyanya::{channel_through, for_each_polygon, segment_channel
 use crate::search::raycast::raycast_located;
 use crate::search::Path;
 
-/// What a corner's sweep saw: per node, the polygon entered, the cone (`[NONE, NONE]` for a
-/// polygon the corner is a vertex of) and the node's index in `tree`; and the sweep's tree of
-/// nodes, as (polygon entered, parent's index or `NONE`).
+/// What a corner's sweep saw: per node, the polygon entered and the cone (`[NONE, NONE]` for a
+/// polygon the corner is a vertex of); and per node, its parent's index in `cones` (`NONE` for
+/// none).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SweepCones {
-    pub(crate) cones: Vec<(u32, [u32; 2], u32)>,
-    pub(crate) tree: Vec<(u32, u32)>,
+    pub(crate) cones: Vec<(u32, [u32; 2])>,
+    pub(crate) parents: Vec<u32>,
 }
 
 /// A node of one corner's sweep: (the corner's index among the sweeps, the node's index in
@@ -136,7 +136,8 @@ impl Views {
             all.extend(
                 recs.cones
                     .iter()
-                    .map(|&(p, cone, node)| (p, *c, cone, (i as u32, node))),
+                    .enumerate()
+                    .map(|(k, &(p, cone))| (p, *c, cone, (i as u32, k as u32))),
             );
         }
         all.sort_unstable_by_key(|x| (x.0, x.1, x.2));
@@ -162,7 +163,7 @@ impl Views {
         // Per sweep, each node's index in the kept tree, once it is there.
         let mut kept: Vec<Vec<u32>> = per_corner
             .iter()
-            .map(|(_, r)| vec![NONE; r.tree.len()])
+            .map(|(_, r)| vec![NONE; r.cones.len()])
             .collect();
         let mut up = Vec::new();
         let mut i = 0;
@@ -180,15 +181,15 @@ impl Views {
                 for &(_, _, cone, (k, node)) in &all[i..j] {
                     v.cones.push(cone);
                     // The node and those of its ancestors not kept yet, kept root first.
-                    let (sweep, map) = (&per_corner[k as usize].1.tree, &mut kept[k as usize]);
+                    let (sweep, map) = (&per_corner[k as usize].1, &mut kept[k as usize]);
                     up.clear();
                     let mut at = node;
                     while at != NONE && map[at as usize] == NONE {
                         up.push(at);
-                        at = sweep[at as usize].1;
+                        at = sweep.parents[at as usize];
                     }
                     for &x in up.iter().rev() {
-                        let (poly, parent) = sweep[x as usize];
+                        let (poly, parent) = (sweep.cones[x as usize].0, sweep.parents[x as usize]);
                         let parent = if parent == NONE {
                             NONE
                         } else {
@@ -268,6 +269,7 @@ impl Views {
                 })
                 .map(Err);
         });
+        let from = leg.len();
         match found {
             Some(Ok(p)) => leg.push(p),
             Some(Err(k)) => {
@@ -278,6 +280,15 @@ impl Views {
                 }
             }
             None => return false,
+        }
+        // A chain ends around its corner (a loaded index is checked for ids and links, not for
+        // that): otherwise none, and the caller casts the leg.
+        if !leg[from..]
+            .last()
+            .is_some_and(|&p| mesh.polygon_vertices(p).contains(&VertexId(c)))
+        {
+            leg.truncate(from);
+            return false;
         }
         true
     }

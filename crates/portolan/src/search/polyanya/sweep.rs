@@ -30,19 +30,18 @@ impl ExactSearch {
     /// every wedge when `wedge` is `None`); appended to `out`, unfiltered (the graph keeps the
     /// taut ones). Appends to `cones` what `c` sees of each polygon the sweep entered: per
     /// node, the polygon and its cone's sides as the far vertices of the lines from `c`
-    /// (right, left), or `[u32::MAX; 2]` for a polygon `c` is a vertex of (it sees all of it),
-    /// and the node's index in `tree`, which receives every node of the sweep as (polygon
-    /// entered, parent's index or `u32::MAX`): read back from a node, the polygons a segment
-    /// from `c` to a point of its polygon in its cone crosses. Returns the nodes the sweep
-    /// expanded.
+    /// (right, left), or `[u32::MAX; 2]` for a polygon `c` is a vertex of (it sees all of it);
+    /// and to `parents`, one per cone, the index in `cones` of the cone of the node's parent
+    /// (`u32::MAX` for none): read back from a node, the polygons a segment from `c` to a point
+    /// of its polygon in its cone crosses. Returns the nodes the sweep expanded.
     pub(crate) fn corner_sweep(
         &mut self,
         mesh: &NavMesh,
         c: VertexId,
         wedge: Option<PolyId>,
         out: &mut Vec<(u32, f64)>,
-        cones: &mut Vec<(u32, [u32; 2], u32)>,
-        tree: &mut Vec<(u32, u32)>,
+        cones: &mut Vec<(u32, [u32; 2])>,
+        parents: &mut Vec<u32>,
     ) -> usize {
         self.reset(mesh);
         self.grow_sweep_buffers(mesh);
@@ -63,27 +62,21 @@ impl ExactSearch {
         out.extend(self.seen.iter().map(|&v| (v, self.seen_g[v as usize])));
         // Every node of the sweep is rooted at `c` (turns are emitted, not made), so its cone
         // is what `c` sees of its polygon: the lines are `[START, v]`, from `c` through `v`.
-        let base = tree.len() as u32;
-        tree.extend(self.nodes.iter().map(|n| {
-            let parent = if n.parent == NONE {
-                NONE
-            } else {
-                base + n.parent
-            };
-            (n.poly, parent)
-        }));
+        // Per node, the index of its cone (nodes come after their parents).
+        let mut cone_of = vec![NONE; self.nodes.len()];
         for (i, n) in self.nodes.iter().enumerate() {
-            let i = base + i as u32;
-            if n.entry == ORIGIN {
-                cones.push((n.poly, [NONE, NONE], i));
-            } else if n.entry < SPECIAL {
-                debug_assert!(
-                    n.root == START && n.right_line[0] == START && n.left_line[0] == START
-                );
-                if n.right_line[0] == START && n.left_line[0] == START {
-                    cones.push((n.poly, [n.right_line[1], n.left_line[1]], i));
-                }
-            }
+            let cone = if n.entry == ORIGIN {
+                [NONE, NONE]
+            } else if n.entry < SPECIAL && n.right_line[0] == START && n.left_line[0] == START {
+                [n.right_line[1], n.left_line[1]]
+            } else {
+                debug_assert!(n.entry >= SPECIAL, "a sweep node not rooted at the corner");
+                debug_assert!(n.root == START || n.entry >= SPECIAL);
+                continue;
+            };
+            cone_of[i] = cones.len() as u32;
+            parents.push(cone_of.get(n.parent as usize).copied().unwrap_or(NONE));
+            cones.push((n.poly, cone));
         }
         expanded
     }
