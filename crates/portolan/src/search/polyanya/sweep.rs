@@ -68,10 +68,10 @@ impl ExactSearch {
             let cone = if n.entry == ORIGIN {
                 [NONE, NONE]
             } else if n.entry < SPECIAL && n.right_line[0] == START && n.left_line[0] == START {
+                debug_assert_eq!(n.root, START);
                 [n.right_line[1], n.left_line[1]]
             } else {
                 debug_assert!(n.entry >= SPECIAL, "a sweep node not rooted at the corner");
-                debug_assert!(n.root == START || n.entry >= SPECIAL);
                 continue;
             };
             cone_of[i] = cones.len() as u32;
