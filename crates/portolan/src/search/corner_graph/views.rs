@@ -87,7 +87,7 @@ pub(crate) struct SweepCones {
 }
 
 /// A node of one corner's sweep: (the corner's index among the sweeps, the node's index in
-/// that sweep's tree).
+/// that sweep's cones).
 type SweepNode = (u32, u32);
 
 /// Per polygon, the corners seen from some point of it, with the cones saying from where.
@@ -128,9 +128,9 @@ impl Views {
         graph: &CornerGraph,
         per_corner: &[(u32, SweepCones)],
     ) -> Views {
-        // (polygon, corner, cone, (sweep, chain)), sorted: entries grouped per polygon, then
-        // per corner; one chain per cone (two nodes with the same cone into the same polygon
-        // hold the same rays, so either's chain is theirs).
+        // (polygon, corner, cone, sweep node), sorted: entries grouped per polygon, then per
+        // corner; one node per cone (two nodes with the same cone into the same polygon hold
+        // the same rays, so either's chain is theirs).
         let mut all: Vec<(u32, u32, [u32; 2], SweepNode)> = Vec::new();
         for (i, (c, recs)) in per_corner.iter().enumerate() {
             all.extend(
