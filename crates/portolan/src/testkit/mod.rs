@@ -12,6 +12,7 @@ pub mod scenes;
 
 use crate::geom::Vec2;
 use crate::io::movingai::GridMap;
+use crate::mesh::{NavMesh, PolyId};
 use crate::random::Rng;
 use crate::search::funnel::Portal;
 pub use counted::check_counted;
@@ -36,6 +37,44 @@ pub fn random_free_cell(map: &GridMap, rng: &mut Rng) -> (usize, usize) {
             return (x, y);
         }
     }
+}
+
+/// What is wrong with a path on `mesh`, if anything: a leg that a raycast finds blocked, or a
+/// channel that is empty, that is not a chain of polygons sharing edges, or that does not run
+/// from a polygon holding the first point to one holding the last. `None` for a valid path.
+///
+/// ```
+/// use portolan::{build, BuildOptions, PathFinder, Scene, SearchOptions};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+/// let path = PathFinder::new()
+///     .find_path(&mesh, Scene::DEFAULT_START, Scene::DEFAULT_GOAL, &SearchOptions::exact())
+///     .unwrap();
+/// assert_eq!(portolan::testkit::path_fault(&mesh, &path.points, &path.channel), None);
+/// assert!(portolan::testkit::path_fault(&mesh, &path.points, &[]).is_some());
+/// ```
+pub fn path_fault(mesh: &NavMesh, points: &[Vec2], channel: &[PolyId]) -> Option<String> {
+    for w in points.windows(2) {
+        if !crate::raycast(mesh, w[0], w[1]).is_ok_and(|ray| ray.is_clear()) {
+            return Some(format!("leg {} -> {} is blocked", w[0], w[1]));
+        }
+    }
+    let (Some(&first), Some(&last)) = (channel.first(), channel.last()) else {
+        return Some("empty channel".to_string());
+    };
+    if let Some(w) = channel
+        .windows(2)
+        .find(|w| mesh.shared_edge(w[0], w[1]).is_none())
+    {
+        return Some(format!("channel {} -> {} share no edge", w[0], w[1]));
+    }
+    let holds = |p: PolyId, x: Option<&Vec2>| x.is_some_and(|&x| mesh.locate_in(p, x).is_some());
+    if !holds(first, points.first()) {
+        return Some("channel starts elsewhere".to_string());
+    }
+    if !holds(last, points.last()) {
+        return Some("channel ends elsewhere".to_string());
+    }
+    None
 }
 
 /// `portals` mirrored (x → −x): left and right ends swap, so that a funnel runs its other

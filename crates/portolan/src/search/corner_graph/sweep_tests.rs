@@ -11,7 +11,7 @@ use crate::io::movingai::read_map;
 use crate::mesh::NavMesh;
 use crate::search::landmarks::Landmarks;
 use crate::search::{PathError, PathFinder, SearchOptions};
-use crate::testkit::{check_counted, data_dir, scenes};
+use crate::testkit::{check_counted, data_dir, path_fault, scenes};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use std::sync::Arc;
@@ -56,17 +56,8 @@ fn same_as_exact(
                         what
                     );
                     prop_assert_eq!(c.bound, Some(1.0), "{}", what);
-                    for w in c.points.windows(2) {
-                        let ray = crate::raycast(mesh, w[0], w[1]).unwrap();
-                        prop_assert!(ray.is_clear(), "leg {} -> {} blocked: {}", w[0], w[1], what);
-                    }
-                    let ch = &c.channel;
-                    prop_assert!(!ch.is_empty(), "empty channel: {}", what);
-                    for w in ch.windows(2) {
-                        prop_assert!(mesh.shared_edge(w[0], w[1]).is_some(), "{}", what);
-                    }
-                    prop_assert!(mesh.locate_in(ch[0], s).is_some(), "{}", what);
-                    prop_assert!(mesh.locate_in(ch[ch.len() - 1], g).is_some(), "{}", what);
+                    let fault = path_fault(mesh, &c.points, &c.channel);
+                    prop_assert!(fault.is_none(), "{:?}: {}", fault, what);
                 }
                 (Err(a), Err(b)) => prop_assert_eq!(a, &b, "{}", what),
                 (e, c) => prop_assert!(false, "exact {:?}, corner {:?}: {}", e, c, what),
