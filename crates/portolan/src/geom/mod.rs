@@ -163,12 +163,14 @@ pub(crate) fn orient_static(a: Vec2, b: Vec2, c: Vec2, bound: f64) -> (f64, bool
     (det, det.abs() > bound)
 }
 
-/// The error bound [`orient_static`] uses for points in a box no wider or taller than `extent`:
-/// Shewchuk's `ccwerrboundA` times the largest `|detleft| + |detright|` such points can give
-/// (each difference at most `extent`, rounded up; each product and the sum too), with a margin.
-/// Infinite (every test abstains) for a box that is not finite.
-pub(crate) fn static_orient_bound(extent: f64) -> f64 {
+/// The error bound [`orient_static`] uses for points in `bounds` (a mesh's, for tests among its
+/// vertices and points on it): Shewchuk's `ccwerrboundA` times the largest
+/// `|detleft| + |detright|` such points can give (each difference at most the box's width or
+/// height, rounded up; each product and the sum too), with a margin. Infinite (every test
+/// abstains) for a box that is not finite.
+pub(crate) fn static_orient_bound(bounds: Aabb) -> f64 {
     const ERR_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON) * f64::EPSILON;
+    let extent = (bounds.max.x - bounds.min.x).max(bounds.max.y - bounds.min.y);
     let bound = ERR_BOUND * 2.0 * extent * extent * (1.0 + 16.0 * f64::EPSILON) * (1.0 + 1e-9);
     if bound.is_finite() {
         bound
@@ -276,7 +278,8 @@ mod tests {
         let mut rng = crate::random::Rng::new(3);
         let (mut certain, mut abstained) = (0usize, 0usize);
         for &(extent, offset) in &[(1.0, 0.0), (512.0, 0.0), (1e4, 1e6), (1e9, 1e12)] {
-            let bound = static_orient_bound(extent);
+            let corner = Vec2::new(offset, offset);
+            let bound = static_orient_bound(Aabb::new(corner, corner + Vec2::new(extent, extent)));
             let point = |rng: &mut crate::random::Rng| {
                 Vec2::new(
                     offset + extent * rng.next_f64(),
@@ -310,8 +313,9 @@ mod tests {
             certain > 50_000 && abstained > 1_000,
             "{certain} {abstained}"
         );
-        assert_eq!(static_orient_bound(f64::INFINITY), f64::INFINITY);
-        assert_eq!(static_orient_bound(1e300), f64::INFINITY);
+        let huge = |x: f64| static_orient_bound(Aabb::new(Vec2::ZERO, Vec2::new(x, 1.0)));
+        assert_eq!(huge(f64::INFINITY), f64::INFINITY);
+        assert_eq!(huge(1e300), f64::INFINITY);
     }
 
     /// `nudge_toward` tries `p`, then t = 2⁻⁵², 2⁻⁵⁰, …, 2⁻², then gives `target`: a fixed,

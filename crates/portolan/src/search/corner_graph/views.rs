@@ -426,8 +426,7 @@ impl CornerGraph {
         let gen = scratch.generation;
         // The side lists' orientation tests, filtered with one bound for the whole mesh (every
         // point they take is a vertex or an endpoint on the mesh).
-        let b = mesh.bounds();
-        let bound = static_orient_bound((b.max.x - b.min.x).max(b.max.y - b.min.y));
+        let bound = static_orient_bound(mesh.bounds());
         // 2. The corners each side sees, tautly: (straight-line bound of a path through it,
         // distance to its endpoint, corner).
         let mut sides = std::mem::take(&mut scratch.sides);
@@ -892,8 +891,7 @@ mod tests {
             let graph = CornerGraph::build_with_views(&mesh);
             let views = graph.views.as_ref().expect("views");
             let vs = mesh.vertices();
-            let b = mesh.bounds();
-            let bound = static_orient_bound((b.max.x - b.min.x).max(b.max.y - b.min.y));
+            let bound = static_orient_bound(mesh.bounds());
             for p in mesh.polygons() {
                 let ring = ring(&mesh, p);
                 for e in views.entries(p) {
