@@ -241,13 +241,7 @@ impl CornerGraph {
         let corners: Vec<u32> = (0..mesh.vertex_count() as u32)
             .filter(|&v| turns[v as usize][0] != NONE)
             .collect();
-        let swept = sweep_all(mesh, &turns, &wedge_poly, &corners, cancel)?;
-        let mut seen = Vec::with_capacity(swept.len());
-        let mut rows: Vec<Vec<(u32, f64)>> = Vec::with_capacity(swept.len());
-        for (&c, (row, cones)) in corners.iter().zip(swept) {
-            rows.push(row);
-            seen.push((c, cones));
-        }
+        let mut rows = sweep_edges(mesh, &turns, &wedge_poly, &corners, cancel)?;
         symmetrize(&corners, &mut rows, mesh.vertex_count());
         let mut offsets = vec![0u32; mesh.vertex_count() + 1];
         for (c, row) in corners.iter().zip(&rows) {
@@ -307,7 +301,10 @@ impl CornerGraph {
         }
         // Views are only of use with labels (the query joins them).
         if graph.labels.is_some() {
+            let cones = sweep_cones(mesh, &graph.wedge_poly, &corners, cancel)?;
+            let seen: Vec<(u32, SweepCones)> = corners.iter().copied().zip(cones).collect();
             graph.views = Some(Views::build(mesh, &graph, &seen));
+            drop(seen);
             cancel.check()?;
             // Kept where they pay (`views::fit`), with how queries use them.
             if timed {
@@ -703,54 +700,12 @@ fn wedge_end(mesh: &NavMesh, v: VertexId, p: PolyId, i: usize) -> Option<VertexI
     None
 }
 
-/// Per corner, its kept edges sorted by target and what it saw of each polygon (for the views;
-/// from a pinch corner, through every wedge).
-type Swept = (Vec<(u32, f64)>, SweepCones);
-
-/// Sweeps from every corner (see [`Swept`]).
-fn sweep_all(
-    mesh: &NavMesh,
-    turns: &[[u32; 2]],
-    wedge_poly: &[u32],
+/// Runs `one` (with a search kept per worker) on every corner, in order; on the pool with the
+/// `parallel` feature.
+fn per_corner<T: Send>(
     corners: &[u32],
-    cancel: &CancelToken,
-) -> Result<Vec<Swept>, BuildError> {
-    let one = |search: &mut ExactSearch, c: u32| {
-        cancel.check()?;
-        let mut row = Vec::new();
-        let mut cones = SweepCones::default();
-        search.corner_sweep(
-            mesh,
-            VertexId(c),
-            Some(PolyId(wedge_poly[c as usize])),
-            &mut row,
-            &mut cones.cones,
-            &mut cones.parents,
-        );
-        let x = mesh.vertex(VertexId(c));
-        let [u, w] = turns[c as usize];
-        row.retain(|&(d, _)| {
-            let [du, dw] = turns[d as usize];
-            d != c
-                && du != NONE
-                && one_side(x, mesh.vertex(VertexId(d)), walls(mesh, du, dw))
-                && one_side(mesh.vertex(VertexId(d)), x, walls(mesh, u, w))
-        });
-        row.sort_unstable_by_key(|e| e.0);
-        if mesh.is_pinch(VertexId(c)) {
-            // A point can see a pinch corner through any of its wedges.
-            cones = SweepCones::default();
-            search.corner_sweep(
-                mesh,
-                VertexId(c),
-                None,
-                &mut Vec::new(),
-                &mut cones.cones,
-                &mut cones.parents,
-            );
-        }
-        Ok((row, cones))
-    };
+    one: impl Fn(&mut ExactSearch, u32) -> Result<T, BuildError> + Sync,
+) -> Result<Vec<T>, BuildError> {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
@@ -764,6 +719,71 @@ fn sweep_all(
         let mut s = ExactSearch::new();
         corners.iter().map(|&c| one(&mut s, c)).collect()
     }
+}
+
+/// Per corner, its kept edges sorted by target: a sweep from every corner, recording no
+/// cones (the views, which need them, exist only once the labels do: [`sweep_cones`]).
+fn sweep_edges(
+    mesh: &NavMesh,
+    turns: &[[u32; 2]],
+    wedge_poly: &[u32],
+    corners: &[u32],
+    cancel: &CancelToken,
+) -> Result<Vec<Vec<(u32, f64)>>, BuildError> {
+    per_corner(corners, |search, c| {
+        cancel.check()?;
+        let mut row = Vec::new();
+        let (mut cones, mut parents) = (Vec::new(), Vec::new());
+        search.corner_sweep(
+            mesh,
+            VertexId(c),
+            Some(PolyId(wedge_poly[c as usize])),
+            &mut row,
+            &mut cones,
+            &mut parents,
+        );
+        let x = mesh.vertex(VertexId(c));
+        let [u, w] = turns[c as usize];
+        row.retain(|&(d, _)| {
+            let [du, dw] = turns[d as usize];
+            d != c
+                && du != NONE
+                && one_side(x, mesh.vertex(VertexId(d)), walls(mesh, du, dw))
+                && one_side(mesh.vertex(VertexId(d)), x, walls(mesh, u, w))
+        });
+        row.sort_unstable_by_key(|e| e.0);
+        Ok(row)
+    })
+}
+
+/// Per corner, what its sweep saw of each polygon, for the views (from a pinch corner,
+/// through every wedge): the sweeps of [`sweep_edges`] again, recording their cones.
+///
+/// A second pass rather than cones recorded in the first: the cones take 16 bytes per sweep
+/// node, most of a build's peak memory on a map whose labels fail (447 MB on a 512 × 512
+/// random grid, which keeps no views), while the sweeps they would save are a part of the
+/// build on the maps that keep labels (BENCHMARKS.md, "the index").
+fn sweep_cones(
+    mesh: &NavMesh,
+    wedge_poly: &[u32],
+    corners: &[u32],
+    cancel: &CancelToken,
+) -> Result<Vec<SweepCones>, BuildError> {
+    per_corner(corners, |search, c| {
+        cancel.check()?;
+        let mut cones = SweepCones::default();
+        // A point can see a pinch corner through any of its wedges.
+        let wedge = (!mesh.is_pinch(VertexId(c))).then_some(PolyId(wedge_poly[c as usize]));
+        search.corner_sweep(
+            mesh,
+            VertexId(c),
+            wedge,
+            &mut Vec::new(),
+            &mut cones.cones,
+            &mut cones.parents,
+        );
+        Ok(cones)
+    })
 }
 
 /// Adds the reverse of every edge found from one side only (a sweep can miss a line of sight

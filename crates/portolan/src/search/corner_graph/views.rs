@@ -1076,4 +1076,3 @@ mod tests {
         assert!(chained > 10_000 && whole > 1_000, "{chained} {whole}");
     }
 }
-
