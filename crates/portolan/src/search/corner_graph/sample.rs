@@ -53,10 +53,10 @@ fn another_round(done: usize, spent: std::time::Duration) -> bool {
 /// How many sample queries are drawn: a quarter between random polygon pairs (long queries),
 /// three quarters from a random polygon to a point at a log-uniform distance from it (mostly
 /// short ones). Short ones are the more: they are where the views' fit chooses its threshold
-/// (`views::threshold`), and many of them are in sight or in one polygon, so decide nothing;
-/// with one in two short, the threshold on AcrosstheCape rested on about 20 queries and moved
-/// between 60 and 184 from build to build. They cost the fit little: a short query takes a few
-/// µs where a long one takes up to hundreds.
+/// (`views::threshold`), and many of them are in sight or in one polygon, so decide nothing.
+/// With one in two short (128 in all), about 20 queries decided AcrosstheCape's threshold.
+/// They cost the fit little: a short query takes a few µs where a long one takes up to
+/// hundreds.
 const SAMPLES: u64 = 256;
 
 /// The sample's seed: the same sample for every build of a mesh.

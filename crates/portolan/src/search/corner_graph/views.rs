@@ -729,13 +729,16 @@ impl ViewChoice {
 /// and the sample's total time with it.
 ///
 /// The threshold is the one whose times have the least *geometric* mean: each query counts by
-/// its time relative to its other way, not by its time. The sample is half long random pairs,
-/// whose times (tens to hundreds of µs on AcrosstheCape) swamp the short queries' few µs in a
-/// sum, so a threshold chosen by the total moved the short queries by 20% on that map's
-/// published scenario (198 of its 201 queries are short) while it saved 0.7–1.3% of the
-/// sample's total, a margin a build's timing noise decided one way or the other. By the
-/// geometric mean, a threshold is chosen where the queries below it are faster, whatever their
-/// length; and it still costs the long ones nothing, as they are above it.
+/// its time relative to its other way, not by its time. The sample's long random pairs, whose
+/// times (tens to hundreds of µs on AcrosstheCape) swamp the short queries' few µs in a sum,
+/// left the total a margin of about 1% between a threshold and none there, which a build's
+/// timing noise decided: over builds, by the total, 0 to 184 on the sample of 128 and 46.0 or
+/// 0 on the sample of 256; by the geometric mean, 46.0 or 113.9 (on a map whose short queries
+/// are about as fast either way, lak303d or brc202d, both criteria's thresholds move from build
+/// to build, and the queries' times do not). No threshold fitted on a sample suits every
+/// distribution of queries: AcrosstheCape's published scenario, 94 of whose 201 queries are
+/// 120–184 apart and easier for the plain search than the sample's queries of those lengths,
+/// runs 1.4× faster at 184 than at 113.9 (BENCHMARKS.md, "Session 18").
 fn threshold(
     samples: &mut [(f64, usize, f64, f64)],
     budget: usize,
