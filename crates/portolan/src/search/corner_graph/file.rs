@@ -1,7 +1,7 @@
 //! The corner graph as bytes: a saved index that a later process loads instead of building it
 //! again ([`CornerGraph::to_bytes`], [`CornerGraph::from_bytes`]).
 //!
-//! # Format (version 3)
+//! # Format (version 4)
 //! Little-endian throughout:
 //!
 //! | bytes | what |
@@ -36,11 +36,11 @@ use std::sync::Arc;
 /// The first bytes of every index file.
 pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 
-/// The format version this build writes and reads (3: the views keep their sweeps' trees, the
-/// channels of their paths' first and last legs; 2: a graph without labels says whether its
-/// edges are swept, `CornerGraph::answers_from_edges`). Older files are refused, to be built
-/// again.
-pub const VERSION: u32 = 3;
+/// The format version this build writes and reads (4: the landmark table in `f32`; 3: the views
+/// keep their sweeps' trees, the channels of their paths' first and last legs; 2: a graph
+/// without labels says whether its edges are swept, `CornerGraph::answers_from_edges`). Older
+/// files are refused, to be built again.
+pub const VERSION: u32 = 4;
 
 /// Why [`CornerGraph::from_bytes`] refused a file.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -132,6 +132,11 @@ impl Out {
         self.0.reserve(xs.len() * 8);
         xs.iter().for_each(|&x| self.f64(x));
     }
+    fn f32s(&mut self, xs: &[f32]) {
+        self.u64(xs.len() as u64);
+        self.0.reserve(xs.len() * 4);
+        xs.iter().for_each(|&x| self.u32(x.to_bits()));
+    }
     fn u8s(&mut self, xs: &[u8]) {
         self.u64(xs.len() as u64);
         self.0.extend_from_slice(xs);
@@ -181,6 +186,13 @@ impl<'a> In<'a> {
         let b = self.take(n * 4, what)?;
         Ok(b.chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+    fn f32s(&mut self, what: &'static str) -> Result<Vec<f32>, IndexError> {
+        let n = self.len(4, what)?;
+        let b = self.take(n * 4, what)?;
+        Ok(b.chunks_exact(4)
+            .map(|c| f32::from_bits(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
             .collect())
     }
     fn f64s(&mut self, what: &'static str) -> Result<Vec<f64>, IndexError> {
@@ -341,7 +353,7 @@ impl CornerGraph {
             Some(l) => {
                 o.u8(1);
                 o.u32s(l.sites().iter().map(|v| v.0));
-                o.f64s(l.table());
+                o.f32s(l.table());
             }
         }
         o.u8(u8::from(self.sweeps));
@@ -572,7 +584,7 @@ impl CornerGraph {
             1 => {
                 let sites = i.u32s("the landmark sites")?;
                 check_ids(&sites, nv, false, "the landmark sites")?;
-                let table = i.f64s("the landmark table")?;
+                let table = i.f32s("the landmark table")?;
                 // NaN marks pinch vertices; infinity, unreachable ones.
                 if table.len() != sites.len() * nv || table.iter().any(|&d| d < 0.0) {
                     return Err(corrupt(
@@ -649,7 +661,7 @@ mod tests {
         // A table one distance short is corrupt (it ends before the flag and the checksum).
         let mut bytes = graph.to_bytes();
         let n = bytes.len();
-        let table_len_at = n - 8 - 1 - mesh.vertex_count() * 4 * 8 - 8;
+        let table_len_at = n - 8 - 1 - mesh.vertex_count() * 4 * 4 - 8;
         bytes[table_len_at..table_len_at + 8]
             .copy_from_slice(&((mesh.vertex_count() * 4 - 1) as u64).to_le_bytes());
         resum(&mut bytes);
@@ -677,12 +689,12 @@ mod tests {
         }
     }
 
-    /// Files of the formats before (1: no sweeps flag; 2: no view trees) are refused by their
-    /// version, not misread.
+    /// Files of the formats before (1: no sweeps flag; 2: no view trees; 3: the landmark table
+    /// in `f64`) are refused by their version, not misread.
     #[test]
     fn older_versions_are_refused() {
         let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-        for old in [1u32, 2] {
+        for old in [1u32, 2, 3] {
             let mut bytes = CornerGraph::build_with_views(&mesh).to_bytes();
             bytes[8..12].copy_from_slice(&old.to_le_bytes());
             resum(&mut bytes);

@@ -31,7 +31,7 @@
 //!   `h(c) = max(|c t|, landmark bound)`; kept only where they make the search at least 10%
 //!   faster on the build's fixed sample of queries (`sample.rs`): on mazes, dead-end pruning
 //!   already leads the search, and on open maps the straight line does; there they gain
-//!   nothing and cost 128 bytes per vertex.
+//!   nothing and cost 64 bytes per vertex.
 //! - **Sweeps or not**, where there are no labels: whether a query runs the swept search over
 //!   the edges (below) or the plain search, timed on the same sample with the landmarks' choice
 //!   ([`CornerGraph::answers_from_edges`]). The sweeps pay on maps of many small obstacles (a

@@ -96,7 +96,7 @@ pub(super) fn sample_pairs(mesh: &NavMesh) -> Vec<(PolyId, PolyId)> {
 }
 
 /// The share of the sample's time the views or the landmarks must save to be used: both hold
-/// memory (the landmarks 128 bytes per vertex, most of a graph without views; the views most
+/// memory (the landmarks 64 bytes per vertex, a fifth of a graph without views on a random grid; the views most
 /// of one with them), and a smaller difference is within what two runs of the same sample
 /// differ by (on arena the views came out a few percent ahead or behind from build to build,
 /// while on the scenario the corner search with them ran 0.8–1.2× the plain one).
@@ -159,7 +159,7 @@ pub(super) struct LabelLess {
 /// - without landmarks, the sweeps if they save [`GAIN`] of the plain search's time;
 /// - with them, the same choice between the two;
 /// - the landmarks if the better way with them saves [`GAIN`] of the better way without (they
-///   hold 128 bytes per vertex; the edges are held anyway).
+///   hold 64 bytes per vertex; the edges are held anyway).
 ///
 /// Untimed, both. On a mesh with off-mesh links neither serves a query (the corner search is
 /// the plain search there): neither, and no landmarks built. A mesh too small for a sample

@@ -38,8 +38,9 @@ impl ExactSearch {
                 for &v in mesh.polygon_vertices(poly) {
                     let dv = dist(mesh.vertex(v), p);
                     for (b, &d) in target.iter_mut().zip(lm.row(v)) {
-                        b.0 = b.0.max(d - dv);
-                        b.1 = b.1.min(d + dv);
+                        let (low, high) = widen(d);
+                        b.0 = b.0.max(low - dv);
+                        b.1 = b.1.min(high + dv);
                     }
                 }
                 if pinch {
@@ -82,7 +83,8 @@ impl ExactSearch {
         let mut h = 0.0f64;
         for (&d, &(lb, ub)) in lm.row(VertexId(root)).iter().zip(&self.alt_goal) {
             // Unreachable pairs give infinities (a valid bound) or NaN, which `max` skips.
-            h = h.max(lower_bound(d, ub)).max(lower_bound(lb, d));
+            let (low, high) = widen(d);
+            h = h.max(lower_bound(low, ub)).max(lower_bound(lb, high));
         }
         self.roots[r].alt = h;
         h

@@ -294,7 +294,8 @@ impl ExactSearch {
             };
         } else if let Some(lm) = q.landmarks {
             for (&d, &(lb, ub)) in lm.row(VertexId(c)).iter().zip(&self.alt_goal) {
-                h = h.max(lower_bound(d, ub)).max(lower_bound(lb, d));
+                let (low, high) = widen(d);
+                h = h.max(lower_bound(low, ub)).max(lower_bound(lb, high));
             }
         }
         self.corner_h[i] = h;
