@@ -19,7 +19,8 @@
 //!
 //! # Cost
 //! Building: one pruned Dijkstra per corner; the labels' size depends on the map: a few dozen
-//! entries per corner on mazes and caves, hundreds on open terrain. The build stops, and the
+//! entries per corner on caves and dungeons, hundreds on open terrain and mazes (about 490 on
+//! a 512 × 512 maze of corridors 3 cells wide). The build stops, and the
 //! graph goes without labels (queries then sweep its edges, or run the plain search, with or
 //! without landmarks, as the build's sample finds faster; `sample.rs`), once the labels pass
 //! [`MAX_MEAN_ENTRIES`] per corner or [`MAX_ENTRIES`] in all, which bounds both the time and the
@@ -41,10 +42,32 @@ use std::collections::BinaryHeap;
 /// The most label entries per corner, on average, that a build keeps; past that the labels are
 /// dropped (open maps, where the labels would grow to hundreds of entries per corner, and the
 /// queries sweep the graph's edges or run the plain search instead).
+///
+/// ```
+/// use portolan::search::corner_graph::{CornerGraph, MAX_MEAN_ENTRIES};
+/// use portolan::{build, BuildOptions, Scene};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+/// let graph = CornerGraph::build(&mesh);
+/// if let Some(entries) = graph.label_entries() {
+///     assert!(entries <= MAX_MEAN_ENTRIES * graph.corner_count());
+/// }
+/// ```
 pub const MAX_MEAN_ENTRIES: usize = 200;
 
-/// The most label entries a build keeps in all (48 MB): past that the labels are dropped.
-pub const MAX_ENTRIES: usize = 4 << 20;
+/// The most label entries a build keeps in all: 48 MB at 16 bytes an entry, under the 50 MB
+/// an index of a 50,000-polygon mesh is to stay within (the graph's edges and views come on
+/// top); past that the labels are dropped. (It was `4 << 20` entries, 48 MB at the 12 bytes an entry took before the next
+/// hops: 67 MB since. No map in shared data comes near either: AcrosstheCape's labels hold
+/// about 510,000 entries.)
+///
+/// ```
+/// use portolan::search::corner_graph::{CornerGraph, MAX_ENTRIES};
+/// use portolan::{build, BuildOptions, Scene};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+/// let graph = CornerGraph::build(&mesh);
+/// assert!(graph.label_entries().map_or(true, |n| n <= MAX_ENTRIES));
+/// ```
+pub const MAX_ENTRIES: usize = 3_000_000;
 
 /// The early stop of the [module docs](self): after hub `k`, for `16 <= k < FRONT_HUBS`, the
 /// labels may hold at most `k / FRONT_HUBS` of the budget.
@@ -84,7 +107,8 @@ impl Ord for Item {
 impl HubLabels {
     /// Labels for the graph whose adjacency of vertex `v` is `adj(v)` (pairs of neighbour and
     /// length), on `n` vertices of which `corners` are the nodes; `None` when they would exceed
-    /// [`MAX_MEAN_ENTRIES`].
+    /// their budget ([`MAX_MEAN_ENTRIES`] per corner, at most [`MAX_ENTRIES`]) or when the first
+    /// hubs forecast so ([`FRONT_HUBS`]).
     /// Stops with [`BuildError::Cancelled`] once `cancel` fires (checked once per hub).
     pub(crate) fn build(
         n: usize,

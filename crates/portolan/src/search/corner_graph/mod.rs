@@ -23,7 +23,10 @@
 //!   the corners seen from `c` past which the free space goes on out of `c`'s sight, decided by
 //!   the same exact `orient` tests as the search, collinear walls, grazed vertices and pinches
 //!   included. An edge is kept when both of its corners' walls lie on one side of its line.
-//!   The sweeps are independent and run in parallel (cargo feature `parallel`).
+//!   The sweeps are independent and run in parallel (cargo feature `parallel`). Where the
+//!   labels below exist, the sweeps run a second time to record what each corner sees of each
+//!   polygon, for the views (`sweep_cones`: recorded in the first pass, those records were a
+//!   fifth of the build's peak memory on maps whose labels then fail).
 //! - **Hub labels** (`labels.rs`, pruned landmark labeling): exact graph distances between any
 //!   two corners, when they fit a budget ([`MAX_MEAN_ENTRIES`] per corner, [`MAX_ENTRIES`] in
 //!   all; they do on cave and dungeon maps, not on large open ones).
@@ -82,13 +85,15 @@
 //!
 //! # Cost
 //! Building: one sweep per corner, each the size of what the corner sees (`O(c · v)` in the
-//! worst case, far less on game maps), one pruned Dijkstra per corner for the labels, 16
+//! worst case, far less on game maps), and a second where there are labels, one pruned
+//! Dijkstra per corner for the labels, 16
 //! whole-mesh searches for the landmarks and the build's timed sample four ways, plain and swept,
 //! with and without them (without labels only; one round of about 0.6 s on a 48,801-polygon
-//! grid), one raycast per edge for the
+//! grid, measured with the sample of 128), one raycast per edge for the
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
-//! edge, 16 per vertex, `16 × 8` bytes per vertex for the landmarks, 16 bytes per label entry,
-//! 4 to 12 bytes per (polygon, corner in view) pair and 4 per polygon an edge crosses.
+//! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry,
+//! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
+//! views (`views.rs`), and 4 per polygon an edge crosses.
 //! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
 //!
 //! ```
@@ -176,11 +181,27 @@ pub(crate) const LEFT: u8 = 1;
 pub(crate) const RIGHT: u8 = 2;
 
 impl CornerGraph {
-    /// Builds the graph of `mesh`: corners, one sweep per corner, hub labels; where the labels
-    /// do not fit, [`LANDMARKS`] landmarks and the swept search over the edges, each only where
-    /// it makes queries at least 10% faster on the build's timed sample (see the module docs).
+    /// Builds the graph of `mesh`: corners, one sweep per corner, hub labels and, with them,
+    /// the views (a second sweep per corner), kept where they make queries at least 10% faster
+    /// on the build's timed sample; where the labels do not fit, [`LANDMARKS`] landmarks and the
+    /// swept search over the edges, each on the same condition (see the module docs).
     /// The graph measures a mesh with off-mesh links without them; the corner search is the
     /// plain exact search on such a mesh, so neither landmarks nor sweeps are kept there.
+    ///
+    /// ```
+    /// use portolan::search::corner_graph::CornerGraph;
+    /// use portolan::{build, BuildOptions, PathFinder, Scene, SearchOptions};
+    /// use std::sync::Arc;
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let graph = CornerGraph::build(&mesh);
+    /// assert!(graph.corner_count() > 0 && graph.mesh_id() == mesh.instance_id());
+    /// let corner = SearchOptions::corner(Arc::new(graph));
+    /// let (s, t) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+    /// let mut finder = PathFinder::new();
+    /// let fast = finder.find_path(&mesh, s, t, &corner).unwrap();
+    /// let exact = finder.find_path(&mesh, s, t, &SearchOptions::exact()).unwrap();
+    /// assert!((fast.length - exact.length).abs() <= 1e-9 * exact.length);
+    /// ```
     pub fn build(mesh: &NavMesh) -> CornerGraph {
         Self::build_inner(mesh, true, &CancelToken::new())
             .expect("a token nobody cancels never stops the build")
@@ -497,8 +518,8 @@ impl CornerGraph {
     /// Whether corner queries on this mesh are answered from the graph's views (`true`), or by
     /// the plain exact search because the build found the views saved less than a tenth of its
     /// time here (`false`: the views are then dropped). The build decides by running a fixed
-    /// sample of 256 queries between polygon centroids (a quarter between random polygons,
-    /// the rest short) both ways, up to three times in rounds, and comparing their least times. Where
+    /// sample of at most 256 queries between polygon centroids (a quarter between random
+    /// polygons, the rest short; short draws off the mesh are skipped) both ways, up to three times in rounds, and comparing their least times. Where
     /// the views are kept, the same sample fits the straight-line distance below which a query
     /// first tries the plain search for a few nodes: short queries, which the plain search ends
     /// sooner than the views can read what the endpoints see. The sample is fixed and the answers are exact either way; only this
@@ -721,8 +742,9 @@ fn per_corner<T: Send>(
     }
 }
 
-/// Per corner, its kept edges sorted by target: a sweep from every corner, recording no
-/// cones (the views, which need them, exist only once the labels do: [`sweep_cones`]).
+/// Per corner, its kept edges sorted by target: a sweep from every corner, keeping no cones
+/// (each sweep's are dropped with it; the views, which need them, exist only once the labels
+/// do: [`sweep_cones`]).
 fn sweep_edges(
     mesh: &NavMesh,
     turns: &[[u32; 2]],
@@ -760,9 +782,10 @@ fn sweep_edges(
 /// through every wedge): the sweeps of [`sweep_edges`] again, recording their cones.
 ///
 /// A second pass rather than cones recorded in the first: the cones take 16 bytes per sweep
-/// node, most of a build's peak memory on a map whose labels fail (447 MB on a 512 × 512
-/// random grid, which keeps no views), while the sweeps they would save are a part of the
-/// build on the maps that keep labels (BENCHMARKS.md, "the index").
+/// node, which on a map whose labels fail served nothing (a 512 × 512 random grid, which keeps
+/// no views, built with a peak of 436–454 MB with them and 347–349 MB without), while the
+/// second pass costs the maps that keep labels a part of their build (lak303d 61–83 → 74–88
+/// ms, brc202d 99–132 → 126–155 ms; BENCHMARKS.md, "Session 18").
 fn sweep_cones(
     mesh: &NavMesh,
     wedge_poly: &[u32],

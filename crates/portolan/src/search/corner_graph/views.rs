@@ -2,7 +2,8 @@
 //! answer a corner query without any search.
 //!
 //! # The index
-//! A corner `c`'s sweep (one per corner, made anyway for the graph's edges) expands only nodes
+//! A corner `c`'s sweep (one per corner, the graph's edges' sweep run again once the labels
+//! exist, to record what it sees: `sweep_cones`) expands only nodes
 //! rooted at `c`. Each node is an interval on an edge through which `c` sees into the polygon
 //! behind it: the points of that polygon inside the node's *cone* (two lines from `c` through
 //! mesh vertices, kept exactly by the search) are seen from `c`. And since a polygon is convex
@@ -120,8 +121,9 @@ pub(crate) struct Views {
 }
 
 impl Views {
-    /// The index from each corner's sweep records (`(corner, [(polygon, cone)])`, a cone of
-    /// `[NONE, NONE]` for a whole polygon), on `mesh`. A corner is left out of a polygon no
+    /// The index from each corner's sweep records (`(corner, SweepCones)`: per node, the
+    /// polygon entered and its cone, `[NONE, NONE]` for a whole polygon, and its parent), on
+    /// `mesh`. A corner is left out of a polygon no
     /// point of which it is [taut from](CornerGraph::taut_from): no path from there bends at it.
     pub(crate) fn build(
         mesh: &NavMesh,
@@ -708,10 +710,12 @@ pub(crate) struct ViewChoice {
     /// Queries whose endpoints are less than this apart (straight line) try the plain exact
     /// search first, for at most [`ViewChoice::budget`] nodes: short queries, where the plain
     /// search ends in a few nodes while the views would still read every corner the endpoints
-    /// see. 0 on maps where the views win at every sampled distance.
+    /// see. 0 on maps where the views win at every sampled distance; infinite where the plain
+    /// try wins at every one (the views then answer only past the budget).
     pub(crate) plain_below: f64,
     /// The nodes the plain search is given first: as many as it expands, on average, in the time
-    /// of an average view query, so a plain try that fails at most doubles a query's cost.
+    /// of an average view query (at least 16), so a plain try that fails at most doubles a
+    /// query's cost.
     pub(crate) budget: usize,
 }
 
@@ -775,7 +779,9 @@ fn threshold(
 /// How the corner search should use `graph`'s views on `mesh`: `None` when the views, used
 /// at their best threshold, do not save a tenth of the plain exact search's time on the
 /// build's fixed sample of queries ([`sample_pairs`], [`pays`]); otherwise the distance below
-/// which a query tries the plain search first, chosen for the least total time on the sample.
+/// which a query tries the plain search first, chosen by the least geometric mean of the
+/// sample's times ([`threshold`]; the views are kept when the sample's total time at that
+/// threshold saves the tenth).
 /// Each sample query is timed both ways by [`least_times`], on the machine that builds the
 /// graph (the `sample` module says why by time and not by a model).
 pub(crate) fn fit(
