@@ -34,15 +34,52 @@ use crate::search::landmarks::Landmarks;
 use std::sync::Arc;
 
 /// The first bytes of every index file.
+///
+/// ```
+/// use portolan::search::corner_graph::file::{MAGIC, VERSION};
+/// use portolan::search::corner_graph::CornerGraph;
+/// use portolan::{build, BuildOptions, Scene};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+/// let bytes = CornerGraph::build(&mesh).to_bytes();
+/// assert_eq!(bytes[..8], MAGIC);
+/// assert_eq!(bytes[8..12], VERSION.to_le_bytes());
+/// ```
 pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 
 /// The format version this build writes and reads (4: the landmark table in `f32`; 3: the views
 /// keep their sweeps' trees, the channels of their paths' first and last legs; 2: a graph
 /// without labels says whether its edges are swept, `CornerGraph::answers_from_edges`). Older
 /// files are refused, to be built again.
+///
+/// ```
+/// use portolan::search::corner_graph::file::VERSION;
+/// use portolan::search::corner_graph::{CornerGraph, IndexError};
+/// use portolan::{build, BuildOptions, Scene};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+/// let mut bytes = CornerGraph::build(&mesh).to_bytes();
+/// bytes[8..12].copy_from_slice(&(VERSION - 1).to_le_bytes());
+/// // (The version is read before the checksum: an older file is named as one.)
+/// assert_eq!(
+///     CornerGraph::from_bytes(&bytes, &mesh).unwrap_err(),
+///     IndexError::Version { found: VERSION - 1, supported: VERSION }
+/// );
+/// ```
 pub const VERSION: u32 = 4;
 
 /// Why [`CornerGraph::from_bytes`] refused a file.
+///
+/// ```
+/// use portolan::search::corner_graph::{CornerGraph, IndexError};
+/// use portolan::{build, BuildOptions, Scene};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+/// assert_eq!(CornerGraph::from_bytes(b"not an index", &mesh).unwrap_err(), IndexError::NotAnIndex);
+/// let bytes = CornerGraph::build(&mesh).to_bytes();
+/// let cut = &bytes[..bytes.len() / 2];
+/// assert!(matches!(
+///     CornerGraph::from_bytes(cut, &mesh),
+///     Err(IndexError::Truncated { .. } | IndexError::Checksum { .. })
+/// ));
+/// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum IndexError {

@@ -135,6 +135,15 @@ use std::sync::Arc;
 
 /// How many landmarks the graph's heuristic uses (see [`Landmarks`]; 16 is the measured sweet
 /// spot there).
+///
+/// ```
+/// use portolan::search::corner_graph::{CornerGraph, LANDMARKS};
+/// use portolan::{build, BuildOptions, Scene};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+/// let graph = CornerGraph::build_with_views(&mesh);
+/// // Landmarks only serve a graph without labels; where kept, there are this many at most.
+/// assert!(graph.landmarks().map_or(true, |l| l.count() <= LANDMARKS));
+/// ```
 pub const LANDMARKS: usize = 16;
 
 const NONE: u32 = u32::MAX;
