@@ -37,7 +37,7 @@
 //! most of a label-less corner graph's index after its edges: on a 48,801-polygon random grid,
 //! 16 landmarks took it from 34 to 50 MB in `f64`), at a relative error of at most 2⁻²⁴. The
 //! bounds read each stored distance as the interval it stands for (`[d(1 − 2⁻²³), d(1 + 2⁻²³)]`,
-//! [`STORED_ERROR`]), so they stay lower bounds. A distance outside `f32`'s normal range
+//! `STORED_ERROR`), so they stay lower bounds. A distance outside `f32`'s normal range
 //! (meshes larger than about 10³⁸ or finer than 10⁻³⁸) is stored as NaN and gives no bound.
 //!
 //! Cost: `count` whole-mesh searches to build, `4 · count` bytes per vertex to keep, and per
