@@ -88,8 +88,8 @@
 //! worst case, far less on game maps), and a second where there are labels, one pruned
 //! Dijkstra per corner for the labels, 16
 //! whole-mesh searches for the landmarks and the build's timed sample four ways, plain and swept,
-//! with and without them (without labels only; one round of about 0.6 s on a 48,801-polygon
-//! grid, measured with the sample of 128), one raycast per edge for the
+//! with and without them (without labels only; two rounds of 0.63–0.68 s each on a
+//! 48,801-polygon grid), one raycast per edge for the
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
 //! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry,
 //! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
