@@ -332,9 +332,7 @@ impl CornerGraph {
         // Views are only of use with labels (the query joins them).
         if graph.labels.is_some() {
             let cones = sweep_cones(mesh, &graph.wedge_poly, &corners, cancel)?;
-            let seen: Vec<(u32, SweepCones)> = corners.iter().copied().zip(cones).collect();
-            graph.views = Some(Views::build(mesh, &graph, &seen));
-            drop(seen);
+            graph.views = Some(Views::build(mesh, &graph, &corners, cones));
             cancel.check()?;
             // Kept where they pay (`views::fit`), with how queries use them.
             if timed {
@@ -751,9 +749,8 @@ fn per_corner<T: Send>(
     }
 }
 
-/// Per corner, its kept edges sorted by target: a sweep from every corner, keeping no cones
-/// (each sweep's are dropped with it; the views, which need them, exist only once the labels
-/// do: [`sweep_cones`]).
+/// Per corner, its kept edges sorted by target: a sweep from every corner, reading no cones
+/// (the views, which need them, exist only once the labels do: [`sweep_cones`]).
 fn sweep_edges(
     mesh: &NavMesh,
     turns: &[[u32; 2]],
@@ -763,16 +760,9 @@ fn sweep_edges(
 ) -> Result<Vec<Vec<(u32, f64)>>, BuildError> {
     per_corner(corners, |search, c| {
         cancel.check()?;
+        search.corner_sweep(mesh, VertexId(c), Some(PolyId(wedge_poly[c as usize])));
         let mut row = Vec::new();
-        let (mut cones, mut parents) = (Vec::new(), Vec::new());
-        search.corner_sweep(
-            mesh,
-            VertexId(c),
-            Some(PolyId(wedge_poly[c as usize])),
-            &mut row,
-            &mut cones,
-            &mut parents,
-        );
+        search.swept_corners(&mut row);
         let x = mesh.vertex(VertexId(c));
         let [u, w] = turns[c as usize];
         row.retain(|&(d, _)| {
@@ -806,14 +796,8 @@ fn sweep_cones(
         let mut cones = SweepCones::default();
         // A point can see a pinch corner through any of its wedges.
         let wedge = (!mesh.is_pinch(VertexId(c))).then_some(PolyId(wedge_poly[c as usize]));
-        search.corner_sweep(
-            mesh,
-            VertexId(c),
-            wedge,
-            &mut Vec::new(),
-            &mut cones.cones,
-            &mut cones.parents,
-        );
+        search.corner_sweep(mesh, VertexId(c), wedge);
+        search.swept_cones(&mut cones.cones, &mut cones.parents);
         Ok(cones)
     })
 }

@@ -121,20 +121,21 @@ pub(crate) struct Views {
 }
 
 impl Views {
-    /// The index from each corner's sweep records (`(corner, SweepCones)`: per node, the
+    /// The index from each corner's sweep records (`sweeps[i]` of `corners[i]`: per node, the
     /// polygon entered and its cone, `[NONE, NONE]` for a whole polygon, and its parent), on
-    /// `mesh`. A corner is left out of a polygon no
+    /// `mesh`; the records are dropped once read. A corner is left out of a polygon no
     /// point of which it is [taut from](CornerGraph::taut_from): no path from there bends at it.
     pub(crate) fn build(
         mesh: &NavMesh,
         graph: &CornerGraph,
-        per_corner: &[(u32, SweepCones)],
+        corners: &[u32],
+        sweeps: Vec<SweepCones>,
     ) -> Views {
         // (polygon, corner, cone, sweep node), sorted: entries grouped per polygon, then per
         // corner; one node per cone (two nodes with the same cone into the same polygon hold
         // the same rays, so either's chain is theirs).
         let mut all: Vec<(u32, u32, [u32; 2], SweepNode)> = Vec::new();
-        for (i, (c, recs)) in per_corner.iter().enumerate() {
+        for (i, (c, recs)) in corners.iter().zip(&sweeps).enumerate() {
             all.extend(
                 recs.cones
                     .iter()
@@ -163,10 +164,7 @@ impl Views {
             ..Views::default()
         };
         // Per sweep, each node's index in the kept tree, once it is there.
-        let mut kept: Vec<Vec<u32>> = per_corner
-            .iter()
-            .map(|(_, r)| vec![NONE; r.cones.len()])
-            .collect();
+        let mut kept: Vec<Vec<u32>> = sweeps.iter().map(|r| vec![NONE; r.cones.len()]).collect();
         let mut up = Vec::new();
         let mut i = 0;
         while i < all.len() {
@@ -183,7 +181,7 @@ impl Views {
                 for &(_, _, cone, (k, node)) in &all[i..j] {
                     v.cones.push(cone);
                     // The node and those of its ancestors not kept yet, kept root first.
-                    let (sweep, map) = (&per_corner[k as usize].1, &mut kept[k as usize]);
+                    let (sweep, map) = (&sweeps[k as usize], &mut kept[k as usize]);
                     up.clear();
                     let mut at = node;
                     while at != NONE && map[at as usize] == NONE {

@@ -293,6 +293,8 @@ pub(crate) struct ExactSearch {
     seen_g: Vec<f64>,
     /// The corners the current `Sweep::Collect` sweep saw, in order of first sight.
     seen: Vec<u32>,
+    /// Per node of the last corner sweep, the index of its cone (`ExactSearch::swept_cones`).
+    cone_of: Vec<u32>,
     /// Per vertex, during a corner query: stamp, best `g` of a corner node, and its heuristic.
     corner_stamp: Vec<u32>,
     corner_g: Vec<f64>,

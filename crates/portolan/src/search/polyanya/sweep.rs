@@ -25,23 +25,15 @@ impl ExactSearch {
         }
     }
 
-    /// The corners corner `c` sees past which the free space goes on out of its sight, with
-    /// their distances, from a sweep into `c`'s reflex wedge (the wedge of polygon `wedge`;
-    /// every wedge when `wedge` is `None`); appended to `out`, unfiltered (the graph keeps the
-    /// taut ones). Appends to `cones` what `c` sees of each polygon the sweep entered: per
-    /// node, the polygon and its cone's sides as the far vertices of the lines from `c`
-    /// (right, left), or `[u32::MAX; 2]` for a polygon `c` is a vertex of (it sees all of it);
-    /// and to `parents`, one per cone, the index in `cones` of the cone of the node's parent
-    /// (`u32::MAX` for none): read back from a node, the polygons a segment from `c` to a point
-    /// of its polygon in its cone crosses. Returns the nodes the sweep expanded.
+    /// A sweep from corner `c` into its reflex wedge (the wedge of polygon `wedge`; every wedge
+    /// when `wedge` is `None`): every node rooted at `c`, which is everything `c` sees. Read
+    /// what it found with [`swept_corners`](Self::swept_corners) and
+    /// [`swept_cones`](Self::swept_cones), before the next search. Returns the nodes it expanded.
     pub(crate) fn corner_sweep(
         &mut self,
         mesh: &NavMesh,
         c: VertexId,
         wedge: Option<PolyId>,
-        out: &mut Vec<(u32, f64)>,
-        cones: &mut Vec<(u32, [u32; 2])>,
-        parents: &mut Vec<u32>,
     ) -> usize {
         self.reset(mesh);
         self.grow_sweep_buffers(mesh);
@@ -59,11 +51,29 @@ impl ExactSearch {
         let mut expanded = 0;
         self.run(mesh, &q, &mut expanded, None);
         self.sweep = Sweep::Off;
+        expanded
+    }
+
+    /// The last [`corner_sweep`](Self::corner_sweep)'s corners past which the free space goes
+    /// on out of the swept corner's sight, with their distances, appended to `out`, unfiltered
+    /// (the graph keeps the taut ones).
+    pub(crate) fn swept_corners(&self, out: &mut Vec<(u32, f64)>) {
         out.extend(self.seen.iter().map(|&v| (v, self.seen_g[v as usize])));
+    }
+
+    /// What the swept corner `c` of the last [`corner_sweep`](Self::corner_sweep) sees of each
+    /// polygon the sweep entered, appended: to `cones`, per node, the polygon and its cone's
+    /// sides as the far vertices of the lines from `c` (right, left), or `[u32::MAX; 2]` for a
+    /// polygon `c` is a vertex of (it sees all of it); to `parents`, one per cone, the index in
+    /// `cones` of the cone of the node's parent (`u32::MAX` for none): read back from a node,
+    /// the polygons a segment from `c` to a point of its polygon in its cone crosses.
+    pub(crate) fn swept_cones(&mut self, cones: &mut Vec<(u32, [u32; 2])>, parents: &mut Vec<u32>) {
         // Every node of the sweep is rooted at `c` (turns are emitted, not made), so its cone
         // is what `c` sees of its polygon: the lines are `[START, v]`, from `c` through `v`.
         // Per node, the index of its cone (nodes come after their parents).
-        let mut cone_of = vec![NONE; self.nodes.len()];
+        let cone_of = &mut self.cone_of;
+        cone_of.clear();
+        cone_of.resize(self.nodes.len(), NONE);
         for (i, n) in self.nodes.iter().enumerate() {
             let cone = if n.entry == ORIGIN {
                 [NONE, NONE]
@@ -78,7 +88,6 @@ impl ExactSearch {
             parents.push(cone_of.get(n.parent as usize).copied().unwrap_or(NONE));
             cones.push((n.poly, cone));
         }
-        expanded
     }
 
     /// Queues every node of `succ` (a sweep's start: order does not matter, `h` is 0).
