@@ -220,14 +220,17 @@ impl Views {
     /// `true` when corner entry `e` (of a polygon holding `x`) is seen from `x`.
     #[inline]
     fn sees(&self, mesh: &NavMesh, e: usize, x: Vec2) -> bool {
-        let cones = &self.cones[self.cone_at[e] as usize..self.cone_at[e + 1] as usize];
-        if cones.is_empty() {
-            return true;
-        }
-        let c = mesh.vertices()[self.corner[e] as usize];
-        cones.iter().any(|&[r, l]| {
-            orient(c, mesh.vertices()[r as usize], x) != Orientation::Clockwise
-                && orient(c, mesh.vertices()[l as usize], x) != Orientation::CounterClockwise
+        self.cone_at[e] == self.cone_at[e + 1] || self.cone_holding(mesh, e, x).is_some()
+    }
+
+    /// The index in `cones` of entry `e`'s first cone that holds `x` (exact tests).
+    fn cone_holding(&self, mesh: &NavMesh, e: usize, x: Vec2) -> Option<usize> {
+        let vs = mesh.vertices();
+        let c = vs[self.corner[e] as usize];
+        (self.cone_at[e] as usize..self.cone_at[e + 1] as usize).find(|&k| {
+            let [r, l] = self.cones[k];
+            orient(c, vs[r as usize], x) != Orientation::Clockwise
+                && orient(c, vs[l as usize], x) != Orientation::CounterClockwise
         })
     }
 
@@ -242,8 +245,6 @@ impl Views {
         c: u32,
         leg: &mut Vec<PolyId>,
     ) -> bool {
-        let vs = mesh.vertices();
-        let cv = vs[c as usize];
         let mut found: Option<Result<PolyId, usize>> = None;
         for_each_polygon(mesh, xloc, |p| {
             if found.is_some() {
@@ -255,19 +256,11 @@ impl Views {
                 return;
             };
             let e = entries.start + k;
-            let cones = self.cone_at[e] as usize..self.cone_at[e + 1] as usize;
-            if cones.is_empty() {
-                found = Some(Ok(p));
-                return;
-            }
-            found = cones
-                .into_iter()
-                .find(|&k| {
-                    let [r, l] = self.cones[k];
-                    orient(cv, vs[r as usize], x) != Orientation::Clockwise
-                        && orient(cv, vs[l as usize], x) != Orientation::CounterClockwise
-                })
-                .map(Err);
+            found = if self.cone_at[e] == self.cone_at[e + 1] {
+                Some(Ok(p))
+            } else {
+                self.cone_holding(mesh, e, x).map(Err)
+            };
         });
         let from = leg.len();
         match found {
