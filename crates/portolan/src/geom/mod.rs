@@ -138,20 +138,22 @@ fn orientation_of(det: f64) -> Orientation {
     }
 }
 
+/// Shewchuk's `ccwerrboundA`, `(3 + 16ε)ε`: the relative error bound of the plain `f64`
+/// orientation determinant, against `|detleft| + |detright|`.
+const CCW_ERR_BOUND_A: f64 = (3.0 + 16.0 * f64::EPSILON) * f64::EPSILON;
+
 /// The determinant [`orient`] decides on, in plain `f64`, and whether its sign is certain: not
 /// zero, and at least Shewchuk's error bound (`ccwerrboundA`) away from it, so that its sign is
-/// the exact one. `orient`'s own fast filter; callers that combine several signs without a
-/// branch each (the corner search's views) use it directly and fall back to `orient` where one
-/// is not certain.
+/// the exact one: `orient`'s own fast filter. (Callers that combine several signs without a
+/// branch each, the corner search's views, use [`orient_static`], the same test against one
+/// bound for a whole box, and fall back to `orient` where one is not certain.)
 #[inline]
-pub(crate) fn orient_filtered(a: Vec2, b: Vec2, c: Vec2) -> (f64, bool) {
+fn orient_filtered(a: Vec2, b: Vec2, c: Vec2) -> (f64, bool) {
     let detleft = (a.x - c.x) * (b.y - c.y);
     let detright = (a.y - c.y) * (b.x - c.x);
     let det = detleft - detright;
     let detsum = detleft.abs() + detright.abs();
-    // Shewchuk's ccwerrboundA = (3 + 16 eps) eps.
-    const ERR_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON) * f64::EPSILON;
-    (det, det != 0.0 && det.abs() >= ERR_BOUND * detsum)
+    (det, det != 0.0 && det.abs() >= CCW_ERR_BOUND_A * detsum)
 }
 
 /// [`orient_filtered`] with a static error bound ([`static_orient_bound`] of a box holding all
@@ -169,9 +171,9 @@ pub(crate) fn orient_static(a: Vec2, b: Vec2, c: Vec2, bound: f64) -> (f64, bool
 /// height, rounded up; each product and the sum too), with a margin. Infinite (every test
 /// abstains) for a box that is not finite.
 pub(crate) fn static_orient_bound(bounds: Aabb) -> f64 {
-    const ERR_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON) * f64::EPSILON;
     let extent = (bounds.max.x - bounds.min.x).max(bounds.max.y - bounds.min.y);
-    let bound = ERR_BOUND * 2.0 * extent * extent * (1.0 + 16.0 * f64::EPSILON) * (1.0 + 1e-9);
+    let bound =
+        CCW_ERR_BOUND_A * 2.0 * extent * extent * (1.0 + 16.0 * f64::EPSILON) * (1.0 + 1e-9);
     if bound.is_finite() {
         bound
     } else {
