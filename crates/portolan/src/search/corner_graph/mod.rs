@@ -137,12 +137,15 @@ use std::sync::Arc;
 /// spot there).
 ///
 /// ```
-/// use portolan::search::corner_graph::{CornerGraph, LANDMARKS};
+/// use portolan::search::corner_graph::LANDMARKS;
+/// use portolan::search::landmarks::Landmarks;
 /// use portolan::{build, BuildOptions, Scene};
 /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-/// let graph = CornerGraph::build_with_views(&mesh);
-/// // Landmarks only serve a graph without labels; where kept, there are this many at most.
-/// assert!(graph.landmarks().map_or(true, |l| l.count() <= LANDMARKS));
+/// // The table a graph without labels keeps where it pays: LANDMARKS distances per vertex,
+/// // 4 bytes each.
+/// let landmarks = Landmarks::build(&mesh, LANDMARKS);
+/// assert_eq!(landmarks.count(), LANDMARKS);
+/// assert_eq!(landmarks.memory_bytes(), LANDMARKS * 4 * mesh.vertex_count());
 /// ```
 pub const LANDMARKS: usize = 16;
 

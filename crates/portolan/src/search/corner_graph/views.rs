@@ -907,16 +907,15 @@ mod tests {
         // Views faster everywhere: no threshold.
         let mut faster: Vec<_> = (1..20).map(|d| (f64::from(d), 5, 900.0, 600.0)).collect();
         assert_eq!(threshold(&mut faster, 100, model).0, 0.0);
-        // Two queries at one distance, one faster each way by the same ratio, the first
-        // alone before them faster plain: the threshold stops before the pair's distance or
-        // past both, never between them.
+        // Two queries at one distance, decided together: the first of the pair alone would
+        // make "below 2" look best (it counts one query of the pair without the other), but a
+        // threshold cannot part them, and together they make "past both" the best.
         let mut tied = vec![
-            (1.0, 5, 500.0, 1000.0),
-            (2.0, 5, 500.0, 1000.0),
-            (2.0, 5, 2000.0, 1000.0),
+            (1.0, 5, 2000.0, 1000.0),
+            (2.0, 5, 100.0, 1000.0),
+            (2.0, 5, 1500.0, 1000.0),
         ];
-        let below = threshold(&mut tied, 100, model).0;
-        assert!(below == 2.0 || below == f64::INFINITY, "{below}");
+        assert_eq!(threshold(&mut tied, 100, model).0, f64::INFINITY);
         // A plain try past its budget costs the budget's worth and then the views.
         let mut over = vec![(1.0, 1_000, 500.0, 1000.0)];
         assert_eq!(threshold(&mut over, 100, model), (0.0, 1000.0));
