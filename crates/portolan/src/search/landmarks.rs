@@ -87,7 +87,7 @@ fn stored(d: f64) -> f32 {
 /// The interval a stored distance stands for: `(low, high)`, holding the distance it was
 /// stored from ([`STORED_ERROR`]); infinite for infinity, NaN for NaN.
 #[inline]
-pub(crate) fn widen(d: f32) -> (f64, f64) {
+fn widen(d: f32) -> (f64, f64) {
     let d = f64::from(d);
     (d * (1.0 - STORED_ERROR), d * (1.0 + STORED_ERROR))
 }
@@ -206,11 +206,14 @@ impl Landmarks {
         self.dist.len() * std::mem::size_of::<f32>()
     }
 
-    /// The distances from every landmark to `v`, as stored (read them with [`widen`]).
+    /// Per landmark, an interval holding its distance to `v` ([`widen`] of the stored value):
+    /// what every bound reads, so that none can take a stored `f32` for the distance.
     #[inline]
-    pub(crate) fn row(&self, v: VertexId) -> &[f32] {
+    pub(crate) fn row(&self, v: VertexId) -> impl Iterator<Item = (f64, f64)> + '_ {
         let k = self.count();
-        &self.dist[v.index() * k..v.index() * k + k]
+        self.dist[v.index() * k..v.index() * k + k]
+            .iter()
+            .map(|&d| widen(d))
     }
 }
 

@@ -37,8 +37,7 @@ impl ExactSearch {
                 };
                 for &v in mesh.polygon_vertices(poly) {
                     let dv = dist(mesh.vertex(v), p);
-                    for (b, &d) in target.iter_mut().zip(lm.row(v)) {
-                        let (low, high) = widen(d);
+                    for (b, (low, high)) in target.iter_mut().zip(lm.row(v)) {
                         b.0 = b.0.max(low - dv);
                         b.1 = b.1.min(high + dv);
                     }
@@ -81,9 +80,8 @@ impl ExactSearch {
             return self.roots[r].alt;
         }
         let mut h = 0.0f64;
-        for (&d, &(lb, ub)) in lm.row(VertexId(root)).iter().zip(&self.alt_goal) {
+        for ((low, high), &(lb, ub)) in lm.row(VertexId(root)).zip(&self.alt_goal) {
             // Unreachable pairs give infinities (a valid bound) or NaN, which `max` skips.
-            let (low, high) = widen(d);
             h = h.max(lower_bound(low, ub)).max(lower_bound(lb, high));
         }
         self.roots[r].alt = h;

@@ -164,7 +164,7 @@ pub(crate) use sweep::{channel_along, channel_through, segment_channel, ChannelB
 
 use super::corner_graph::{CornerGraph, ViewAnswer, ViewScratch};
 use super::endpoint::{locate_endpoint, EndpointRole};
-use super::landmarks::{widen, Landmarks};
+use super::landmarks::Landmarks;
 use super::open::Open;
 use super::{LinkTraversal, Path, PathError, PathStatus, PolygonFilter, SearchOptions};
 use crate::geom::{

@@ -302,8 +302,7 @@ impl ExactSearch {
                 h.max(d - LANDMARK_SLACK * d)
             };
         } else if let Some(lm) = q.landmarks {
-            for (&d, &(lb, ub)) in lm.row(VertexId(c)).iter().zip(&self.alt_goal) {
-                let (low, high) = widen(d);
+            for ((low, high), &(lb, ub)) in lm.row(VertexId(c)).zip(&self.alt_goal) {
                 h = h.max(lower_bound(low, ub)).max(lower_bound(lb, high));
             }
         }
