@@ -1,7 +1,7 @@
 //! The corner graph as bytes: a saved index that a later process loads instead of building it
 //! again ([`CornerGraph::to_bytes`], [`CornerGraph::from_bytes`]).
 //!
-//! # Format (version 4)
+//! # Format (version 5)
 //! Little-endian throughout:
 //!
 //! | bytes | what |
@@ -28,7 +28,7 @@
 
 use super::labels::HubLabels;
 use super::views::{ViewChoice, Views};
-use super::{CornerGraph, NONE};
+use super::{side_group, CornerGraph, NONE};
 use crate::mesh::{Fnv64, NavMesh, PolyId, VertexId};
 use crate::search::landmarks::Landmarks;
 use std::sync::Arc;
@@ -46,7 +46,8 @@ use std::sync::Arc;
 /// ```
 pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 
-/// The format version this build writes and reads (4: the landmark table in `f32`; 3: the views
+/// The format version this build writes and reads (5: each corner's edges grouped by the
+/// turns they continue, then by target; 4: the landmark table in `f32`; 3: the views
 /// keep their sweeps' trees, the channels of their paths' first and last legs; 2: a graph
 /// without labels says whether its edges are swept, `CornerGraph::answers_from_edges`). Older
 /// files are refused, to be built again.
@@ -64,7 +65,7 @@ pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 ///     IndexError::Version { found: VERSION - 1, supported: VERSION }
 /// );
 /// ```
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// Why [`CornerGraph::from_bytes`] refused a file.
 ///
@@ -507,6 +508,18 @@ impl CornerGraph {
         if lengths.len() != targets.len() || sides.len() != targets.len() {
             return Err(corrupt("the edge lengths and sides: not one per edge"));
         }
+        // Each edge continues left or right turns or both, and a row holds its edges grouped
+        // so (`CornerGraph::taut_edges`), each group by target (`CornerGraph::edge_index`).
+        if let Some(v) = (0..nv).find(|&v| {
+            let r = offsets[v] as usize..offsets[v + 1] as usize;
+            let key = |e: usize| (side_group(sides[e]), targets[e]);
+            sides[r.clone()].iter().any(|&x| !(1..=3).contains(&x))
+                || r.clone().skip(1).any(|e| key(e - 1) >= key(e))
+        }) {
+            return Err(corrupt(format!(
+                "the edges of vertex {v}: a side that is neither left nor right, or not grouped by side and target"
+            )));
+        }
         let labels = match i.u8("the labels")? {
             0 => None,
             1 => {
@@ -727,11 +740,11 @@ mod tests {
     }
 
     /// Files of the formats before (1: no sweeps flag; 2: no view trees; 3: the landmark table
-    /// in `f64`) are refused by their version, not misread.
+    /// in `f64`; 4: edges in rows by target alone) are refused by their version, not misread.
     #[test]
     fn older_versions_are_refused() {
         let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-        for old in [1u32, 2, 3] {
+        for old in [1u32, 2, 3, 4] {
             let mut bytes = CornerGraph::build_with_views(&mesh).to_bytes();
             bytes[8..12].copy_from_slice(&old.to_le_bytes());
             resum(&mut bytes);
@@ -742,6 +755,45 @@ mod tests {
                     supported: VERSION
                 }
             );
+        }
+    }
+
+    /// An edge side that is neither left nor right, and a row whose edges are not grouped by
+    /// side and then target, are corrupt, named: the corner search reads a row's taut edges as
+    /// one run of it.
+    #[test]
+    fn ungrouped_edge_rows_are_corrupt() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let graph = CornerGraph::build(&mesh);
+        // A row with edges of two groups, and one with two edges of one group.
+        let mixed = (0..mesh.vertex_count() as u32)
+            .map(|v| graph.row(v))
+            .find(|r| {
+                let s = &graph.sides[r.clone()];
+                s.iter().any(|&x| side_group(x) != side_group(s[0]))
+            })
+            .expect("a row with two groups");
+        let same = (0..mesh.vertex_count() as u32)
+            .map(|v| graph.row(v))
+            .flat_map(|r| r.clone().skip(1).map(move |e| (r.start, e)))
+            .find(|&(_, e)| side_group(graph.sides[e - 1]) == side_group(graph.sides[e]))
+            .expect("two edges of one group in a row")
+            .1;
+        type Edit<'a> = &'a dyn Fn(&mut CornerGraph);
+        let edits: [Edit; 3] = [
+            &|g| g.sides[mixed.start] = 0,
+            &|g| g.sides[mixed.clone()].reverse(),
+            &|g| g.targets.swap(same - 1, same),
+        ];
+        for (i, edit) in edits.iter().enumerate() {
+            let mut bad = graph.clone();
+            edit(&mut bad);
+            match CornerGraph::from_bytes(&bad.to_bytes(), &mesh) {
+                Err(IndexError::Corrupt { what }) => {
+                    assert!(what.contains("grouped by side"), "edit {i}: {what}")
+                }
+                other => panic!("edit {i}: {other:?}"),
+            }
         }
     }
 

@@ -286,13 +286,21 @@ impl CornerGraph {
         let mut targets = Vec::with_capacity(offsets[mesh.vertex_count()] as usize);
         let mut lengths = Vec::with_capacity(targets.capacity());
         let mut sides = Vec::with_capacity(targets.capacity());
+        let mut grouped = Vec::new();
         for (&c, row) in corners.iter().zip(rows) {
             let x = mesh.vertex(VertexId(c));
             let [u, w] = turns[c as usize];
-            for (d, len) in row {
+            // Grouped by the turns they continue (`taut_edges`), each group by target.
+            grouped.clear();
+            grouped.extend(row.into_iter().map(|(d, len)| {
+                let side = side_mask(x, mesh.vertex(VertexId(d)), walls(mesh, u, w));
+                (side_group(side), d, len, side)
+            }));
+            grouped.sort_unstable_by_key(|e| (e.0, e.1));
+            for &(_, d, len, side) in &grouped {
                 targets.push(d);
                 lengths.push(len);
-                sides.push(side_mask(x, mesh.vertex(VertexId(d)), walls(mesh, u, w)));
+                sides.push(side);
             }
         }
         let row = |c: u32| -> Vec<(u32, f64)> {
@@ -573,6 +581,47 @@ impl CornerGraph {
         self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize
     }
 
+    /// The edges out of corner `v` that a path may continue along after turning `mask`
+    /// ([`turn_mask`](CornerGraph::turn_mask)) there: a row's edges are grouped by their
+    /// [`sides`](CornerGraph::sides), left-only, both, right-only ([`side_group`]), so those
+    /// whose sides share a bit with the mask are one run of the row. On a random grid about
+    /// one edge in five does (BENCHMARKS.md, "Fast search", session 19): the expansion of a
+    /// corner reads only those.
+    #[inline]
+    pub(crate) fn taut_edges(&self, v: u32, mask: u8) -> std::ops::Range<usize> {
+        let r = self.row(v);
+        let sides = &self.sides[r.clone()];
+        let start = if mask & LEFT != 0 {
+            0
+        } else {
+            sides.partition_point(|&x| side_group(x) < 1)
+        };
+        let end = if mask & RIGHT != 0 {
+            sides.len()
+        } else if mask & LEFT != 0 {
+            sides.partition_point(|&x| side_group(x) < 2)
+        } else {
+            start
+        };
+        r.start + start..r.start + end
+    }
+
+    /// The index of the edge `a → b`, if there is one (a row is sorted by target within each
+    /// of its [`side_group`]s).
+    pub(crate) fn edge_index(&self, a: u32, b: u32) -> Option<usize> {
+        let r = self.row(a);
+        let (targets, sides) = (&self.targets[r.clone()], &self.sides[r.clone()]);
+        let mut start = 0;
+        for group in 0..3 {
+            let end = start + sides[start..].partition_point(|&x| side_group(x) <= group);
+            if let Ok(k) = targets[start..end].binary_search(&b) {
+                return Some(r.start + start + k);
+            }
+            start = end;
+        }
+        None
+    }
+
     #[inline]
     pub(crate) fn targets(&self) -> &[u32] {
         &self.targets
@@ -682,6 +731,18 @@ fn side_mask(p: Vec2, c: Vec2, walls: [Vec2; 2]) -> u8 {
         }
     }
     m
+}
+
+/// Where an edge with `sides` goes in its corner's row: edges continuing left turns only
+/// first (0), then both (1), then right turns only (2). No stored edge has neither side (both
+/// ends are taut); a loaded index is checked for that.
+#[inline]
+pub(crate) fn side_group(sides: u8) -> u8 {
+    match sides {
+        LEFT => 0,
+        RIGHT => 2,
+        _ => 1,
+    }
 }
 
 /// Per vertex: its reflex wedge's walls `[u, w]` (or `[NONE, NONE]`) and a polygon of that wedge.
@@ -838,6 +899,40 @@ mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
     use crate::scene::Scene;
+
+    /// `taut_edges` is the row filtered by the mask, as one run; `edge_index` finds every edge
+    /// and nothing else. On a random grid, whose corners' rows mix left and right edges.
+    #[test]
+    fn taut_edges_are_the_rows_edges_that_allow_the_turn() {
+        let map = crate::random_grid::random_blocked_grid(48, 48, 0.2, 3).unwrap();
+        let mesh = build(&map.to_scene(), &BuildOptions::cdt()).unwrap();
+        let graph = CornerGraph::build_with_views(&mesh);
+        let (mut runs, mut groups) = (0, [0usize; 3]);
+        for v in 0..mesh.vertex_count() as u32 {
+            let row = graph.row(v);
+            for e in row.clone() {
+                groups[usize::from(side_group(graph.sides[e]))] += 1;
+                assert_eq!(graph.edge_index(v, graph.targets[e]), Some(e));
+            }
+            let others =
+                (0..mesh.vertex_count() as u32).filter(|d| !graph.targets[row.clone()].contains(d));
+            for d in others.take(8) {
+                assert_eq!(graph.edge_index(v, d), None);
+            }
+            for mask in 0..=(LEFT | RIGHT) {
+                let want: Vec<usize> = row
+                    .clone()
+                    .filter(|&e| graph.sides[e] & mask != 0)
+                    .collect();
+                let got: Vec<usize> = graph.taut_edges(v, mask).collect();
+                assert_eq!(got, want, "vertex {v}, mask {mask}");
+                runs += usize::from(!got.is_empty() && got.len() < row.len());
+            }
+        }
+        // (Edges continuing both turns lie along both walls: none on a grid.)
+        assert!(groups[0] > 0 && groups[2] > 0, "{groups:?}");
+        assert!(runs > 0);
+    }
 
     #[test]
     fn a_cancelled_build_stops_at_any_check_and_an_uncancelled_one_is_the_plain_build() {

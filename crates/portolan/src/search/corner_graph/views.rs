@@ -614,9 +614,7 @@ impl CornerGraph {
         channel_through(mesh, &points, buffers, |i, from, to, leg| {
             let (a, b) = (stops[i].1, stops[i + 1].1);
             if a != NONE && b != NONE {
-                let r = self.row(a);
-                if let Ok(k) = self.targets[r.clone()].binary_search(&b) {
-                    let e = r.start + k;
+                if let Some(e) = self.edge_index(a, b) {
                     let strip =
                         &views.strips[views.strip_at[e] as usize..views.strip_at[e + 1] as usize];
                     if !strip.is_empty() {

@@ -236,14 +236,12 @@ impl ExactSearch {
         let mask = graph.turn_mask(mesh, prev, c);
         let x = mesh.vertices()[c as usize];
         let (targets, lengths, sides) = (graph.targets(), graph.lengths(), graph.sides());
-        for e in graph.row(c) {
+        // Only the edges whose sides allow the turn (one in five on a random grid).
+        for e in graph.taut_edges(c, mask) {
+            let ok = mask & sides[e];
             let d = targets[e];
             let g = n.g + lengths[e];
             if self.corner_stamp[d as usize] == self.generation && g >= self.corner_g[d as usize] {
-                continue;
-            }
-            let ok = mask & sides[e];
-            if ok == 0 {
                 continue;
             }
             let turn = match orient(prev, x, mesh.vertices()[d as usize]) {
