@@ -3,7 +3,8 @@
 //!
 //! Pruned landmark labeling (T. Akiba, Y. Iwata, Y. Yoshida, *Fast Exact Shortest-Path Distance
 //! Queries on Large Networks by Pruned Landmark Labeling*, SIGMOD 2013): corners are ranked (here
-//! by coverage, see `centrality_order`); from each corner `r` in rank order a Dijkstra runs over the graph
+//! greedily, each next hub the corner on most of the sampled shortest paths the hubs before it
+//! left uncovered, see `centrality_order`); from each corner `r` in rank order a Dijkstra runs over the graph
 //! (its edges taken both ways), and every corner `u` it settles at distance `d` gets the label
 //! entry `(r, d)`, unless the labels made so far already give a distance ≤ `d` between `r` and
 //! `u`: then `u` is neither labelled nor expanded. Afterwards, for any two corners, the least
@@ -18,7 +19,9 @@
 //! heuristic, A* expands little more than the corners of the path itself.
 //!
 //! # Cost
-//! Building: one pruned Dijkstra per corner; the labels' size depends on the map: a few dozen
+//! Building: the order from up to 512 shortest-path trees (one Dijkstra each, kept until the
+//! order is made: at most about two million tree vertices, 28 bytes each; `O(t · c · depth)`
+//! for the greedy picks), then one pruned Dijkstra per corner; the labels' size depends on the map: a few dozen
 //! entries per corner on caves and dungeons, hundreds on open terrain and mazes (about 490 on
 //! a 512 × 512 maze of corridors 3 cells wide). The build stops, and the
 //! graph goes without labels (queries then sweep its edges, or run the plain search, with or
@@ -359,19 +362,90 @@ impl HubLabels {
     }
 }
 
-/// Corners by decreasing *coverage*: over shortest-path trees from a sample of roots (every
-/// `k`-th corner), how many corners lie below each one in the tree; the corners many shortest
-/// paths run through come first, which keeps the labels short (Akiba et al. rank by degree; on
-/// visibility graphs, where degree says little about centrality, coverage gives shorter labels).
+/// The hub order. Up to [`ADAPTIVE_CORNERS`] corners, the greedy order of RXL (Delling,
+/// Goldberg, Pajor, Werneck, *Robust Exact Distance Queries on Massive Networks*, 2014): over
+/// shortest-path trees from a sample of roots ([`adaptive_roots`] of them, every `k`-th
+/// corner), the next hub is the corner below which the most tree vertices still hang, and once
+/// it is picked its subtrees leave every tree (the shortest paths through it are covered, so
+/// the next hubs are the ones that cover what is left). The corners no tree counts any more
+/// follow by their *coverage* in the trees as sampled (how many vertices lie below each, summed:
+/// the corners many shortest paths run through first). Past [`ADAPTIVE_CORNERS`], the coverage
+/// order alone, from 32 trees, none kept. (Akiba et al. rank by degree; on visibility graphs,
+/// where degree says little about centrality, coverage gives shorter labels, and the greedy
+/// order shorter still: 13–27% fewer entries than coverage on den011d, lak303d, brc202d,
+/// AcrosstheCape and scene_mp_2p_01, for 50–110 ms more build on the small maps and about
+/// 0.3 s on AcrosstheCape; BENCHMARKS.md, "Session 19".)
 fn centrality_order(
     n: usize,
     corners: &[u32],
     both: &[Vec<(u32, f64)>],
     cancel: &CancelToken,
 ) -> Result<Vec<u32>, BuildError> {
+    if corners.len() > ADAPTIVE_CORNERS {
+        return coverage_order(n, corners, both, cancel);
+    }
+    let roots = every_kth(corners, adaptive_roots(corners.len()));
+    #[cfg(feature = "parallel")]
+    let trees: Vec<Tree> = {
+        use rayon::prelude::*;
+        roots
+            .par_iter()
+            .map_init(
+                || Scratch::new(n),
+                |scratch, &r| -> Result<Tree, BuildError> {
+                    cancel.check()?;
+                    Ok(Tree::build(both, r, scratch))
+                },
+            )
+            .collect::<Result<_, _>>()?
+    };
+    #[cfg(not(feature = "parallel"))]
+    let trees: Vec<Tree> = {
+        let mut scratch = Scratch::new(n);
+        let mut trees = Vec::with_capacity(roots.len());
+        for &r in &roots {
+            cancel.check()?;
+            trees.push(Tree::build(both, r, &mut scratch));
+        }
+        trees
+    };
+    cancel.check()?;
+    Ok(greedy_order(n, corners, trees))
+}
+
+/// The most corners for which [`centrality_order`] keeps its sampled trees and picks hubs
+/// greedily; labels of maps with more would not fit their budget anyway ([`MAX_ENTRIES`]
+/// entries at [`MAX_MEAN_ENTRIES`] each is 15,000 corners).
+const ADAPTIVE_CORNERS: usize = 32_768;
+
+/// How many trees the greedy order samples for `corners` corners: up to 512, as many as keep
+/// the trees within about two million vertices in all (28 bytes each, kept until the order is
+/// made: 56 MB), at least 32. Fewer trees soon stop telling hubs apart: after the first few
+/// hundred hubs every tree is covered and the rest go by coverage (on lak303d 256 trees gave
+/// 34 entries per corner, 512 gave 30, all 1,352 gave 28, at 4× the build time of 512).
+fn adaptive_roots(corners: usize) -> usize {
+    (TREE_VERTICES / corners.max(1)).clamp(32, 512).min(corners)
+}
+
+/// The budget of [`adaptive_roots`]: vertices over all the sampled trees.
+const TREE_VERTICES: usize = 2_000_000;
+
+/// `k` of `corners`, evenly spaced (every `len / k`-th).
+fn every_kth(corners: &[u32], k: usize) -> Vec<u32> {
+    let step = (corners.len() / k.max(1)).max(1);
+    corners.iter().step_by(step).copied().collect()
+}
+
+/// The coverage order alone, from 32 trees added up as they are made (see
+/// [`centrality_order`]).
+fn coverage_order(
+    n: usize,
+    corners: &[u32],
+    both: &[Vec<(u32, f64)>],
+    cancel: &CancelToken,
+) -> Result<Vec<u32>, BuildError> {
     const SAMPLES: usize = 32;
-    let step = (corners.len() / SAMPLES).max(1);
-    let roots: Vec<u32> = corners.iter().step_by(step).copied().collect();
+    let roots = every_kth(corners, SAMPLES);
     // Each root's tree adds to the scores; the sums are integers, so the order in which the
     // trees are added (threads) does not change them.
     #[cfg(feature = "parallel")]
@@ -405,9 +479,190 @@ fn centrality_order(
         }
         c.score
     };
+    Ok(by_score(corners, &score))
+}
+
+/// `corners` by decreasing score, ties by id.
+fn by_score(corners: &[u32], score: &[u64]) -> Vec<u32> {
     let mut order = corners.to_vec();
     order.sort_by_key(|&c| (std::cmp::Reverse(score[c as usize]), c));
-    Ok(order)
+    order
+}
+
+/// A Dijkstra's scratch, reused from tree to tree.
+struct Scratch {
+    dist: Vec<f64>,
+    parent: Vec<u32>,
+    local: Vec<u32>,
+    heap: BinaryHeap<Item>,
+}
+
+impl Scratch {
+    fn new(n: usize) -> Scratch {
+        Scratch {
+            dist: vec![f64::INFINITY; n],
+            parent: vec![u32::MAX; n],
+            local: vec![u32::MAX; n],
+            heap: BinaryHeap::new(),
+        }
+    }
+}
+
+/// One sampled shortest-path tree, kept for [`greedy_order`]: its vertices in settling order
+/// (each after its parent), with their parents' indices, their children, and how many
+/// vertices still hang below each (itself included; 0 once it has left the tree).
+struct Tree {
+    nodes: Vec<u32>,
+    parent: Vec<u32>,
+    child_at: Vec<u32>,
+    children: Vec<u32>,
+    below: Vec<u32>,
+}
+
+impl Tree {
+    fn build(both: &[Vec<(u32, f64)>], r: u32, s: &mut Scratch) -> Tree {
+        let mut nodes = Vec::new();
+        s.dist[r as usize] = 0.0;
+        s.heap.push(Item(0.0, r));
+        while let Some(Item(d, u)) = s.heap.pop() {
+            if d > s.dist[u as usize] || s.local[u as usize] != u32::MAX {
+                continue;
+            }
+            s.local[u as usize] = nodes.len() as u32;
+            nodes.push(u);
+            for &(v, w) in &both[u as usize] {
+                let nd = d + w;
+                if nd < s.dist[v as usize] {
+                    s.dist[v as usize] = nd;
+                    s.parent[v as usize] = u;
+                    s.heap.push(Item(nd, v));
+                }
+            }
+        }
+        let m = nodes.len();
+        // Parents settle first: every index below is its parent's in `nodes`.
+        let parent: Vec<u32> = nodes
+            .iter()
+            .map(|&u| match s.parent[u as usize] {
+                u32::MAX => u32::MAX,
+                p => s.local[p as usize],
+            })
+            .collect();
+        for &u in &nodes {
+            s.dist[u as usize] = f64::INFINITY;
+            s.parent[u as usize] = u32::MAX;
+            s.local[u as usize] = u32::MAX;
+        }
+        let mut below = vec![1u32; m];
+        let mut child_at = vec![0u32; m + 1];
+        for i in (1..m).rev() {
+            let p = parent[i] as usize;
+            below[p] += below[i];
+            child_at[p + 1] += 1;
+        }
+        for i in 0..m {
+            child_at[i + 1] += child_at[i];
+        }
+        let mut fill = child_at.clone();
+        let mut children = vec![0u32; m.saturating_sub(1)];
+        for (i, &p) in parent.iter().enumerate().skip(1) {
+            children[fill[p as usize] as usize] = i as u32;
+            fill[p as usize] += 1;
+        }
+        Tree {
+            nodes,
+            parent,
+            child_at,
+            children,
+            below,
+        }
+    }
+
+    /// Takes the subtree of node `i` out of the tree: its size off every ancestor's count
+    /// and each of its nodes' count off `score`.
+    fn cut(&mut self, i: usize, score: &mut [u64], stack: &mut Vec<u32>) {
+        let b = self.below[i];
+        let mut a = self.parent[i];
+        while a != u32::MAX {
+            self.below[a as usize] -= b;
+            score[self.nodes[a as usize] as usize] -= u64::from(b);
+            a = self.parent[a as usize];
+        }
+        stack.push(i as u32);
+        while let Some(u) = stack.pop() {
+            let u = u as usize;
+            if self.below[u] == 0 {
+                continue; // left with a hub picked before
+            }
+            score[self.nodes[u] as usize] -= u64::from(self.below[u]);
+            self.below[u] = 0;
+            stack.extend_from_slice(
+                &self.children[self.child_at[u] as usize..self.child_at[u + 1] as usize],
+            );
+        }
+    }
+}
+
+/// The greedy order of [`centrality_order`] over `trees`: the corner with the most tree
+/// vertices below it (ties by the coverage order), its subtrees cut from every tree, and
+/// again; then the corners no tree counts, by coverage. `O(t · c · depth)` for `t` trees of
+/// `c` corners.
+fn greedy_order(n: usize, corners: &[u32], mut trees: Vec<Tree>) -> Vec<u32> {
+    let mut score = vec![0u64; n];
+    // Per vertex, where it is in each tree: (tree, index) pairs.
+    let mut at_offsets = vec![0u32; n + 1];
+    for t in &trees {
+        for (i, &u) in t.nodes.iter().enumerate() {
+            score[u as usize] += u64::from(t.below[i]);
+            at_offsets[u as usize + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        at_offsets[v + 1] += at_offsets[v];
+    }
+    let mut fill = at_offsets.clone();
+    let mut at = vec![(0u32, 0u32); at_offsets[n] as usize];
+    for (k, t) in trees.iter().enumerate() {
+        for (i, &u) in t.nodes.iter().enumerate() {
+            at[fill[u as usize] as usize] = (k as u32, i as u32);
+            fill[u as usize] += 1;
+        }
+    }
+    let coverage = by_score(corners, &score);
+    // Ties by the coverage order: its rank as the key's second part.
+    let mut rank = vec![0u32; n];
+    for (k, &c) in coverage.iter().enumerate() {
+        rank[c as usize] = k as u32;
+    }
+    let key = |score: &[u64], v: u32| (score[v as usize], std::cmp::Reverse(rank[v as usize]), v);
+    let mut heap: BinaryHeap<(u64, std::cmp::Reverse<u32>, u32)> =
+        corners.iter().map(|&c| key(&score, c)).collect();
+    let mut picked = vec![false; n];
+    let mut order = Vec::with_capacity(corners.len());
+    let mut stack = Vec::new();
+    while let Some((s, _, v)) = heap.pop() {
+        if picked[v as usize] {
+            continue;
+        }
+        if s != score[v as usize] {
+            // Its count fell since it was queued (counts only fall): queued again as it is.
+            heap.push(key(&score, v));
+            continue;
+        }
+        if s == 0 {
+            break;
+        }
+        picked[v as usize] = true;
+        order.push(v);
+        for &(k, i) in &at[at_offsets[v as usize] as usize..at_offsets[v as usize + 1] as usize] {
+            let t = &mut trees[k as usize];
+            if t.below[i as usize] > 0 {
+                t.cut(i as usize, &mut score, &mut stack);
+            }
+        }
+    }
+    order.extend(coverage.into_iter().filter(|&c| !picked[c as usize]));
+    order
 }
 
 /// The coverage scores of [`centrality_order`] over some shortest-path trees, with the
@@ -472,6 +727,77 @@ impl Coverage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The undirected adjacency of a line `0 - 1 - … - (n-1)` with unit edges.
+    fn line(n: u32) -> Vec<Vec<(u32, f64)>> {
+        (0..n)
+            .map(|v| {
+                [v.checked_sub(1), (v + 1 < n).then_some(v + 1)]
+                    .into_iter()
+                    .flatten()
+                    .map(|w| (w, 1.0))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// On a line of 7, trees from every vertex: both orders pick the middle first. Coverage
+    /// then picks its neighbours (2 and 4 lie on more shortest paths than 1 and 5); the greedy
+    /// order picks the middles of the halves the first hub left (1 and 5 cover what 3 did not),
+    /// which gives the smaller labels.
+    #[test]
+    fn the_greedy_order_picks_what_the_hubs_before_left_uncovered() {
+        let corners: Vec<u32> = (0..7).collect();
+        let both = line(7);
+        let greedy = centrality_order(7, &corners, &both, &CancelToken::new()).unwrap();
+        let coverage = coverage_order(7, &corners, &both, &CancelToken::new()).unwrap();
+        assert_eq!(greedy[0], 3);
+        assert_eq!(coverage[0], 3);
+        let mut next = [greedy[1], greedy[2]];
+        next.sort();
+        assert_eq!(next, [1, 5], "{greedy:?}");
+        let mut next = [coverage[1], coverage[2]];
+        next.sort();
+        assert_eq!(next, [2, 4], "{coverage:?}");
+        // Both are orders of every corner.
+        for order in [greedy, coverage] {
+            let mut sorted = order.clone();
+            sorted.sort();
+            assert_eq!(sorted, corners);
+        }
+        let adj = |v: u32| both[v as usize].clone();
+        let labels = HubLabels::build(7, &corners, &adj, &CancelToken::new())
+            .unwrap()
+            .unwrap();
+        // Hubs 3, then 1 and 5: every vertex's label holds at most three hubs.
+        assert!(
+            (0..7).all(|v| labels.len(v) <= 3),
+            "{:?}",
+            (0..7).map(|v| labels.len(v)).collect::<Vec<_>>()
+        );
+    }
+
+    /// The greedy order over the trees of a random grid's corner graph: every corner once.
+    #[test]
+    fn the_greedy_order_is_a_permutation_of_the_corners() {
+        let map = crate::random_grid::random_blocked_grid(40, 40, 0.2, 5).unwrap();
+        let mesh = crate::build(&map.to_scene(), &crate::BuildOptions::cdt()).unwrap();
+        let graph = super::super::CornerGraph::build_with_views(&mesh);
+        let corners: Vec<u32> = (0..mesh.vertex_count() as u32)
+            .filter(|&v| graph.is_corner(crate::mesh::VertexId(v)))
+            .collect();
+        let mut both: Vec<Vec<(u32, f64)>> = vec![Vec::new(); mesh.vertex_count()];
+        for &c in &corners {
+            for (d, w) in graph.edges(crate::mesh::VertexId(c)) {
+                both[c as usize].push((d.0, w));
+            }
+        }
+        let order =
+            centrality_order(mesh.vertex_count(), &corners, &both, &CancelToken::new()).unwrap();
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(sorted, corners);
+    }
 
     /// A path 0 - 1 - 2 - 3 and a shortcut 0 - 3 longer than the path.
     #[test]
