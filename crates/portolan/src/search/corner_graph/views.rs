@@ -582,7 +582,8 @@ impl CornerGraph {
         // Taut: both walls on one side of the line x → c (the `orient(x, c, wall)` signs).
         let (a, clear_a) = orient_static(x, cv, vs[u as usize], bound);
         let (b, clear_b) = orient_static(x, cv, vs[w as usize], bound);
-        let taut = (a > 0.0) == (b > 0.0);
+        // (A clear 0 is an exact one, on the line: taut, and inside a cone's closed sides.)
+        let taut = (a == 0.0) | (b == 0.0) | ((a > 0.0) == (b > 0.0));
         let mut clear = clear_a & clear_b;
         // Seen: inside one of the cones (`orient(c, right, x)` not clockwise, `orient(c, left,
         // x)` not counterclockwise), or no cones (the whole polygon is seen).
@@ -591,7 +592,7 @@ impl CornerGraph {
         for &[r, l] in cones {
             let (dr, clear_r) = orient_static(cv, vs[r as usize], x, bound);
             let (dl, clear_l) = orient_static(cv, vs[l as usize], x, bound);
-            seen |= (dr > 0.0) & (dl < 0.0);
+            seen |= (dr >= 0.0) & (dl <= 0.0);
             clear &= clear_r & clear_l;
         }
         clear.then_some(taut & seen)
