@@ -168,7 +168,12 @@ pub(crate) fn orient_static(a: Vec2, b: Vec2, c: Vec2, bound: f64) -> (f64, bool
     let (dx1, dy2, dy1, dx2) = (a.x - c.x, b.y - c.y, a.y - c.y, b.x - c.x);
     let det = dx1 * dy2 - dy1 * dx2;
     let zero = (dx1 == 0.0 || dy2 == 0.0) & (dy1 == 0.0 || dx2 == 0.0);
-    (det, det.abs() > bound || zero)
+    // (0, not `det`: an infinite factor would make the zero product NaN.)
+    if zero {
+        (0.0, true)
+    } else {
+        (det, det.abs() > bound)
+    }
 }
 
 /// The error bound [`orient_static`] uses for points in `bounds` (a mesh's, for tests among its
@@ -322,7 +327,7 @@ mod tests {
             "{certain} {abstained}"
         );
         // Lattice points, as on a grid map: collinear triples are exactly 0 and certain where
-        // the line is parallel to an axis; certain and right everywhere else too.
+        // the line is parallel to an axis, and whatever is certain is right.
         let bound = static_orient_bound(Aabb::new(Vec2::ZERO, Vec2::new(8.0, 8.0)));
         let lattice: Vec<Vec2> = (0..9)
             .flat_map(|x| (0..9).map(move |y| Vec2::new(f64::from(x), f64::from(y))))

@@ -33,9 +33,10 @@
 //! order may hold at most `k / 64` of the budget after hub `k` ([`FRONT_HUBS`]). That is a
 //! forecast, not a bound: PLL's first hubs label the most, and where pruning has not begun
 //! after 16 of them the whole would not fit. On the maps in shared data the first 16 hubs hold
-//! 3–5% of the budget (the rule stops at 25%); on a 512 × 512 grid with 20% of its cells
-//! blocked at random they hold 40%, after 1.3 s of a label build that used to run 5.4 s
-//! before passing the budget (BENCHMARKS.md, "the index"). A map that the rule wrongly stopped
+//! 2.6–5.5% of the budget in the greedy order (3–5% in the coverage order before it; the rule
+//! stops at 25%), 2.4% on a 512 × 512 maze; on a 512 × 512 grid with 20% of its cells blocked
+//! at random they hold 40–56%, after 1.3 s of a label build that used to run 5.4 s before
+//! passing the budget (BENCHMARKS.md, "the index"). A map that the rule wrongly stopped
 //! would only lose its labels' speed, never an answer.
 
 use crate::build::{BuildError, CancelToken};
@@ -50,7 +51,8 @@ use std::collections::BinaryHeap;
 /// use portolan::search::corner_graph::{CornerGraph, MAX_MEAN_ENTRIES};
 /// use portolan::{build, BuildOptions, Scene};
 /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-/// let graph = CornerGraph::build(&mesh);
+/// // (Untimed: a timed build drops the labels where its views do not pay.)
+/// let graph = CornerGraph::build_with_views(&mesh);
 /// let entries = graph.label_entries().expect("the default map keeps its labels");
 /// assert!(entries <= MAX_MEAN_ENTRIES * graph.corner_count());
 /// ```
@@ -66,7 +68,8 @@ pub const MAX_MEAN_ENTRIES: usize = 200;
 /// use portolan::search::corner_graph::{CornerGraph, MAX_ENTRIES};
 /// use portolan::{build, BuildOptions, Scene};
 /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-/// let graph = CornerGraph::build(&mesh);
+/// // (Untimed: a timed build drops the labels where its views do not pay.)
+/// let graph = CornerGraph::build_with_views(&mesh);
 /// let entries = graph.label_entries().expect("the default map keeps its labels");
 /// assert!(entries <= MAX_ENTRIES);
 /// ```
@@ -372,7 +375,7 @@ impl HubLabels {
 /// the corners many shortest paths run through first). Past [`ADAPTIVE_CORNERS`], the coverage
 /// order alone, from 32 trees, none kept. (Akiba et al. rank by degree; on visibility graphs,
 /// where degree says little about centrality, coverage gives shorter labels, and the greedy
-/// order shorter still: 13–27% fewer entries than coverage on den011d, lak303d, brc202d,
+/// order shorter still: 12–24% fewer entries than coverage on den011d, lak303d, brc202d,
 /// AcrosstheCape and scene_mp_2p_01, for 50–110 ms more build on the small maps and about
 /// 0.3 s on AcrosstheCape; BENCHMARKS.md, "Session 19".)
 fn centrality_order(
@@ -410,19 +413,22 @@ fn centrality_order(
         trees
     };
     cancel.check()?;
-    Ok(greedy_order(n, corners, trees))
+    greedy_order(n, corners, trees, cancel)
 }
 
 /// The most corners for which [`centrality_order`] keeps its sampled trees and picks hubs
-/// greedily; labels of maps with more would not fit their budget anyway ([`MAX_ENTRIES`]
-/// entries at [`MAX_MEAN_ENTRIES`] each is 15,000 corners).
+/// greedily: a bound on the order's time and memory (at 32,768 corners, 61 trees; past it the
+/// labels would fit only under 92 entries per corner, [`MAX_ENTRIES`], which no map here with
+/// that many corners comes near: a 512 × 512 random grid's first 16 hubs alone pass a quarter
+/// of the budget).
 const ADAPTIVE_CORNERS: usize = 32_768;
 
 /// How many trees the greedy order samples for `corners` corners: up to 512, as many as keep
 /// the trees within about two million vertices in all (28 bytes each, kept until the order is
 /// made: 56 MB), at least 32. Fewer trees soon stop telling hubs apart: after the first few
-/// hundred hubs every tree is covered and the rest go by coverage (on lak303d 256 trees gave
-/// 34 entries per corner, 512 gave 30, all 1,352 gave 28, at 4× the build time of 512).
+/// hundred hubs every tree is covered and the rest go by coverage. On lak303d 512 trees give
+/// 31 entries per corner; in a scratch version, about 270 gave 34 and all 1,352 gave 28, with
+/// the order taking about 4× as long as with 512.
 fn adaptive_roots(corners: usize) -> usize {
     (TREE_VERTICES / corners.max(1)).clamp(32, 512).min(corners)
 }
@@ -430,10 +436,10 @@ fn adaptive_roots(corners: usize) -> usize {
 /// The budget of [`adaptive_roots`]: vertices over all the sampled trees.
 const TREE_VERTICES: usize = 2_000_000;
 
-/// `k` of `corners`, evenly spaced (every `len / k`-th).
+/// `k` of `corners` (all of them if fewer), evenly spaced.
 fn every_kth(corners: &[u32], k: usize) -> Vec<u32> {
-    let step = (corners.len() / k.max(1)).max(1);
-    corners.iter().step_by(step).copied().collect()
+    let (len, k) = (corners.len(), k.min(corners.len()));
+    (0..k).map(|i| corners[i * len / k]).collect()
 }
 
 /// The coverage order alone, from 32 trees added up as they are made (see
@@ -607,7 +613,12 @@ impl Tree {
 /// vertices below it (ties by the coverage order), its subtrees cut from every tree, and
 /// again; then the corners no tree counts, by coverage. `O(t · c · depth)` for `t` trees of
 /// `c` corners.
-fn greedy_order(n: usize, corners: &[u32], mut trees: Vec<Tree>) -> Vec<u32> {
+fn greedy_order(
+    n: usize,
+    corners: &[u32],
+    mut trees: Vec<Tree>,
+    cancel: &CancelToken,
+) -> Result<Vec<u32>, BuildError> {
     let mut score = vec![0u64; n];
     // Per vertex, where it is in each tree: (tree, index) pairs.
     let mut at_offsets = vec![0u32; n + 1];
@@ -654,6 +665,9 @@ fn greedy_order(n: usize, corners: &[u32], mut trees: Vec<Tree>) -> Vec<u32> {
         }
         picked[v as usize] = true;
         order.push(v);
+        if order.len() % 256 == 0 {
+            cancel.check()?;
+        }
         for &(k, i) in &at[at_offsets[v as usize] as usize..at_offsets[v as usize + 1] as usize] {
             let t = &mut trees[k as usize];
             if t.below[i as usize] > 0 {
@@ -662,7 +676,7 @@ fn greedy_order(n: usize, corners: &[u32], mut trees: Vec<Tree>) -> Vec<u32> {
         }
     }
     order.extend(coverage.into_iter().filter(|&c| !picked[c as usize]));
-    order
+    Ok(order)
 }
 
 /// The coverage scores of [`centrality_order`] over some shortest-path trees, with the
@@ -777,9 +791,10 @@ mod tests {
         );
     }
 
-    /// The greedy order over the trees of a random grid's corner graph: every corner once.
+    /// The greedy order over the trees of a random grid's corner graph: every corner once,
+    /// and the same order whatever the number of threads building the trees.
     #[test]
-    fn the_greedy_order_is_a_permutation_of_the_corners() {
+    fn the_greedy_order_is_a_permutation_of_the_corners_whatever_the_threads() {
         let map = crate::random_grid::random_blocked_grid(40, 40, 0.2, 5).unwrap();
         let mesh = crate::build(&map.to_scene(), &crate::BuildOptions::cdt()).unwrap();
         let graph = super::super::CornerGraph::build_with_views(&mesh);
@@ -792,11 +807,26 @@ mod tests {
                 both[c as usize].push((d.0, w));
             }
         }
-        let order =
-            centrality_order(mesh.vertex_count(), &corners, &both, &CancelToken::new()).unwrap();
-        let mut sorted = order.clone();
+        let n = mesh.vertex_count();
+        let order = || centrality_order(n, &corners, &both, &CancelToken::new()).unwrap();
+        let many = order();
+        let mut sorted = many.clone();
         sorted.sort();
         assert_eq!(sorted, corners);
+        // Not the coverage order of 32 trees.
+        assert_ne!(
+            many,
+            coverage_order(n, &corners, &both, &CancelToken::new()).unwrap()
+        );
+        #[cfg(feature = "parallel")]
+        {
+            let one = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap()
+                .install(order);
+            assert_eq!(one, many);
+        }
     }
 
     /// A path 0 - 1 - 2 - 3 and a shortcut 0 - 3 longer than the path.

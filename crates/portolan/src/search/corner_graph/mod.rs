@@ -29,7 +29,9 @@
 //!   fifth of the build's peak memory on maps whose labels then fail).
 //! - **Hub labels** (`labels.rs`, pruned landmark labeling): exact graph distances between any
 //!   two corners, when they fit a budget ([`MAX_MEAN_ENTRIES`] per corner, [`MAX_ENTRIES`] in
-//!   all; they do on cave and dungeon maps, not on large open ones).
+//!   all; they do on cave and dungeon maps and mazes, not on large open ones), and kept only
+//!   with the views they serve (below): where the build finds the views not worth it, the
+//!   labels go too, and the graph is fitted as one without them.
 //! - **Landmarks**: 16 [`Landmarks`] for an ALT heuristic where there are no labels:
 //!   `h(c) = max(|c t|, landmark bound)`; kept only where they make the search at least 10%
 //!   faster on the build's fixed sample of queries (`sample.rs`): on mazes, dead-end pruning
@@ -194,9 +196,10 @@ pub(crate) const RIGHT: u8 = 2;
 
 impl CornerGraph {
     /// Builds the graph of `mesh`: corners, one sweep per corner, hub labels and, with them,
-    /// the views (a second sweep per corner), kept where they make queries at least 10% faster
-    /// on the build's timed sample; where the labels do not fit, [`LANDMARKS`] landmarks and the
-    /// swept search over the edges, each on the same condition (see the module docs).
+    /// the views (a second sweep per corner), both kept where the views make queries at least
+    /// 10% faster on the build's timed sample; where the labels do not fit or are not kept,
+    /// [`LANDMARKS`] landmarks and the swept search over the edges, each on the same condition
+    /// (see the module docs).
     /// The graph measures a mesh with off-mesh links without them; the corner search is the
     /// plain exact search on such a mesh, so neither landmarks nor sweeps are kept there.
     ///
@@ -329,6 +332,26 @@ impl CornerGraph {
             views: None,
             sweeps: false,
         };
+        // Views are only of use with labels (the query joins them).
+        if graph.labels.is_some() {
+            let cones = sweep_cones(mesh, &graph.wedge_poly, &corners, cancel)?;
+            graph.views = Some(Views::build(mesh, &graph, &corners, cones));
+            cancel.check()?;
+            // Kept where they pay (`views::fit`), with how queries use them. Where they do
+            // not, the labels go too: no query would read them (a 512 × 512 maze's fit
+            // 43 entries per corner since the greedy hub order, 8.5 MB, and its views save
+            // nothing over its forced channels), and the graph is fitted as one without.
+            if timed {
+                let choice = views::fit(mesh, &graph, cancel)?;
+                match (graph.views.as_mut(), choice) {
+                    (Some(v), Some(c)) => v.choice = c,
+                    _ => {
+                        graph.views = None;
+                        graph.labels = None;
+                    }
+                }
+            }
+        }
         if graph.labels.is_none() {
             // Without labels (with them the corner heuristic is exact): landmarks and the
             // swept search over the edges, both, either or neither, as `sample.rs` decides.
@@ -338,20 +361,6 @@ impl CornerGraph {
             graph.sweeps = choice.sweeps;
             if !choice.landmarks {
                 graph.landmarks = None;
-            }
-        }
-        // Views are only of use with labels (the query joins them).
-        if graph.labels.is_some() {
-            let cones = sweep_cones(mesh, &graph.wedge_poly, &corners, cancel)?;
-            graph.views = Some(Views::build(mesh, &graph, &corners, cones));
-            cancel.check()?;
-            // Kept where they pay (`views::fit`), with how queries use them.
-            if timed {
-                let choice = views::fit(mesh, &graph, cancel)?;
-                match (graph.views.as_mut(), choice) {
-                    (Some(v), Some(c)) => v.choice = c,
-                    _ => graph.views = None,
-                }
             }
         }
         Ok(graph)
@@ -488,15 +497,16 @@ impl CornerGraph {
         self.views.as_ref().map(Views::entry_count)
     }
 
-    /// How many hub-label entries the graph holds, or `None` when it has no labels (they
-    /// would have passed [`MAX_MEAN_ENTRIES`] per corner: open maps); see the
+    /// How many hub-label entries the graph holds, or `None` when it has no labels: they
+    /// would have passed [`MAX_MEAN_ENTRIES`] per corner (open maps), or the build's timed
+    /// fit found the views they serve not worth it (then no query would read them); see the
     /// [module docs](self).
     ///
     /// ```
     /// # use portolan::{build, BuildOptions, Scene};
     /// # use portolan::search::corner_graph::CornerGraph;
     /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-    /// let graph = CornerGraph::build(&mesh);
+    /// let graph = CornerGraph::build_with_views(&mesh);
     /// assert!(graph.label_entries().unwrap() >= graph.corner_count());
     /// ```
     pub fn label_entries(&self) -> Option<usize> {
@@ -606,8 +616,8 @@ impl CornerGraph {
         r.start + start..r.start + end
     }
 
-    /// The index of the edge `a → b`, if there is one: a scan of `a`'s row (a few dozen
-    /// targets at most on game maps; cheaper than a search per side group).
+    /// The index of the edge `a → b`, if there is one: a scan of `a`'s row (11 to 27 targets
+    /// on average on the shared maps; cheaper than a search per side group).
     pub(crate) fn edge_index(&self, a: u32, b: u32) -> Option<usize> {
         let r = self.row(a);
         self.targets[r.clone()]

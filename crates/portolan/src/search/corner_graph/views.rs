@@ -954,7 +954,8 @@ mod tests {
     /// `quick_take` decides exactly as the exact predicates do, or leaves it to them: at
     /// random points inside polygons, at their vertices, and on the lines the tests use (the
     /// corner's own position, its walls' ends, its cones' vertices), where a determinant is
-    /// zero and only the exact predicates may answer.
+    /// zero: decided where each of its products has a zero factor (a grid's lines along an
+    /// axis), left to the exact predicates elsewhere.
     #[test]
     fn quick_take_agrees_with_the_exact_tests_or_abstains() {
         let mut rng = crate::random::Rng::new(11);
