@@ -679,62 +679,27 @@ fn greedy_order(
     Ok(order)
 }
 
-/// The coverage scores of [`centrality_order`] over some shortest-path trees, with the
-/// scratch of their Dijkstras.
+/// The coverage scores of [`coverage_order`] over some shortest-path trees, with the scratch
+/// of their Dijkstras.
 struct Coverage {
     score: Vec<u64>,
-    dist: Vec<f64>,
-    parent: Vec<u32>,
-    below: Vec<u64>,
-    settled: Vec<u32>,
-    heap: BinaryHeap<Item>,
+    scratch: Scratch,
 }
 
 impl Coverage {
     fn new(n: usize) -> Coverage {
         Coverage {
             score: vec![0; n],
-            dist: vec![f64::INFINITY; n],
-            parent: vec![u32::MAX; n],
-            below: vec![0; n],
-            settled: Vec::new(),
-            heap: BinaryHeap::new(),
+            scratch: Scratch::new(n),
         }
     }
 
     /// Adds, per vertex, the size of its subtree in the shortest-path tree from `r`.
     fn add_tree(&mut self, both: &[Vec<(u32, f64)>], r: u32) {
-        self.dist[r as usize] = 0.0;
-        self.heap.push(Item(0.0, r));
-        while let Some(Item(d, u)) = self.heap.pop() {
-            if d > self.dist[u as usize] {
-                continue;
-            }
-            self.settled.push(u);
-            for &(v, w) in &both[u as usize] {
-                let nd = d + w;
-                if nd < self.dist[v as usize] {
-                    self.dist[v as usize] = nd;
-                    self.parent[v as usize] = u;
-                    self.heap.push(Item(nd, v));
-                }
-            }
+        let tree = Tree::build(both, r, &mut self.scratch);
+        for (&u, &below) in tree.nodes.iter().zip(&tree.below) {
+            self.score[u as usize] += u64::from(below);
         }
-        // Subtree sizes, leaves first (reverse settling order).
-        for &u in self.settled.iter().rev() {
-            self.below[u as usize] += 1;
-            let p = self.parent[u as usize];
-            if p != u32::MAX {
-                self.below[p as usize] += self.below[u as usize];
-            }
-        }
-        for &u in &self.settled {
-            self.score[u as usize] += self.below[u as usize];
-            self.below[u as usize] = 0;
-            self.dist[u as usize] = f64::INFINITY;
-            self.parent[u as usize] = u32::MAX;
-        }
-        self.settled.clear();
     }
 }
 
