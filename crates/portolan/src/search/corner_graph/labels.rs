@@ -29,14 +29,15 @@
 //! [`MAX_MEAN_ENTRIES`] per corner or [`MAX_ENTRIES`] in all, which bounds both the time and the
 //! memory. 16 bytes per entry (hub, distance, next hop).
 //!
-//! It also stops early where the first hubs label nearly every corner: hubs `16..64` in rank
-//! order may hold at most `k / 64` of the budget after hub `k` ([`FRONT_HUBS`]). That is a
-//! forecast, not a bound: PLL's first hubs label the most, and where pruning has not begun
-//! after 16 of them the whole would not fit. On the maps in shared data the first 16 hubs hold
-//! 2.6–5.5% of the budget in the greedy order (3–5% in the coverage order before it; the rule
-//! stops at 25%), 2.4% on a 512 × 512 maze; on a 512 × 512 grid with 20% of its cells blocked
-//! at random they hold 40–56%, after 1.3 s of a label build that used to run 5.4 s before
-//! passing the budget (BENCHMARKS.md, "the index"). A map that the rule wrongly stopped
+//! It also stops early where the first hubs label nearly every corner: after hub `k` of the
+//! first 64 in rank order the labels may hold at most `max(k, 16) / 64` of the budget
+//! ([`FRONT_HUBS`]): a quarter up to hub 16. That is a forecast, not a bound: PLL's first hubs
+//! label the most, and where pruning has not begun after 16 of them the whole would not fit.
+//! On the maps in shared data the first 16 hubs hold 2.6–5.5% of the budget in the greedy
+//! order (3–5% in the coverage order before it), 2.4% on a 512 × 512 maze. On a 512 × 512 grid
+//! with 20% of its cells blocked at random each of the first hubs labels nearly every corner
+//! (3.6% of the budget each): the build stops after hub 8 (it waited for hub 16 until session
+//! 19, at 40–56%, and before that ran 5.4 s to the budget; BENCHMARKS.md, "the index"). A map that the rule wrongly stopped
 //! would only lose its labels' speed, never an answer.
 
 use crate::build::{BuildError, CancelToken};
@@ -75,8 +76,8 @@ pub const MAX_MEAN_ENTRIES: usize = 200;
 /// ```
 pub const MAX_ENTRIES: usize = 3_000_000;
 
-/// The early stop of the [module docs](self): after hub `k`, for `16 <= k < FRONT_HUBS`, the
-/// labels may hold at most `k / FRONT_HUBS` of the budget.
+/// The early stop of the [module docs](self): after hub `k`, for `k < FRONT_HUBS`, the labels
+/// may hold at most `max(k, 16) / FRONT_HUBS` of the budget.
 const FRONT_HUBS: usize = 64;
 
 /// The hub labels of every corner (see the [module docs](self)).
@@ -187,7 +188,7 @@ impl HubLabels {
             }
             // The first hubs label nearly everything: the whole will not fit (module docs).
             let done = rank + 1;
-            if (16..FRONT_HUBS).contains(&done) && entries * FRONT_HUBS > budget * done {
+            if done < FRONT_HUBS && entries * FRONT_HUBS > budget * done.max(16) {
                 return Ok(None);
             }
             for &t in &touched {
