@@ -377,7 +377,7 @@ impl HubLabels {
 /// order alone, from 32 trees, none kept. (Akiba et al. rank by degree; on visibility graphs,
 /// where degree says little about centrality, coverage gives shorter labels, and the greedy
 /// order shorter still: 12–24% fewer entries than coverage on den011d, lak303d, brc202d,
-/// AcrosstheCape and scene_mp_2p_01, for 50–110 ms more build on the small maps and about
+/// AcrosstheCape and scene_mp_2p_01, for 50–150 ms more build on the smaller maps and about
 /// 0.3 s on AcrosstheCape; BENCHMARKS.md, "Session 19".)
 fn centrality_order(
     n: usize,

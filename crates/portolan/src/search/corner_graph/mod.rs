@@ -338,9 +338,9 @@ impl CornerGraph {
             graph.views = Some(Views::build(mesh, &graph, &corners, cones));
             cancel.check()?;
             // Kept where they pay (`views::fit`), with how queries use them. Where they do
-            // not, the labels go too: no query would read them (a 512 × 512 maze's fit
-            // 43 entries per corner since the greedy hub order, 8.5 MB, and its views save
-            // nothing over its forced channels), and the graph is fitted as one without.
+            // not, the labels go too: no query would read them (a 512 × 512 maze's labels
+            // fit since the greedy hub order, 43 entries per corner and 8.5 MB, and its views
+            // save nothing over its forced channels), and the graph is fitted as one without.
             if timed {
                 let choice = views::fit(mesh, &graph, cancel)?;
                 match (graph.views.as_mut(), choice) {
@@ -595,8 +595,8 @@ impl CornerGraph {
     /// ([`turn_mask`](CornerGraph::turn_mask)) there: a row's edges are grouped by their
     /// [`sides`](CornerGraph::sides), left-only, both, right-only ([`side_group`]), so those
     /// whose sides share a bit with the mask are one run of the row. On a random grid about
-    /// one edge in five does (BENCHMARKS.md, "Fast search", session 19): the expansion of a
-    /// corner reads only those.
+    /// one edge in five does (BENCHMARKS.md, "Session 19"): the expansion of a corner reads
+    /// only those.
     #[inline]
     pub(crate) fn taut_edges(&self, v: u32, mask: u8) -> std::ops::Range<usize> {
         let r = self.row(v);
