@@ -545,7 +545,7 @@ impl CornerGraph {
 
     /// Whether corner queries on this mesh are answered from the graph's views (`true`), or by
     /// the plain exact search because the build found the views saved less than a tenth of its
-    /// time here (`false`: the views are then dropped). The build decides by running a fixed
+    /// time here (`false`: the views are then dropped, and the labels with them). The build decides by running a fixed
     /// sample of at most 256 queries between polygon centroids (a quarter between random
     /// polygons, the rest short; short draws off the mesh are skipped) both ways, up to three times in rounds, and comparing their least times. Where
     /// the views are kept, the same sample fits the straight-line distance below which a query
@@ -559,6 +559,8 @@ impl CornerGraph {
     /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
     /// let graph = CornerGraph::build(&mesh);
     /// assert_eq!(graph.answers_from_views(), graph.view_entries().is_some());
+    /// // Whichever way the timed fit went, labels are kept only with views that answer.
+    /// assert_eq!(graph.answers_from_views(), graph.label_entries().is_some());
     /// ```
     pub fn answers_from_views(&self) -> bool {
         self.views.is_some()
