@@ -234,12 +234,17 @@ pub(crate) fn raycast_located(
         }
     };
     visited.push(poly);
+    // The edge the ray entered `poly` through, as (its end right of the line, its end left of
+    // it), when it came through an edge's inside.
+    let mut entry = None;
     // Each step moves strictly forward along the ray, and a line meets a convex polygon in one
     // segment, so no polygon is entered twice: the bound only guards against broken meshes.
     for _ in 0..=mesh.polygon_count() {
-        let Some(exit) = exit_of(mesh, poly, &ray) else {
+        let exit = entry.and_then(|e| exit_after(mesh, poly, e, &ray));
+        let Some(exit) = exit.or_else(|| exit_of(mesh, poly, &ray)) else {
             return Err(RaycastError::BrokenMesh { polygon: poly });
         };
+        entry = None;
         match exit {
             Exit::Edge(i) => {
                 let (a, b) = mesh.edge(poly, i);
@@ -247,7 +252,11 @@ pub(crate) fn raycast_located(
                     return Ok(RayOutcome::Reached { polygon: poly });
                 }
                 match mesh.neighbours(poly)[i] {
-                    Some(q) => poly = q,
+                    Some(q) => {
+                        let vs = mesh.polygon_vertices(poly);
+                        entry = Some((vs[i], vs[(i + 1) % vs.len()]));
+                        poly = q;
+                    }
                     None => {
                         let t = line_intersection_t(start, end, a, b)
                             .unwrap_or(0.0)
@@ -308,6 +317,7 @@ impl Ray {
     }
 }
 
+#[cfg_attr(test, derive(Debug, PartialEq, Clone))]
 enum Exit {
     /// Through the inside of edge `i`.
     Edge(usize),
@@ -357,6 +367,39 @@ fn exit_of(mesh: &NavMesh, poly: PolyId, ray: &Ray) -> Option<Exit> {
         .filter(|&i| side(i).is_collinear())
         .max_by(|&i, &j| ray.along(pt(j), pt(i)))
         .map(Exit::Vertex)
+}
+
+/// [`exit_of`] for a polygon the ray entered through the inside of an edge, whose ends are
+/// `right` (strictly right of the line) and `left` (strictly left): walking counter-clockwise
+/// from `right`, the first vertex not right of the line ends the right run there, so only the
+/// vertices of that run are tested (about half the polygon's, where `exit_of` tests all).
+/// `None` when `q` has no such edge (a broken mesh; the caller scans instead).
+fn exit_after(
+    mesh: &NavMesh,
+    q: PolyId,
+    (right, left): (VertexId, VertexId),
+    ray: &Ray,
+) -> Option<Exit> {
+    let vs = mesh.polygon_vertices(q);
+    let n = vs.len();
+    // In `q` the edge runs from `left` to `right` (the other way round from the polygon behind).
+    let r = vs.iter().position(|&v| v == right)?;
+    if vs[if r == 0 { n - 1 } else { r - 1 }] != left {
+        return None;
+    }
+    let mut prev = r;
+    loop {
+        let k = if prev + 1 == n { 0 } else { prev + 1 };
+        if vs[k] == left {
+            // Back at `left`: the right run ends at the edge into it.
+            return Some(Exit::Edge(prev));
+        }
+        match orient(ray.s, ray.e, mesh.vertex(vs[k])) {
+            Orientation::Clockwise => prev = k,
+            Orientation::CounterClockwise => return Some(Exit::Edge(prev)),
+            Orientation::Collinear => return Some(Exit::Vertex(k)),
+        }
+    }
 }
 
 /// The neighbours of `v` in polygon `p`: the vertex before it and the vertex after it.
@@ -520,6 +563,74 @@ mod tests {
         grid_point, mesh_of, point_is_free, random_scene, ray_end, segment_is_free, square_map,
     };
     use proptest::prelude::*;
+
+    /// Walking from the entry edge finds the exit the full scan finds, at every polygon a ray
+    /// enters through an edge's inside: random rays on a random grid map (whose lines pass
+    /// through vertices and along edges) and on the default map.
+    #[test]
+    fn the_exit_after_an_entry_edge_is_the_scans() {
+        let grid = crate::random_grid::random_blocked_grid(24, 24, 0.2, 9).unwrap();
+        let meshes = [
+            build(&grid.to_scene(), &BuildOptions::cdt()).unwrap(),
+            build(&Scene::default_map(), &BuildOptions::cdt()).unwrap(),
+        ];
+        let mut rng = crate::random::Rng::new(4);
+        let (mut walked, mut through_vertex) = (0usize, 0usize);
+        for mesh in &meshes {
+            let b = mesh.bounds();
+            // Points on the lattice (rays along edges and through vertices) and anywhere.
+            let point = |rng: &mut crate::random::Rng, lattice: bool| {
+                let (x, y) = (
+                    b.min.x + (b.max.x - b.min.x) * rng.next_f64(),
+                    b.min.y + (b.max.y - b.min.y) * rng.next_f64(),
+                );
+                if lattice {
+                    v(x.round(), y.round())
+                } else {
+                    v(x, y)
+                }
+            };
+            for i in 0..3000 {
+                let (s, e) = (point(&mut rng, i % 2 == 0), point(&mut rng, i % 3 == 0));
+                let Some(mut poly) = mesh.locate(s).polygon() else {
+                    continue;
+                };
+                let ray = Ray { s, e };
+                let mut entry = None;
+                for _ in 0..mesh.polygon_count() {
+                    let Some(exit) = exit_of(mesh, poly, &ray) else {
+                        break;
+                    };
+                    if let Some(en) = entry {
+                        assert_eq!(exit_after(mesh, poly, en, &ray), Some(exit.clone()));
+                        walked += 1;
+                    }
+                    match exit {
+                        Exit::Edge(k) => {
+                            let (a, c) = mesh.edge(poly, k);
+                            if orient(a, c, e) != Orientation::Clockwise {
+                                break;
+                            }
+                            let Some(q) = mesh.neighbours(poly)[k] else {
+                                break;
+                            };
+                            let vs = mesh.polygon_vertices(poly);
+                            entry = Some((vs[k], vs[(k + 1) % vs.len()]));
+                            poly = q;
+                        }
+                        Exit::Vertex(_) => {
+                            through_vertex += 1;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            walked > 3_000 && through_vertex > 100,
+            "{walked} {through_vertex}"
+        );
+    }
 
     fn v(x: f64, y: f64) -> Vec2 {
         Vec2::new(x, y)
