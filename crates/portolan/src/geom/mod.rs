@@ -105,15 +105,24 @@ pub fn orient(a: Vec2, b: Vec2, c: Vec2) -> Orientation {
     let (det, clear) = orient_filtered(a, b, c);
     let det = if clear {
         det
-    } else if (a.x == c.x || b.y == c.y) && (a.y == c.y || b.x == c.x) || a == b {
-        // Each product of the determinant has a factor that is exactly zero (or two points
-        // are one): exactly collinear, as grid maps and shared portal ends make points, with
-        // no extended precision (which cost a sixth of a maze query's time).
+    } else if zero_products(a, b, c) || a == b {
+        // Exactly collinear (or two points are one), as grid maps and shared portal ends make
+        // points, with no extended precision (which cost a sixth of a maze query's time).
         0.0
     } else {
         orient_exact(a, b, c)
     };
     orientation_of(det)
+}
+
+/// `true` when each product of [`orient`]'s determinant, `(a.x - c.x)(b.y - c.y)` and
+/// `(a.y - c.y)(b.x - c.x)`, has a factor that is exactly zero (the difference of two floats is
+/// zero only when they are equal): the determinant is exactly 0. Points on a line parallel to
+/// an axis, which grid maps are full of. Written without short circuits, for callers that
+/// combine tests without a branch each ([`orient_static`]).
+#[inline]
+fn zero_products(a: Vec2, b: Vec2, c: Vec2) -> bool {
+    (a.x == c.x || b.y == c.y) & (a.y == c.y || b.x == c.x)
 }
 
 /// Shewchuk's adaptive exact determinant of [`orient`] (its slow path): its sign is exact.
@@ -159,15 +168,12 @@ fn orient_filtered(a: Vec2, b: Vec2, c: Vec2) -> (f64, bool) {
 /// [`orient_filtered`] with a static error bound ([`static_orient_bound`] of a box holding all
 /// three points) in place of the per-call one: a cheaper test, certain where it says so (the
 /// bound is at least the per-call one), abstaining a little more often near zero. Also
-/// certain, with a determinant of 0, where each product has a zero factor (the difference of
-/// two floats is zero only when they are equal, so both products are exactly 0): points on a
-/// line parallel to an axis, which grid maps are full of (a tenth of the views' tests on
-/// lak303d's scenario).
+/// certain, with a determinant of 0, where [`zero_products`] says it is exactly 0 (a tenth of
+/// the views' tests on lak303d's scenario).
 #[inline]
 pub(crate) fn orient_static(a: Vec2, b: Vec2, c: Vec2, bound: f64) -> (f64, bool) {
-    let (dx1, dy2, dy1, dx2) = (a.x - c.x, b.y - c.y, a.y - c.y, b.x - c.x);
-    let det = dx1 * dy2 - dy1 * dx2;
-    let zero = (dx1 == 0.0 || dy2 == 0.0) & (dy1 == 0.0 || dx2 == 0.0);
+    let det = (a.x - c.x) * (b.y - c.y) - (a.y - c.y) * (b.x - c.x);
+    let zero = zero_products(a, b, c);
     // (0, not `det`: an infinite factor would make the zero product NaN. A select, not a
     // branch: the side lists' tests come out as good as random.)
     let det = if zero { 0.0 } else { det };
