@@ -389,30 +389,14 @@ fn centrality_order(
         return coverage_order(n, corners, both, cancel);
     }
     let roots = every_kth(corners, adaptive_roots(corners.len()));
-    #[cfg(feature = "parallel")]
-    let trees: Vec<Tree> = {
-        use rayon::prelude::*;
-        roots
-            .par_iter()
-            .map_init(
-                || Scratch::new(n),
-                |scratch, &r| -> Result<Tree, BuildError> {
-                    cancel.check()?;
-                    Ok(Tree::build(both, r, scratch))
-                },
-            )
-            .collect::<Result<_, _>>()?
-    };
-    #[cfg(not(feature = "parallel"))]
-    let trees: Vec<Tree> = {
-        let mut scratch = Scratch::new(n);
-        let mut trees = Vec::with_capacity(roots.len());
-        for &r in &roots {
+    let trees = super::per_corner(
+        &roots,
+        || Scratch::new(n),
+        |scratch, r| {
             cancel.check()?;
-            trees.push(Tree::build(both, r, &mut scratch));
-        }
-        trees
-    };
+            Ok(Tree::build(both, r, scratch))
+        },
+    )?;
     cancel.check()?;
     greedy_order(n, corners, trees, cancel)
 }

@@ -603,19 +603,19 @@ impl CornerGraph {
     pub(crate) fn taut_edges(&self, v: u32, mask: u8) -> std::ops::Range<usize> {
         let r = self.row(v);
         let sides = &self.sides[r.clone()];
-        let start = if mask & LEFT != 0 {
-            0
-        } else {
-            sides.partition_point(|&x| side_group(x) < 1)
+        // The groups wanted, `lo..hi`: left turns take groups 0 and 1, right turns 1 and 2.
+        let (lo, hi) = match mask & (LEFT | RIGHT) {
+            0 => return r.start..r.start,
+            LEFT => (0, 2),
+            RIGHT => (1, 3),
+            _ => (0, 3),
         };
-        let end = if mask & RIGHT != 0 {
-            sides.len()
-        } else if mask & LEFT != 0 {
-            sides.partition_point(|&x| side_group(x) < 2)
-        } else {
-            start
+        let at = |g: u8| match g {
+            0 => 0,
+            3 => sides.len(),
+            g => sides.partition_point(|&x| side_group(x) < g),
         };
-        r.start + start..r.start + end
+        r.start + at(lo)..r.start + at(hi)
     }
 
     /// The index of the edge `a → b`, if there is one: a scan of `a`'s row (11 to 27 targets
@@ -798,23 +798,25 @@ fn wedge_end(mesh: &NavMesh, v: VertexId, p: PolyId, i: usize) -> Option<VertexI
     None
 }
 
-/// Runs `one` (with a search kept per worker) on every corner, in order; on the pool with the
-/// `parallel` feature.
-fn per_corner<T: Send>(
+/// Runs `one` on every corner, in order, with a scratch made by `init` and kept per worker; on
+/// the pool with the `parallel` feature. (The sweeps, with a search each; the hub order's
+/// shortest-path trees, with a Dijkstra's arrays.)
+pub(super) fn per_corner<S, T: Send>(
     corners: &[u32],
-    one: impl Fn(&mut ExactSearch, u32) -> Result<T, BuildError> + Sync,
+    init: impl Fn() -> S + Sync + Send,
+    one: impl Fn(&mut S, u32) -> Result<T, BuildError> + Sync,
 ) -> Result<Vec<T>, BuildError> {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
         corners
             .par_iter()
-            .map_init(ExactSearch::new, |s, &c| one(s, c))
+            .map_init(init, |s, &c| one(s, c))
             .collect()
     }
     #[cfg(not(feature = "parallel"))]
     {
-        let mut s = ExactSearch::new();
+        let mut s = init();
         corners.iter().map(|&c| one(&mut s, c)).collect()
     }
 }
@@ -828,7 +830,7 @@ fn sweep_edges(
     corners: &[u32],
     cancel: &CancelToken,
 ) -> Result<Vec<Vec<(u32, f64)>>, BuildError> {
-    per_corner(corners, |search, c| {
+    per_corner(corners, ExactSearch::new, |search: &mut ExactSearch, c| {
         cancel.check()?;
         search.corner_sweep(mesh, VertexId(c), Some(PolyId(wedge_poly[c as usize])));
         let mut row = Vec::new();
@@ -861,7 +863,7 @@ fn sweep_cones(
     corners: &[u32],
     cancel: &CancelToken,
 ) -> Result<Vec<SweepCones>, BuildError> {
-    per_corner(corners, |search, c| {
+    per_corner(corners, ExactSearch::new, |search: &mut ExactSearch, c| {
         cancel.check()?;
         let mut cones = SweepCones::default();
         // A point can see a pinch corner through any of its wedges.
