@@ -171,9 +171,7 @@ impl Out {
         xs.iter().for_each(|&x| self.f64(x));
     }
     fn f32s(&mut self, xs: &[f32]) {
-        self.u64(xs.len() as u64);
-        self.0.reserve(xs.len() * 4);
-        xs.iter().for_each(|&x| self.u32(x.to_bits()));
+        self.u32s(xs.iter().map(|x| x.to_bits()));
     }
     fn u8s(&mut self, xs: &[u8]) {
         self.u64(xs.len() as u64);
@@ -227,11 +225,7 @@ impl<'a> In<'a> {
             .collect())
     }
     fn f32s(&mut self, what: &'static str) -> Result<Vec<f32>, IndexError> {
-        let n = self.len(4, what)?;
-        let b = self.take(n * 4, what)?;
-        Ok(b.chunks_exact(4)
-            .map(|c| f32::from_bits(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-            .collect())
+        Ok(self.u32s(what)?.into_iter().map(f32::from_bits).collect())
     }
     fn f64s(&mut self, what: &'static str) -> Result<Vec<f64>, IndexError> {
         let n = self.len(8, what)?;
