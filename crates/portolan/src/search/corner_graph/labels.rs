@@ -3,11 +3,11 @@
 //!
 //! Pruned landmark labeling (T. Akiba, Y. Iwata, Y. Yoshida, *Fast Exact Shortest-Path Distance
 //! Queries on Large Networks by Pruned Landmark Labeling*, SIGMOD 2013): corners are ranked (here
-//! greedily, each next hub the corner on most of the sampled shortest paths the hubs before it
-//! left uncovered, see `centrality_order`); from each corner `r` in rank order a Dijkstra runs over the graph
-//! (its edges taken both ways), and every corner `u` it settles at distance `d` gets the label
-//! entry `(r, d)`, unless the labels made so far already give a distance ≤ `d` between `r` and
-//! `u`: then `u` is neither labelled nor expanded. Afterwards, for any two corners, the least
+//! greedily, each next hub the corner on most of the sampled shortest paths the hubs before it left
+//! uncovered, see `centrality_order`); from each corner `r` in rank order a Dijkstra runs over the
+//! graph (its edges taken both ways), and every corner `u` it settles at distance `d` gets the
+//! label entry `(r, d)`, unless the labels made so far already give a distance ≤ `d` between `r`
+//! and `u`: then `u` is neither labelled nor expanded. Afterwards, for any two corners, the least
 //! `d(a, h) + d(h, b)` over the hubs `h` in both labels is their graph distance.
 //!
 //! # Use in the search
@@ -19,26 +19,26 @@
 //! heuristic, A* expands little more than the corners of the path itself.
 //!
 //! # Cost
-//! Building: the order from up to 512 shortest-path trees (one Dijkstra each, kept until the
-//! order is made: at most about two million tree vertices, 28 bytes each; `O(t · c · depth)`
-//! for the greedy picks), then one pruned Dijkstra per corner; the labels' size depends on the map: a few dozen
-//! entries per corner on caves and dungeons, hundreds on open terrain and mazes (about 490 on
-//! a 512 × 512 maze of corridors 3 cells wide). The build stops, and the
-//! graph goes without labels (queries then sweep its edges, or run the plain search, with or
-//! without landmarks, as the build's sample finds faster; `sample.rs`), once the labels pass
-//! [`MAX_MEAN_ENTRIES`] per corner or [`MAX_ENTRIES`] in all, which bounds both the time and the
-//! memory. 16 bytes per entry (hub, distance, next hop).
+//! Building: the order from up to 512 shortest-path trees (one Dijkstra each, kept until the order
+//! is made: at most about two million tree vertices, 28 bytes each; `O(t · c · depth)` for the
+//! greedy picks), then one pruned Dijkstra per corner; the labels' size depends on the map: a few
+//! dozen entries per corner on caves and dungeons, hundreds on open terrain and mazes (about 490 on
+//! a 512 × 512 maze of corridors 3 cells wide). The build stops, and the graph goes without labels
+//! (queries then sweep its edges, or run the plain search, with or without landmarks, as the
+//! build's sample finds faster; `sample.rs`), once the labels pass [`MAX_MEAN_ENTRIES`] per corner
+//! or [`MAX_ENTRIES`] in all, which bounds both the time and the memory. 16 bytes per entry (hub,
+//! distance, next hop).
 //!
-//! It also stops early where the first hubs label nearly every corner: after hub `k` of the
-//! first 64 in rank order the labels may hold at most `max(k, 16) / 64` of the budget
-//! ([`FRONT_HUBS`]): a quarter up to hub 16. That is a forecast, not a bound: PLL's first hubs
-//! label the most, and where pruning has not begun after 16 of them the whole would not fit.
-//! On the maps in shared data the first 16 hubs hold 2.6–5.5% of the budget in the greedy
-//! order (3–5% in the coverage order before it), 2.4% on a 512 × 512 maze. On a 512 × 512 grid
-//! with 20% of its cells blocked at random each of the first hubs labels nearly every corner
-//! (3.6% of the budget each): the build stops after hub 8 (it waited for hub 16 until session
-//! 19, at 40–56%, and before that ran 5.4 s to the budget; BENCHMARKS.md, "the index"). A map that the rule wrongly stopped
-//! would only lose its labels' speed, never an answer.
+//! It also stops early where the first hubs label nearly every corner: after hub `k` of the first
+//! 64 in rank order the labels may hold at most `max(k, 16) / 64` of the budget ([`FRONT_HUBS`]): a
+//! quarter up to hub 16. That is a forecast, not a bound: PLL's first hubs label the most, and
+//! where pruning has not begun after 16 of them the whole would not fit. On the maps in shared data
+//! the first 16 hubs hold 2.6–5.5% of the budget in the greedy order (3–5% in the coverage order
+//! before it), 2.4% on a 512 × 512 maze. On a 512 × 512 grid with 20% of its cells blocked at
+//! random each of the first hubs labels nearly every corner (3.6% of the budget each): the build
+//! stops after hub 8 (it waited for hub 16 until session 19, at 40–56%, and before that ran 5.4 s
+//! to the budget; BENCHMARKS.md, "the index"). A map that the rule wrongly stopped would only lose
+//! its labels' speed, never an answer.
 
 use crate::build::{BuildError, CancelToken};
 use std::cmp::Ordering;
@@ -59,11 +59,11 @@ use std::collections::BinaryHeap;
 /// ```
 pub const MAX_MEAN_ENTRIES: usize = 200;
 
-/// The most label entries a build keeps in all: 48 MB at 16 bytes an entry, under the 50 MB
-/// an index of a 50,000-polygon mesh is to stay within (the graph's edges and views come on
-/// top); past that the labels are dropped. (It was `4 << 20` entries, 48 MB at the 12 bytes an entry took before the next
-/// hops: 67 MB since. No map in shared data comes near either: AcrosstheCape's labels hold
-/// about 510,000 entries.)
+/// The most label entries a build keeps in all: 48 MB at 16 bytes an entry, under the 50 MB an
+/// index of a 50,000-polygon mesh is to stay within (the graph's edges and views come on top); past
+/// that the labels are dropped. (It was `4 << 20` entries, 48 MB at the 12 bytes an entry took
+/// before the next hops: 67 MB since. No map in shared data comes near either: AcrosstheCape's
+/// labels hold about 510,000 entries.)
 ///
 /// ```
 /// use portolan::search::corner_graph::{CornerGraph, MAX_ENTRIES};

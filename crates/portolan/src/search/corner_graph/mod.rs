@@ -543,14 +543,15 @@ impl CornerGraph {
         self.view_choice().map(|c| c.plain_below)
     }
 
-    /// Whether corner queries on this mesh are answered from the graph's views (`true`), or by
-    /// the plain exact search because the build found the views saved less than a tenth of its
-    /// time here (`false`: the views are then dropped, and the labels with them). The build decides by running a fixed
-    /// sample of at most 256 queries between polygon centroids (a quarter between random
-    /// polygons, the rest short; short draws off the mesh are skipped) both ways, up to three times in rounds, and comparing their least times. Where
-    /// the views are kept, the same sample fits the straight-line distance below which a query
-    /// first tries the plain search for a few nodes: short queries, which the plain search ends
-    /// sooner than the views can read what the endpoints see. The sample is fixed and the answers are exact either way; only this
+    /// Whether corner queries on this mesh are answered from the graph's views (`true`), or by the
+    /// plain exact search because the build found the views saved less than a tenth of its time
+    /// here (`false`: the views are then dropped, and the labels with them). The build decides by
+    /// running a fixed sample of at most 256 queries between polygon centroids (a quarter between
+    /// random polygons, the rest short; short draws off the mesh are skipped) both ways, up to
+    /// three times in rounds, and comparing their least times. Where the views are kept, the same
+    /// sample fits the straight-line distance below which a query first tries the plain search for
+    /// a few nodes: short queries, which the plain search ends sooner than the views can read what
+    /// the endpoints see. The sample is fixed and the answers are exact either way; only this
     /// choice follows the building machine's times, so two builds may differ in it.
     ///
     /// ```

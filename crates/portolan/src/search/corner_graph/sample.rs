@@ -105,11 +105,11 @@ pub(super) fn sample_pairs(mesh: &NavMesh) -> Vec<(PolyId, PolyId)> {
     pairs
 }
 
-/// The share of the sample's time the views or the landmarks must save to be used: both hold
-/// memory (the landmarks 64 bytes per vertex, a fifth of a graph without views on a random grid; the views most
-/// of one with them), and a smaller difference is within what two runs of the same sample
-/// differ by (on arena the views came out a few percent ahead or behind from build to build,
-/// while on the scenario the corner search with them ran 0.8–1.2× the plain one).
+/// The share of the sample's time the views or the landmarks must save to be used: both hold memory
+/// (the landmarks 64 bytes per vertex, a fifth of a graph without views on a random grid; the views
+/// most of one with them), and a smaller difference is within what two runs of the same sample
+/// differ by (on arena the views came out a few percent ahead or behind from build to build, while
+/// on the scenario the corner search with them ran 0.8–1.2× the plain one).
 const GAIN: f64 = 0.1;
 
 /// The rule of [`label_less_fit`] and of the views' fit, on the sample's total times without
@@ -119,11 +119,11 @@ pub(super) fn pays(without: f64, with: f64) -> bool {
 }
 
 /// Each of `ways` timed on every sample query (`ways[k](i)` runs query `i` the `k`-th way):
-/// [`FIT_RUNS`] rounds (fewer past [`ROUNDS_BUDGET`], at least [`MIN_ROUNDS`]), each running the whole
-/// sample one way, then the next, so that no way
-/// finds the mesh data of its query left in the caches by another (run query by query, the
-/// second way gained up to 20% from it). Per query, each way's least time in nanoseconds (the
-/// run least disturbed by the rest of the machine). Stops at a cancelled `cancel`.
+/// [`FIT_RUNS`] rounds (fewer past [`ROUNDS_BUDGET`], at least [`MIN_ROUNDS`]), each running the
+/// whole sample one way, then the next, so that no way finds the mesh data of its query left in the
+/// caches by another (run query by query, the second way gained up to 20% from it). Per query, each
+/// way's least time in nanoseconds (the run least disturbed by the rest of the machine). Stops at a
+/// cancelled `cancel`.
 pub(super) fn least_times<const K: usize>(
     queries: usize,
     cancel: &CancelToken,
