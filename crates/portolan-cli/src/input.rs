@@ -366,10 +366,11 @@ pub fn describe_graph(graph: &CornerGraph, mesh: &NavMesh) -> String {
         ),
     };
     format!(
-        "{} corners, {} edges, {labels} ({:.0} KiB)",
+        "{} corners, {} edges, {labels} ({:.0} KiB of a {:.0} KiB budget)",
         graph.corner_count(),
         graph.edge_count(),
-        graph.memory_bytes() as f64 / 1024.0
+        graph.memory_bytes() as f64 / 1024.0,
+        CornerGraph::memory_budget(mesh.polygon_count()) as f64 / 1024.0
     )
 }
 

@@ -18,6 +18,11 @@
 //! fit the mesh (every index is checked against its bounds, so even a file written by someone
 //! else's tool cannot make a query read out of bounds).
 //!
+//! A graph built within its memory budget ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)) may
+//! have dropped its views' strips, their cones' chains, or its edges: each is saved as empty
+//! arrays, which a load takes as "dropped" (the same format; a file from before that could
+//! not have them empty, and loads as it did).
+//!
 //! # What an edit costs
 //! The index belongs to one mesh: after an edit (a [`DynamicNavMesh`](crate::dynamic) update)
 //! the graph must be built again; there is no incremental update yet.
@@ -571,31 +576,37 @@ impl CornerGraph {
                 let tree_poly = i.u32s("the view tree's polygons")?;
                 let tree_parent = i.u32s("the view tree's parents")?;
                 let tree = view_tree(mesh, &tree_poly, &tree_parent)?;
-                if cone_node.len() != flat.len() / 2 {
-                    return Err(corrupt("the view cones' nodes: not one per cone"));
-                }
-                check_ids(&cone_node, tree.len(), false, "the view cones' nodes")?;
-                // Each cone's node enters the polygon the cone is of.
-                for p in 0..np {
-                    for e in offsets[p] as usize..offsets[p + 1] as usize {
-                        for k in cone_at[e] as usize..cone_at[e + 1] as usize {
-                            if tree[cone_node[k] as usize].0 .0 as usize != p {
-                                return Err(corrupt(format!(
-                                    "the view cones' nodes: cone {k} of polygon {p} has a \
-                                     node in another polygon"
-                                )));
+                // No nodes and no tree: dropped to fit the memory budget (`Views::fit_memory`).
+                if !(cone_node.is_empty() && tree.is_empty()) {
+                    if cone_node.len() != flat.len() / 2 {
+                        return Err(corrupt("the view cones' nodes: not one per cone"));
+                    }
+                    check_ids(&cone_node, tree.len(), false, "the view cones' nodes")?;
+                    // Each cone's node enters the polygon the cone is of.
+                    for p in 0..np {
+                        for e in offsets[p] as usize..offsets[p + 1] as usize {
+                            for k in cone_at[e] as usize..cone_at[e + 1] as usize {
+                                if tree[cone_node[k] as usize].0 .0 as usize != p {
+                                    return Err(corrupt(format!(
+                                        "the view cones' nodes: cone {k} of polygon {p} has a \
+                                         node in another polygon"
+                                    )));
+                                }
                             }
                         }
                     }
                 }
                 let strip_at = i.u32s("the edge strip offsets")?;
                 let strips = i.u32s("the edge strips")?;
-                check_offsets(
-                    &strip_at,
-                    targets.len(),
-                    strips.len(),
-                    "the edge strip offsets",
-                )?;
+                // No strips at all: dropped to fit the memory budget.
+                if !(strip_at.is_empty() && strips.is_empty()) {
+                    check_offsets(
+                        &strip_at,
+                        targets.len(),
+                        strips.len(),
+                        "the edge strip offsets",
+                    )?;
+                }
                 check_ids(&strips, np, false, "the edge strips")?;
                 if labels.is_none() {
                     return Err(corrupt("views without labels (the views join labels)"));

@@ -25,20 +25,24 @@
 //! dozen entries per corner on caves and dungeons, hundreds on open terrain and mazes (about 490 on
 //! a 512 × 512 maze of corridors 3 cells wide). The build stops, and the graph goes without labels
 //! (queries then sweep its edges, or run the plain search, with or without landmarks, as the
-//! build's sample finds faster; `sample.rs`), once the labels pass [`MAX_MEAN_ENTRIES`] per corner
-//! or [`MAX_ENTRIES`] in all, which bounds both the time and the memory. 16 bytes per entry (hub,
-//! distance, next hop).
+//! build's sample finds faster; `sample.rs`), once the labels pass [`MAX_MEAN_ENTRIES`] per
+//! corner, [`MAX_ENTRIES`] in all, or what the index's memory budget leaves them after the
+//! edges ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)), which bounds both the time and the
+//! memory. 16 bytes per entry (hub, distance, next hop).
 //!
-//! It also stops early where the first hubs label nearly every corner: after hub `k` of the first
-//! 64 in rank order the labels may hold at most `max(k, 16) / 64` of the budget ([`FRONT_HUBS`]): a
-//! quarter up to hub 16. That is a forecast, not a bound: PLL's first hubs label the most, and
-//! where pruning has not begun after 16 of them the whole would not fit. On the maps in shared data
-//! the first 16 hubs hold 2.6–5.5% of the budget in the greedy order (3–5% in the coverage order
-//! before it), 2.4% on a 512 × 512 maze. On a 512 × 512 grid with 20% of its cells blocked at
-//! random each of the first hubs labels nearly every corner (3.6% of the budget each): the build
-//! stops after hub 8 (it waited for hub 16 until session 19, at 40–56%, and before that ran 5.4 s
-//! to the budget; BENCHMARKS.md, "the index"). A map that the rule wrongly stopped would only lose
-//! its labels' speed, never an answer.
+//! It also stops early where the first hubs label too much for the whole to fit: after hub `k`
+//! of the first 1,024 in rank order the labels may hold at most `sqrt(max(k, 8) / 1024)` of the
+//! budget ([`FORECAST_HUBS`]): 9% after hub 8, 18% after hub 32, half after hub 256. That is a
+//! forecast, not a bound: PLL's first hubs label the most, and the labels' growth slows as
+//! pruning takes over. Measured (BENCHMARKS.md, "Session 20"), every map whose labels fit stays
+//! under 0.65 of the curve: the maps in shared data hold 5–14% of the budget after hub 64 and
+//! 13–31% after hub 1,024, and the fullest map seen, a 1,024 × 1,024 grid of city blocks, 14%
+//! and 64%. Where they do not fit, the curve stops the build early: on a 512 × 512 grid with 20%
+//! of its cells blocked at random each of the first hubs labels nearly every corner (3.6% of the
+//! budget each), and the build stops after hub 8; a 1,024 × 1,024 map of small round and square
+//! obstacles held 22% after hub 64 and stops there, where the rule before session 20
+//! (`max(k, 16) / 64` over the first 64 hubs only) ran 1,251 hubs and 5.8 s to the budget. A map
+//! that the rule wrongly stopped would only lose its labels' speed, never an answer.
 
 use crate::build::{BuildError, CancelToken};
 use std::cmp::Ordering;
@@ -76,9 +80,42 @@ pub const MAX_MEAN_ENTRIES: usize = 200;
 /// ```
 pub const MAX_ENTRIES: usize = 3_000_000;
 
-/// The early stop of the [module docs](self): after hub `k`, for `k < FRONT_HUBS`, the labels
-/// may hold at most `max(k, 16) / FRONT_HUBS` of the budget.
-const FRONT_HUBS: usize = 64;
+/// Bytes per label entry: hub rank (4), distance (8), next hop (4).
+const ENTRY_BYTES: usize = 16;
+
+/// The early stop of the [module docs](self): after hub `k`, for `k < FORECAST_HUBS`, the labels
+/// may hold at most `sqrt(max(k, 8) / FORECAST_HUBS)` of the budget.
+const FORECAST_HUBS: usize = 1024;
+
+/// The least `dists[i] + table[hubs[i]]` (infinite for none): a label joined through a table by
+/// hub, the hottest loop of both the labels' build (its prune test) and a view query. Four
+/// running minima, each a plain comparison: `f64::min` (which minds NaN, of which there is none:
+/// distances and table entries are numbers or infinite) and a single minimum make each entry
+/// wait for the one before; the labels' build took 10–20% less time without that chain
+/// (BENCHMARKS.md, "Session 20").
+#[inline]
+fn least_sum(hubs: &[u32], dists: &[f64], table: &[f64]) -> f64 {
+    let least = |a: f64, b: f64| if b < a { b } else { a };
+    let mut acc = [f64::INFINITY; 4];
+    let (hc, dc) = (hubs.chunks_exact(4), dists.chunks_exact(4));
+    let (hr, dr) = (hc.remainder(), dc.remainder());
+    for (h, d) in hc.zip(dc) {
+        for k in 0..4 {
+            acc[k] = least(acc[k], d[k] + table[h[k] as usize]);
+        }
+    }
+    for (&h, &d) in hr.iter().zip(dr) {
+        acc[0] = least(acc[0], d + table[h as usize]);
+    }
+    least(least(acc[0], acc[1]), least(acc[2], acc[3]))
+}
+
+/// Whether `entries` after `done` hubs pass the early stop's curve for `budget` (module docs).
+fn past_forecast(entries: usize, done: usize, budget: usize) -> bool {
+    done < FORECAST_HUBS
+        && (entries as f64).powi(2) * FORECAST_HUBS as f64
+            > (budget as f64).powi(2) * done.max(8) as f64
+}
 
 /// The hub labels of every corner (see the [module docs](self)).
 #[derive(Clone, Debug, PartialEq)]
@@ -114,15 +151,25 @@ impl Ord for Item {
 impl HubLabels {
     /// Labels for the graph whose adjacency of vertex `v` is `adj(v)` (pairs of neighbour and
     /// length), on `n` vertices of which `corners` are the nodes; `None` when they would exceed
-    /// their budget ([`MAX_MEAN_ENTRIES`] per corner, at most [`MAX_ENTRIES`]) or when the first
-    /// hubs forecast so ([`FRONT_HUBS`]).
+    /// their budget ([`MAX_MEAN_ENTRIES`] per corner, at most [`MAX_ENTRIES`] and at most
+    /// `max_bytes` of memory) or when the first hubs forecast so ([`FORECAST_HUBS`]); at once,
+    /// before any work, when the budget cannot hold one entry per corner (the first hub's).
     /// Stops with [`BuildError::Cancelled`] once `cancel` fires (checked once per hub).
     pub(crate) fn build(
         n: usize,
         corners: &[u32],
         adj: &dyn Fn(u32) -> Vec<(u32, f64)>,
+        max_bytes: usize,
         cancel: &CancelToken,
     ) -> Result<Option<HubLabels>, BuildError> {
+        // The fixed part: the offsets and the hubs' vertices.
+        let fixed = (n + 1 + corners.len()) * 4;
+        let budget = (MAX_MEAN_ENTRIES * corners.len().max(1))
+            .min(MAX_ENTRIES)
+            .min(max_bytes.saturating_sub(fixed) / ENTRY_BYTES);
+        if budget < corners.len() {
+            return Ok(None);
+        }
         // Undirected adjacency (an edge found from one side only still joins both).
         let mut both: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];
         for &c in corners {
@@ -136,18 +183,41 @@ impl HubLabels {
             row.dedup_by_key(|e| e.0);
         }
         let order = centrality_order(n, corners, &both, cancel)?;
-        let budget = (MAX_MEAN_ENTRIES * corners.len().max(1)).min(MAX_ENTRIES);
-        let mut labels: Vec<Vec<(u32, f64, u32)>> = vec![Vec::new(); n];
-        let mut parent = vec![u32::MAX; n];
+        // The pruned Dijkstras run on dense corner numbers (`dense[v]`), over the adjacency
+        // as flat arrays, with each label's hubs and distances apart: the prune test reads
+        // 12 bytes an entry and the relaxations a run of 4-byte targets. (On vertex ids with
+        // tuple rows the same build took about twice as long on maps of dense lines of sight;
+        // BENCHMARKS.md, "Session 20".)
+        let mut dense = vec![u32::MAX; n];
+        for (i, &c) in corners.iter().enumerate() {
+            dense[c as usize] = i as u32;
+        }
+        let m = corners.len();
+        let mut adj_at = Vec::with_capacity(m + 1);
+        let (mut adj_to, mut adj_len) = (Vec::new(), Vec::new());
+        adj_at.push(0u32);
+        for &c in corners {
+            for &(d, w) in &both[c as usize] {
+                adj_to.push(dense[d as usize]);
+                adj_len.push(w);
+            }
+            adj_at.push(adj_to.len() as u32);
+        }
+        drop(both);
+        let mut hubs_of: Vec<Vec<u32>> = vec![Vec::new(); m];
+        let mut dists_of: Vec<Vec<f64>> = vec![Vec::new(); m];
+        let mut parents_of: Vec<Vec<u32>> = vec![Vec::new(); m];
+        let mut parent = vec![u32::MAX; m];
         let mut entries = 0usize;
-        // Per vertex: the root's label as a dense array (hub rank → distance), and Dijkstra's.
-        let mut root_label = vec![f64::INFINITY; corners.len()];
-        let mut dist = vec![f64::INFINITY; n];
+        // The root's label as a dense array (hub rank → distance), and Dijkstra's distances.
+        let mut root_label = vec![f64::INFINITY; m];
+        let mut dist = vec![f64::INFINITY; m];
         let mut touched: Vec<u32> = Vec::new();
         let mut heap = BinaryHeap::new();
         for (rank, &r) in order.iter().enumerate() {
             cancel.check()?;
-            for &(h, d, _) in &labels[r as usize] {
+            let r = dense[r as usize];
+            for (&h, &d) in hubs_of[r as usize].iter().zip(&dists_of[r as usize]) {
                 root_label[h as usize] = d;
             }
             dist[r as usize] = 0.0;
@@ -155,40 +225,39 @@ impl HubLabels {
             touched.push(r);
             heap.push(Item(0.0, r));
             while let Some(Item(d, u)) = heap.pop() {
-                if d > dist[u as usize] {
+                let u = u as usize;
+                if d > dist[u] {
                     continue;
                 }
                 // Pruned: the labels so far already know a way at most this long.
-                let known = labels[u as usize]
-                    .iter()
-                    .map(|&(h, du, _)| du + root_label[h as usize])
-                    .fold(f64::INFINITY, f64::min);
-                if known <= d {
+                if least_sum(&hubs_of[u], &dists_of[u], &root_label) <= d {
                     continue;
                 }
-                labels[u as usize].push((rank as u32, d, parent[u as usize]));
+                hubs_of[u].push(rank as u32);
+                dists_of[u].push(d);
+                parents_of[u].push(parent[u]);
                 entries += 1;
                 if entries > budget {
                     return Ok(None);
                 }
-                for &(v, w) in &both[u as usize] {
+                let edges = adj_at[u] as usize..adj_at[u + 1] as usize;
+                for (&v, &w) in adj_to[edges.clone()].iter().zip(&adj_len[edges]) {
                     let nd = d + w;
                     if nd < dist[v as usize] {
                         if dist[v as usize] == f64::INFINITY {
                             touched.push(v);
                         }
                         dist[v as usize] = nd;
-                        parent[v as usize] = u;
+                        parent[v as usize] = u as u32;
                         heap.push(Item(nd, v));
                     }
                 }
             }
-            for &(h, _, _) in &labels[r as usize] {
+            for &h in &hubs_of[r as usize] {
                 root_label[h as usize] = f64::INFINITY;
             }
-            // The first hubs label nearly everything: the whole will not fit (module docs).
-            let done = rank + 1;
-            if done < FRONT_HUBS && entries * FRONT_HUBS > budget * done.max(16) {
+            // The first hubs label too much: the whole will not fit (module docs).
+            if past_forecast(entries, rank + 1, budget) {
                 return Ok(None);
             }
             for &t in &touched {
@@ -200,11 +269,12 @@ impl HubLabels {
         let (mut hubs, mut dists) = (Vec::with_capacity(entries), Vec::with_capacity(entries));
         let mut next = Vec::with_capacity(entries);
         offsets.push(0u32);
-        for row in labels {
-            for (h, d, p) in row {
-                hubs.push(h);
-                dists.push(d);
-                next.push(p);
+        for v in 0..n {
+            if let Some(&i) = dense.get(v).filter(|&&i| i != u32::MAX) {
+                let i = i as usize;
+                hubs.extend_from_slice(&hubs_of[i]);
+                dists.extend_from_slice(&dists_of[i]);
+                next.extend(parents_of[i].iter().map(|&p| corners[p as usize]));
             }
             offsets.push(hubs.len() as u32);
         }
@@ -258,16 +328,8 @@ impl HubLabels {
     /// The least `d(v, h) + table[h]` over `v`'s hubs (infinite when none is in the table).
     #[inline]
     pub(crate) fn join(&self, v: u32, table: &[f64]) -> f64 {
-        // A plain comparison, not `f64::min`: no NaN to care for (distances and table entries
-        // are numbers or infinite), and the loop is the query's hottest.
-        let mut best = f64::INFINITY;
-        for (h, d) in self.label(v) {
-            let x = d + table[h as usize];
-            if x < best {
-                best = x;
-            }
-        }
-        best
+        let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
+        least_sum(&self.hubs[r.clone()], &self.dists[r], table)
     }
 
     /// The graph distance between corners `a` and `b`: the least `d(a, h) + d(h, b)` over the
@@ -353,11 +415,7 @@ impl HubLabels {
 
     /// Heap memory held, in bytes.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.offsets.len() * 4
-            + self.hubs.len() * 4
-            + self.dists.len() * 8
-            + self.next.len() * 4
-            + self.hub_vertex.len() * 4
+        self.offsets.len() * 4 + self.hubs.len() * ENTRY_BYTES + self.hub_vertex.len() * 4
     }
 
     /// Entries over all labels.
@@ -730,7 +788,7 @@ mod tests {
             assert_eq!(sorted, corners);
         }
         let adj = |v: u32| both[v as usize].clone();
-        let labels = HubLabels::build(7, &corners, &adj, &CancelToken::new())
+        let labels = HubLabels::build(7, &corners, &adj, usize::MAX, &CancelToken::new())
             .unwrap()
             .unwrap();
         // Hubs 3, then 1 and 5: every vertex's label holds at most three hubs.
@@ -780,6 +838,25 @@ mod tests {
     }
 
     /// A path 0 - 1 - 2 - 3 and a shortcut 0 - 3 longer than the path.
+    /// The early stop's curve: `sqrt(max(k, 8) / 1024)` of the budget after hub `k`, none
+    /// from hub 1,024 on.
+    #[test]
+    fn the_forecast_is_the_square_root_curve() {
+        let budget = 1 << 20;
+        // sqrt(8 / 1024) = 0.0884: 92,681.9 entries.
+        for done in [1, 2, 8] {
+            assert!(!past_forecast(92_681, done, budget));
+            assert!(past_forecast(92_682, done, budget));
+        }
+        // A quarter after hub 64, half after hub 256.
+        assert!(!past_forecast(budget / 4, 64, budget));
+        assert!(past_forecast(budget / 4 + 1, 64, budget));
+        assert!(!past_forecast(budget / 2, 256, budget));
+        assert!(past_forecast(budget / 2 + 1, 256, budget));
+        assert!(!past_forecast(budget, 1024, budget));
+        assert!(!past_forecast(budget * 4, 5000, budget));
+    }
+
     #[test]
     fn labels_give_graph_distances() {
         let edges: Vec<(u32, u32, f64)> = vec![(0, 1, 1.0), (1, 2, 2.0), (2, 3, 1.5), (0, 3, 5.0)];
@@ -790,7 +867,7 @@ mod tests {
                 .map(|e| (e.1, e.2))
                 .collect::<Vec<_>>()
         };
-        let labels = HubLabels::build(4, &[0, 1, 2, 3], &adj, &CancelToken::new())
+        let labels = HubLabels::build(4, &[0, 1, 2, 3], &adj, usize::MAX, &CancelToken::new())
             .unwrap()
             .unwrap();
         let dist = |a: u32, b: u32| {

@@ -95,7 +95,9 @@
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
 //! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry,
 //! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
-//! views (`views.rs`), and 4 per polygon an edge crosses.
+//! views (`views.rs`), and 4 per polygon an edge crosses; all of it within
+//! [`MAX_INDEX_BYTES`] (48 MiB up to 50,331 polygons), which a build keeps by dropping parts
+//! in a fixed order (see there).
 //! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
 //!
 //! ```
@@ -120,11 +122,43 @@ mod sample;
 mod views;
 
 #[cfg(test)]
+mod budget_tests;
+#[cfg(test)]
 mod sweep_tests;
 
 pub use file::IndexError;
 pub(crate) use labels::HubLabels;
 pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
+
+/// The most memory, in bytes, that a [`CornerGraph`] built for a mesh of up to 50,331 polygons
+/// holds ([`CornerGraph::memory_budget`]): 48 MiB, under the 50 MB that issue 15 allows an index
+/// of a 50,000-polygon mesh. A build keeps within it by dropping, in this order:
+/// 1. the views' per-edge strips, then the cones' chains (they only save the raycasts that
+///    build a view path's channel);
+/// 2. the views, and the labels with them (the queries then sweep the edges or run the plain
+///    search, as for a map whose labels do not fit);
+/// 3. the edges themselves, where they and the landmarks pass it (on maps of dense lines of
+///    sight, such as a large grid of city blocks): the plain search, with or without
+///    landmarks, answers the queries.
+///
+/// The labels' own budget ([`MAX_ENTRIES`]) is also cut to what the edges leave of it.
+///
+/// ```
+/// use portolan::search::corner_graph::{CornerGraph, MAX_INDEX_BYTES};
+/// use portolan::{build, BuildOptions, Scene};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+/// assert!(CornerGraph::build(&mesh).memory_bytes() <= MAX_INDEX_BYTES);
+/// ```
+pub const MAX_INDEX_BYTES: usize = 48 << 20;
+
+/// The memory budget per polygon of a [`CornerGraph`] for meshes past 50,331 polygons
+/// ([`CornerGraph::memory_budget`]): 50 MB per 50,000 polygons.
+///
+/// ```
+/// use portolan::search::corner_graph::{CornerGraph, INDEX_BYTES_PER_POLYGON};
+/// assert_eq!(CornerGraph::memory_budget(100_000), 100_000 * INDEX_BYTES_PER_POLYGON);
+/// ```
+pub const INDEX_BYTES_PER_POLYGON: usize = 1_000;
 use views::{SweepCones, Views};
 pub(crate) use views::{ViewAnswer, ViewChoice, ViewScratch};
 
@@ -266,11 +300,41 @@ impl CornerGraph {
             .expect("a token nobody cancels never stops the build")
     }
 
-    /// The graph; `timed`: make the choices that time the build's sample (`sample.rs`),
-    /// otherwise keep the views and the landmarks wherever they exist.
+    /// The most memory, in bytes, that a graph built for a mesh of `polygons` polygons holds
+    /// ([`CornerGraph::memory_bytes`]): [`MAX_INDEX_BYTES`], or [`INDEX_BYTES_PER_POLYGON`]
+    /// per polygon where that is more (past 50,331 polygons).
+    ///
+    /// ```
+    /// use portolan::search::corner_graph::{CornerGraph, MAX_INDEX_BYTES};
+    /// assert_eq!(CornerGraph::memory_budget(50_000), MAX_INDEX_BYTES);
+    /// assert_eq!(CornerGraph::memory_budget(200_000), 200_000_000);
+    /// ```
+    pub fn memory_budget(polygons: usize) -> usize {
+        MAX_INDEX_BYTES.max(polygons.saturating_mul(INDEX_BYTES_PER_POLYGON))
+    }
+
+    /// The graph within its [`memory_budget`](CornerGraph::memory_budget); `timed`: make the
+    /// choices that time the build's sample (`sample.rs`), otherwise keep the views and the
+    /// landmarks wherever they exist.
     fn build_inner(
         mesh: &NavMesh,
         timed: bool,
+        cancel: &CancelToken,
+    ) -> Result<CornerGraph, BuildError> {
+        Self::build_within(
+            mesh,
+            timed,
+            Self::memory_budget(mesh.polygon_count()),
+            cancel,
+        )
+    }
+
+    /// [`build_inner`](CornerGraph::build_inner) within `budget` bytes (see
+    /// [`MAX_INDEX_BYTES`] for what goes first).
+    fn build_within(
+        mesh: &NavMesh,
+        timed: bool,
+        budget: usize,
         cancel: &CancelToken,
     ) -> Result<CornerGraph, BuildError> {
         let (turns, wedge_poly) = turning_corners(mesh);
@@ -315,7 +379,22 @@ impl CornerGraph {
                 .collect()
         };
         cancel.check()?;
-        let labels = HubLabels::build(mesh.vertex_count(), &corners, &row, cancel)?;
+        // What the edges hold (`memory_bytes` without labels, views and landmarks).
+        let n = mesh.vertex_count();
+        let edge_bytes = n * 8 + wedge_poly.len() * 4 + offsets.len() * 4 + targets.len() * 13;
+        let lm_bytes = LANDMARKS * 4 * n;
+        // Edges that do not fit serve nothing: no labels (whose paths read them), no sweeps.
+        let edges_fit = edge_bytes + lm_bytes <= budget;
+        let labels = if edges_fit {
+            {
+                let t = std::time::Instant::now();
+                let l = HubLabels::build(n, &corners, &row, budget - edge_bytes, cancel)?;
+                eprintln!("DBG labels {:?}", t.elapsed());
+                l
+            }
+        } else {
+            None
+        };
         cancel.check()?;
         let mut graph = CornerGraph {
             mesh_id: mesh.instance_id(),
@@ -335,7 +414,14 @@ impl CornerGraph {
         // Views are only of use with labels (the query joins them).
         if graph.labels.is_some() {
             let cones = sweep_cones(mesh, &graph.wedge_poly, &corners, cancel)?;
-            graph.views = Some(Views::build(mesh, &graph, &corners, cones));
+            let mut views = Views::build(mesh, &graph, &corners, cones);
+            let label_bytes = graph.labels.as_ref().map_or(0, HubLabels::memory_bytes);
+            // Within the budget, or not at all (and the labels go with them).
+            if views.fit_memory(budget.saturating_sub(edge_bytes + label_bytes)) {
+                graph.views = Some(views);
+            } else {
+                graph.labels = None;
+            }
             cancel.check()?;
             // Kept where they pay (`views::fit`), with how queries use them. Where they do
             // not, the labels go too: no query would read them (a 512 × 512 maze's labels
@@ -354,9 +440,14 @@ impl CornerGraph {
         }
         if graph.labels.is_none() {
             // Without labels (with them the corner heuristic is exact): landmarks and the
-            // swept search over the edges, both, either or neither, as `sample.rs` decides.
+            // swept search over the edges, both, either or neither, as `sample.rs` decides;
+            // edges past the budget dropped, and the plain search, with or without landmarks.
+            if !edges_fit {
+                graph.drop_edges();
+            }
             let landmarks = || Landmarks::build_until(mesh, LANDMARKS, &|| cancel.check());
-            let (fitted, choice) = sample::label_less_fit(mesh, graph, landmarks, timed, cancel)?;
+            let (fitted, choice) =
+                sample::label_less_fit(mesh, graph, landmarks, timed, edges_fit, cancel)?;
             graph = fitted;
             graph.sweeps = choice.sweeps;
             if !choice.landmarks {
@@ -364,6 +455,15 @@ impl CornerGraph {
             }
         }
         Ok(graph)
+    }
+
+    /// Drops every edge (each corner's row empty), for a graph whose edges pass its memory
+    /// budget: its queries then run the plain search.
+    fn drop_edges(&mut self) {
+        self.offsets = vec![0; self.offsets.len()];
+        self.targets = Vec::new();
+        self.lengths = Vec::new();
+        self.sides = Vec::new();
     }
 
     /// The [`NavMesh::instance_id`] of the mesh this graph was built for.

@@ -171,7 +171,8 @@ pub(super) struct LabelLess {
 /// - the landmarks if the better way with them saves [`GAIN`] of the better way without (they
 ///   hold 64 bytes per vertex; the edges are held anyway).
 ///
-/// Untimed, both. On a mesh with off-mesh links neither serves a query (the corner search is
+/// Without `sweeps` (a graph whose edges were dropped to fit its memory budget), only the plain
+/// search, timed with and without the landmarks. Untimed, both (where `sweeps`). On a mesh with off-mesh links neither serves a query (the corner search is
 /// the plain search there): neither, and no landmarks built. A mesh too small for a sample
 /// keeps the landmarks, as it did before the sweeps were timed, and no sweeps. Returns the
 /// graph back, with its landmarks for the caller to keep or drop, and the choice.
@@ -180,6 +181,7 @@ pub(super) fn label_less_fit(
     graph: CornerGraph,
     landmarks: impl FnOnce() -> Result<Landmarks, BuildError>,
     timed: bool,
+    sweeps: bool,
     cancel: &CancelToken,
 ) -> Result<(CornerGraph, LabelLess), BuildError> {
     let mut graph = graph;
@@ -200,10 +202,37 @@ pub(super) fn label_less_fit(
     };
     if !timed || pairs.is_empty() {
         let untimed = LabelLess {
-            sweeps: !timed,
+            sweeps: !timed && sweeps,
             landmarks: true,
         };
         return Ok((graph, untimed));
+    }
+    if !sweeps {
+        // No edges to sweep: the plain search, with the landmarks if they pay.
+        let plain = SearchOptions::exact();
+        let with_lm = SearchOptions::exact().with_landmarks(Some(Arc::clone(&lm)));
+        let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
+        let (mut a, mut b) = (ExactSearch::default(), ExactSearch::default());
+        let least = least_times(
+            pairs.len(),
+            cancel,
+            [
+                &mut |i| {
+                    let (s, t) = ends(i);
+                    let _ = a.find_path(mesh, s, t, &plain);
+                },
+                &mut |i| {
+                    let (s, t) = ends(i);
+                    let _ = b.find_path(mesh, s, t, &with_lm);
+                },
+            ],
+        )?;
+        let total = |k: usize| least.iter().map(|x| x[k]).sum::<f64>();
+        let choice = LabelLess {
+            sweeps: false,
+            landmarks: pays(total(0), total(1)),
+        };
+        return Ok((graph, choice));
     }
     // The swept ways need a graph that sweeps; the landmarks come with the options (which a
     // query takes before the graph's), so one graph serves both.
@@ -334,7 +363,8 @@ mod tests {
         assert_eq!(mesh.polygon_count(), 1);
         assert!(sample_pairs(&mesh).is_empty());
         let (g, lm) = label_less(&mesh);
-        let (g, choice) = label_less_fit(&mesh, g, || Ok(lm), true, &CancelToken::new()).unwrap();
+        let (g, choice) =
+            label_less_fit(&mesh, g, || Ok(lm), true, true, &CancelToken::new()).unwrap();
         assert_eq!((choice.sweeps, choice.landmarks), (false, true));
         assert!(g.landmarks.is_some());
     }
@@ -350,12 +380,27 @@ mod tests {
             .with_links([crate::mesh::links::OffMeshLink::new(from, to, 1.0)])
             .unwrap();
         let (g, lm) = label_less(&linked);
-        let (_, choice) = label_less_fit(&linked, g, || Ok(lm), true, &CancelToken::new()).unwrap();
+        let (_, choice) =
+            label_less_fit(&linked, g, || Ok(lm), true, true, &CancelToken::new()).unwrap();
         assert_eq!((choice.sweeps, choice.landmarks), (false, false));
         let (g, lm) = label_less(&mesh);
-        let (g, _) = label_less_fit(&mesh, g, || Ok(lm), true, &CancelToken::new()).unwrap();
+        let (g, _) = label_less_fit(&mesh, g, || Ok(lm), true, true, &CancelToken::new()).unwrap();
         // The graph comes back whole, its landmarks in it for the caller to keep or drop.
         assert!(g.landmarks.is_some() && g.edge_count() > 0);
+    }
+
+    /// Without sweeps (edges dropped to fit the memory budget) the fit times the plain search
+    /// alone, with and without the landmarks: it never chooses the sweeps.
+    #[test]
+    fn without_sweeps_the_fit_never_sweeps() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        for timed in [true, false] {
+            let (g, lm) = label_less(&mesh);
+            let (g, choice) =
+                label_less_fit(&mesh, g, || Ok(lm), timed, false, &CancelToken::new()).unwrap();
+            assert!(!choice.sweeps, "timed {timed}");
+            assert!(g.landmarks.is_some());
+        }
     }
 
     /// The fit's timing stops at a cancelled token.
@@ -366,7 +411,7 @@ mod tests {
         let cancel = CancelToken::new();
         cancel.cancel();
         assert!(matches!(
-            label_less_fit(&mesh, g, || Ok(lm), true, &cancel),
+            label_less_fit(&mesh, g, || Ok(lm), true, true, &cancel),
             Err(BuildError::Cancelled)
         ));
     }

@@ -42,7 +42,10 @@
 //!    is the graph edge's strip (kept per edge), and from the start to `a` (from `b` to the
 //!    goal) it is the chain of polygons the sweep from `a` (`b`) took to the endpoint's polygon
 //!    through the cone that holds the endpoint: the index keeps the sweeps' nodes as a tree,
-//!    and a cone its node, so a leg's channel is read back from that node to the root.
+//!    and a cone its node, so a leg's channel is read back from that node to the root. Both
+//!    the strips and the tree are caches: where the index's memory budget has no room for them
+//!    ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES), [`Views::fit_memory`]) they are dropped and
+//!    the legs are raycast, for the same path.
 //!
 //! Where anything does not add up (no corner leads to the goal: unreachable, or a path through
 //! a bend the graph does not have), the query says so and the caller runs the sweeps instead.
@@ -64,8 +67,10 @@
 //! determinants behind `orient`'s own error filter (the exact predicates decide the rest), the
 //! table lowered by a min and set back along the same labels. Memory: 8
 //! bytes per (polygon, corner seen) pair, 12 per cone and 8 per sweep node kept in the tree
-//! (the trees add about a fifth to an index); BENCHMARKS.md ("Fast search") has the figures
-//! per map.
+//! (the trees add about a fifth to an index), and 4 per polygon an edge's strip crosses (on
+//! open maps the most of all: 47 MB of a 110 MB index on a 1,024 × 1,024 map of round and
+//! square obstacles, before the budget dropped them); BENCHMARKS.md ("Fast search",
+//! "Session 20") has the figures per map.
 
 use super::labels::HubLabels;
 use super::sample::{least_times, pays, sample_pairs};
@@ -104,7 +109,8 @@ pub(crate) struct Views {
     /// `[right, left]`: the points left of (or on) the line from the corner through vertex
     /// `right` and right of (or on) the line through `left`.
     pub(super) cones: Vec<[u32; 2]>,
-    /// Per cone: its node in `tree`.
+    /// Per cone: its node in `tree`. Empty, with `tree`, where the index's memory budget left
+    /// no room for them ([`Views::fit_memory`]): the first and last legs are then raycast.
     pub(super) cone_node: Vec<u32>,
     /// The corners' sweeps' nodes that led to a cone kept, as (polygon entered, parent node or
     /// `NONE`), each after its parent: read from a cone's node back to the root, the
@@ -113,7 +119,9 @@ pub(crate) struct Views {
     /// polygon's chain is the polygon alone.
     pub(super) tree: Vec<(PolyId, u32)>,
     /// Per graph edge `e`, the polygons its segment crosses, in order:
-    /// `strips[strip_at[e]..strip_at[e + 1]]` (a path's channel without raycasts).
+    /// `strips[strip_at[e]..strip_at[e + 1]]` (a path's channel without raycasts). Both empty
+    /// where the index's memory budget left no room for them ([`Views::fit_memory`]): the legs
+    /// are then raycast.
     pub(super) strip_at: Vec<u32>,
     pub(super) strips: Vec<PolyId>,
     /// How queries use these views ([`fit`]; [`ViewChoice::ALWAYS`] until fitted).
@@ -265,6 +273,8 @@ impl Views {
         let from = leg.len();
         match found {
             Some(Ok(p)) => leg.push(p),
+            // (No chains held: the caller casts the leg.)
+            Some(Err(_)) if self.cone_node.is_empty() => return false,
             Some(Err(k)) => {
                 let mut at = self.cone_node[k];
                 while let Some(&(p, parent)) = self.tree.get(at as usize) {
@@ -284,6 +294,32 @@ impl Views {
             return false;
         }
         true
+    }
+
+    /// The polygons edge `e`'s segment crosses, in order; empty where the strips were dropped
+    /// (or the edge crosses none, which no edge of a built graph does).
+    #[inline]
+    fn strip(&self, e: usize) -> &[PolyId] {
+        match self.strip_at.get(e..e + 2) {
+            Some(&[a, b]) => &self.strips[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+
+    /// Keeps these views within `max_bytes`, if they can be: the per-edge strips go first,
+    /// then the cones' chains (both only save the raycasts of a path's channel; without them a
+    /// query gives the same path, its channel cast). `false` when even the views without them
+    /// pass `max_bytes` (the caller drops the views).
+    pub(crate) fn fit_memory(&mut self, max_bytes: usize) -> bool {
+        if self.memory_bytes() > max_bytes {
+            self.strip_at = Vec::new();
+            self.strips = Vec::new();
+        }
+        if self.memory_bytes() > max_bytes {
+            self.cone_node = Vec::new();
+            self.tree = Vec::new();
+        }
+        self.memory_bytes() <= max_bytes
     }
 
     /// (polygon, corner) pairs held.
@@ -616,8 +652,7 @@ impl CornerGraph {
             let (a, b) = (stops[i].1, stops[i + 1].1);
             if a != NONE && b != NONE {
                 if let Some(e) = self.edge_index(a, b) {
-                    let strip =
-                        &views.strips[views.strip_at[e] as usize..views.strip_at[e + 1] as usize];
+                    let strip = views.strip(e);
                     if !strip.is_empty() {
                         leg.extend_from_slice(strip);
                         return true;

@@ -1,0 +1,166 @@
+//! The index's memory budget ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)): a graph built
+//! under a budget too small for all of it drops its parts in the documented order (the views'
+//! strips, then their chains, then the views and labels, then the edges), holds no more than
+//! the budget, and still answers every query of a published map exactly, with a valid channel;
+//! a graph without its channel caches is saved and loaded like any other.
+
+use super::{CornerGraph, HubLabels, Views, LANDMARKS};
+use crate::build::{build, BuildOptions, CancelToken};
+use crate::geom::Vec2;
+use crate::io::movingai::read_map;
+use crate::mesh::{NavMesh, VertexId};
+use crate::search::{PathFinder, SearchOptions};
+use crate::testkit::{data_dir, path_fault};
+use std::sync::Arc;
+
+/// den011d's mesh and its scenario's queries (a cave map whose views answer every query).
+fn den011d() -> (NavMesh, Vec<(Vec2, Vec2)>) {
+    let open = |p: &str| std::fs::File::open(data_dir().join(p)).unwrap();
+    let map = read_map(std::io::BufReader::new(open("movingai/dao/den011d.map"))).unwrap();
+    let mesh = build(&map.to_scene(), &BuildOptions::cdt()).unwrap();
+    let scen = open("movingai/dao/den011d.map.scen");
+    let queries = crate::io::scenario::read(std::io::BufReader::new(scen)).unwrap();
+    (mesh, queries.iter().map(|q| (q.start, q.goal)).collect())
+}
+
+/// The untimed graph of `mesh` within `budget` bytes.
+fn within(mesh: &NavMesh, budget: usize) -> CornerGraph {
+    CornerGraph::build_within(mesh, false, budget, &CancelToken::new()).unwrap()
+}
+
+/// Every pair answered by `graph` as by the exact search (1e-9), each leg clear and the channel
+/// a chain of polygons sharing edges from the start's polygon to the goal's.
+fn same_as_exact(mesh: &NavMesh, graph: CornerGraph, pairs: &[(Vec2, Vec2)], what: &str) {
+    let corner = SearchOptions::corner(Arc::new(graph));
+    let mut finder = PathFinder::new();
+    for &(s, t) in pairs {
+        let e = finder
+            .find_path(mesh, s, t, &SearchOptions::exact())
+            .unwrap();
+        let c = finder.find_path(mesh, s, t, &corner).unwrap();
+        assert!(
+            (c.length - e.length).abs() <= 1e-9 * e.length.max(1.0),
+            "{what}: {s} -> {t}: corner {} vs exact {}",
+            c.length,
+            e.length
+        );
+        if let Some(fault) = path_fault(mesh, &c.points, &c.channel) {
+            panic!("{what}: {s} -> {t}: {fault}");
+        }
+    }
+}
+
+/// The bytes of `views`' per-edge strips and of its cones' chains.
+fn caches(views: &Views) -> (usize, usize) {
+    (
+        (views.strip_at.len() + views.strips.len()) * 4,
+        views.cone_node.len() * 4 + views.tree.len() * 8,
+    )
+}
+
+#[test]
+fn a_budget_drops_the_channel_caches_first_and_answers_stay_exact() {
+    let (mesh, pairs) = den011d();
+    let full = within(&mesh, usize::MAX);
+    let views = full.views.as_ref().expect("den011d keeps its views");
+    let (strips, chains) = caches(views);
+    assert!(strips > 0 && chains > 0);
+    let total = full.memory_bytes();
+
+    // Room for all but the strips: the strips go, the chains stay.
+    let g = within(&mesh, total - strips);
+    let v = g
+        .views
+        .as_ref()
+        .expect("the views fit without their strips");
+    assert!(v.strip_at.is_empty() && v.strips.is_empty());
+    assert_eq!(v.tree, views.tree);
+    assert_eq!(g.labels, full.labels);
+    assert!(g.memory_bytes() <= total - strips);
+    // Saved and loaded like any other.
+    let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
+    assert_eq!(loaded.memory_bytes(), g.memory_bytes());
+    same_as_exact(&mesh, loaded, &pairs, "without strips");
+
+    // Room for neither: both go, the views answer with cast channels. (Taken from the full
+    // graph: a build under this budget forecasts its labels past it, `past_forecast`, and
+    // keeps neither them nor the views.)
+    let bare = views.memory_bytes() - strips - chains;
+    let mut short = views.clone();
+    assert!(
+        !short.fit_memory(bare - 1),
+        "the views alone pass the budget"
+    );
+    let mut g = full.clone();
+    assert!(g.views.as_mut().unwrap().fit_memory(bare));
+    let v = g.views.as_ref().unwrap();
+    assert!(v.strips.is_empty() && v.tree.is_empty() && v.cone_node.is_empty());
+    assert_eq!(
+        (v.corner.len(), v.cones.len()),
+        (views.corner.len(), views.cones.len())
+    );
+    assert!(g.answers_from_views());
+    assert_eq!(g.memory_bytes(), total - strips - chains);
+    let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
+    same_as_exact(&mesh, loaded, &pairs, "without strips or chains");
+}
+
+#[test]
+fn a_budget_short_of_the_views_drops_them_with_the_labels_then_the_edges() {
+    let (mesh, pairs) = den011d();
+    let full = within(&mesh, usize::MAX);
+    let labels = full.labels.as_ref().map_or(0, HubLabels::memory_bytes);
+    let views = full.views.as_ref().map_or(0, Views::memory_bytes);
+    let edges = full.memory_bytes() - labels - views;
+    let landmarks = LANDMARKS * 4 * mesh.vertex_count();
+
+    // The labels fit, the views (even bare) do not: both go; edges and landmarks stay.
+    let budget = edges + landmarks + labels;
+    let g = within(&mesh, budget);
+    assert!(g.labels.is_none() && g.views.is_none());
+    assert_eq!(g.edge_count(), full.edge_count());
+    assert!(g.answers_from_edges() && g.landmarks().is_some());
+    assert!(g.memory_bytes() <= budget);
+    same_as_exact(&mesh, g, &pairs, "without views");
+
+    // The edges and landmarks do not fit: no edges, and the plain search answers.
+    let budget = edges + landmarks - 1;
+    let g = within(&mesh, budget);
+    assert!(g.labels.is_none() && g.views.is_none());
+    assert_eq!(g.edge_count(), 0);
+    assert!(!g.answers_from_edges() && !g.answers_from_views());
+    assert!(g.memory_bytes() <= budget);
+    let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
+    assert_eq!(loaded.edge_count(), 0);
+    same_as_exact(&mesh, loaded, &pairs, "without edges");
+}
+
+/// The labels of a build are those of no budget at all; a budget under their size, or under
+/// one entry per corner, gives none.
+#[test]
+fn the_labels_budget_is_cut_to_the_memory_left() {
+    let (mesh, _) = den011d();
+    let full = within(&mesh, usize::MAX);
+    let labels = full.labels.as_ref().unwrap();
+    let graph = CornerGraph::build_with_views(&mesh);
+    assert_eq!(graph.labels.as_ref(), Some(labels));
+    let row = |c: u32| {
+        full.edges(VertexId(c))
+            .map(|(d, l)| (d.0, l))
+            .collect::<Vec<_>>()
+    };
+    let corners: Vec<u32> = (0..mesh.vertex_count() as u32)
+        .filter(|&v| full.turns[v as usize][0] != super::NONE)
+        .collect();
+    let n = mesh.vertex_count();
+    let none = CancelToken::new();
+    let same = HubLabels::build(n, &corners, &row, usize::MAX, &none).unwrap();
+    assert_eq!(same.as_ref(), Some(labels));
+    let exact = labels.memory_bytes();
+    assert!(HubLabels::build(n, &corners, &row, exact - 1, &none)
+        .unwrap()
+        .is_none());
+    assert!(HubLabels::build(n, &corners, &row, 0, &none)
+        .unwrap()
+        .is_none());
+}
