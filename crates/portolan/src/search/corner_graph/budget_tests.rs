@@ -1,8 +1,8 @@
 //! The index's memory budget ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)): a graph built
 //! under a budget too small for all of it drops its parts in the documented order (the views'
-//! strips, then their chains, then the views and labels, then the edges), holds no more than
-//! the budget, and still answers every query of a published map exactly, with a valid channel;
-//! a graph without its channel caches is saved and loaded like any other.
+//! strips, then their chains, then the views and labels, then the landmarks or the edges),
+//! holds no more than the budget, and still answers every query of a published map exactly,
+//! with a valid channel; a graph without its channel caches is saved and loaded like any other.
 
 use super::{CornerGraph, HubLabels, Views, LANDMARKS};
 use crate::build::{build, BuildOptions, CancelToken};
@@ -123,12 +123,23 @@ fn a_budget_short_of_the_views_drops_them_with_the_labels_then_the_edges() {
     assert!(g.memory_bytes() <= budget);
     same_as_exact(&mesh, g, &pairs, "without views");
 
-    // The edges and landmarks do not fit: no edges, and the plain search answers.
+    // Edges and landmarks do not fit together: the edges, swept, without landmarks (the untimed
+    // build's choice; a timed one picks the faster of that and the landmarks without edges).
     let budget = edges + landmarks - 1;
+    let g = within(&mesh, budget);
+    assert!(g.labels.is_none() && g.views.is_none());
+    assert_eq!(g.edge_count(), full.edge_count());
+    assert!(g.answers_from_edges() && g.landmarks().is_none());
+    assert!(g.memory_bytes() <= budget);
+    same_as_exact(&mesh, g, &pairs, "without landmarks");
+
+    // The edges do not fit: none, and the plain search answers, with the landmarks.
+    let budget = edges - 1;
     let g = within(&mesh, budget);
     assert!(g.labels.is_none() && g.views.is_none());
     assert_eq!(g.edge_count(), 0);
     assert!(!g.answers_from_edges() && !g.answers_from_views());
+    assert!(g.landmarks().is_some());
     assert!(g.memory_bytes() <= budget);
     let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
     assert_eq!(loaded.edge_count(), 0);

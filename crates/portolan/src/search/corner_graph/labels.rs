@@ -34,13 +34,13 @@
 //! of the first 1,024 in rank order the labels may hold at most `sqrt(max(k, 8) / 1024)` of the
 //! budget ([`FORECAST_HUBS`]): 9% after hub 8, 18% after hub 32, half after hub 256. That is a
 //! forecast, not a bound: PLL's first hubs label the most, and the labels' growth slows as
-//! pruning takes over. Measured (BENCHMARKS.md, "Session 20"), every map whose labels fit stays
-//! under 0.65 of the curve: the maps in shared data hold 5–14% of the budget after hub 64 and
-//! 13–31% after hub 1,024, and the fullest map seen, a 1,024 × 1,024 grid of city blocks, 14%
-//! and 64%. Where they do not fit, the curve stops the build early: on a 512 × 512 grid with 20%
-//! of its cells blocked at random each of the first hubs labels nearly every corner (3.6% of the
-//! budget each), and the build stops after hub 8; a 1,024 × 1,024 map of small round and square
-//! obstacles held 22% after hub 64 and stops there, where the rule before session 20
+//! pruning takes over. Measured (BENCHMARKS.md, "Does the index keep within its budget"),
+//! every map whose labels fit stays under 0.65 of the curve: the maps in shared data hold 5–14%
+//! of the budget after hub 64 and 13–31% after hub 1,024, and the fullest map seen, a
+//! 1,024 × 1,024 grid of city blocks, 14% and 64%. Where they do not fit, the curve stops the build early: on the 512 × 512 grid with
+//! 20% of its cells blocked at random of BENCHMARKS.md, whose first hub labels every corner
+//! (11% of what the memory its edges leave holds), after hub 1 (after hub 8 before session 20);
+//! on a 1,024 × 1,024 map of 800 small obstacles after hub 65, where the rule before session 20
 //! (`max(k, 16) / 64` over the first 64 hubs only) ran 1,251 hubs and 5.8 s to the budget. A map
 //! that the rule wrongly stopped would only lose its labels' speed, never an answer.
 
@@ -91,8 +91,8 @@ const FORECAST_HUBS: usize = 1024;
 /// hub, the hottest loop of both the labels' build (its prune test) and a view query. Four
 /// running minima, each a plain comparison: `f64::min` (which minds NaN, of which there is none:
 /// distances and table entries are numbers or infinite) and a single minimum make each entry
-/// wait for the one before; the labels' build took 10–20% less time without that chain
-/// (BENCHMARKS.md, "Session 20").
+/// wait for the one before; the labels' build took 10–15% less time without that chain
+/// (BENCHMARKS.md, "Does the index keep within its budget").
 #[inline]
 fn least_sum(hubs: &[u32], dists: &[f64], table: &[f64]) -> f64 {
     let least = |a: f64, b: f64| if b < a { b } else { a };
@@ -186,8 +186,8 @@ impl HubLabels {
         // The pruned Dijkstras run on dense corner numbers (`dense[v]`), over the adjacency
         // as flat arrays, with each label's hubs and distances apart: the prune test reads
         // 12 bytes an entry and the relaxations a run of 4-byte targets. (On vertex ids with
-        // tuple rows the same build took about twice as long on maps of dense lines of sight;
-        // BENCHMARKS.md, "Session 20".)
+        // tuple rows the same build took 10–20% longer on maps of dense lines of sight;
+        // BENCHMARKS.md, "Does the index keep within its budget".)
         let mut dense = vec![u32::MAX; n];
         for (i, &c) in corners.iter().enumerate() {
             dense[c as usize] = i as u32;

@@ -137,9 +137,11 @@ pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
 ///    build a view path's channel);
 /// 2. the views, and the labels with them (the queries then sweep the edges or run the plain
 ///    search, as for a map whose labels do not fit);
-/// 3. the edges themselves, where they and the landmarks pass it (on maps of dense lines of
-///    sight, such as a large grid of city blocks): the plain search, with or without
-///    landmarks, answers the queries.
+/// 3. of the ways a graph without labels answers (the plain search or the sweeps over its
+///    edges, each with or without landmarks), those whose edges and landmarks pass it are not
+///    timed or chosen, and edges that no query sweeps are dropped where they pass it (on maps
+///    of dense lines of sight, such as a large grid of city blocks, the plain search with
+///    landmarks then answers the queries).
 ///
 /// The labels' own budget ([`MAX_ENTRIES`]) is also cut to what the edges leave of it.
 ///
@@ -379,19 +381,15 @@ impl CornerGraph {
                 .collect()
         };
         cancel.check()?;
-        // What the edges hold (`memory_bytes` without labels, views and landmarks).
+        // What the edges hold (`memory_bytes` without labels, views and landmarks), and what
+        // the graph holds without them.
         let n = mesh.vertex_count();
-        let edge_bytes = n * 8 + wedge_poly.len() * 4 + offsets.len() * 4 + targets.len() * 13;
+        let bare_bytes = n * 8 + wedge_poly.len() * 4 + offsets.len() * 4;
+        let edge_bytes = bare_bytes + targets.len() * 13;
         let lm_bytes = LANDMARKS * 4 * n;
         // Edges that do not fit serve nothing: no labels (whose paths read them), no sweeps.
-        let edges_fit = edge_bytes + lm_bytes <= budget;
-        let labels = if edges_fit {
-            {
-                let t = std::time::Instant::now();
-                let l = HubLabels::build(n, &corners, &row, budget - edge_bytes, cancel)?;
-                eprintln!("DBG labels {:?}", t.elapsed());
-                l
-            }
+        let labels = if edge_bytes <= budget {
+            HubLabels::build(n, &corners, &row, budget - edge_bytes, cancel)?
         } else {
             None
         };
@@ -440,18 +438,24 @@ impl CornerGraph {
         }
         if graph.labels.is_none() {
             // Without labels (with them the corner heuristic is exact): landmarks and the
-            // swept search over the edges, both, either or neither, as `sample.rs` decides;
-            // edges past the budget dropped, and the plain search, with or without landmarks.
-            if !edges_fit {
-                graph.drop_edges();
-            }
+            // swept search over the edges, both, either or neither, as `sample.rs` decides,
+            // among the ways whose memory fits the budget; edges that no query sweeps are
+            // dropped where they pass it.
+            let fits = |edges: bool, lm: bool| {
+                let edges = if edges { edge_bytes } else { bare_bytes };
+                edges + if lm { lm_bytes } else { 0 } <= budget
+            };
+            let allowed = [true, fits(false, true), fits(true, false), fits(true, true)];
             let landmarks = || Landmarks::build_until(mesh, LANDMARKS, &|| cancel.check());
             let (fitted, choice) =
-                sample::label_less_fit(mesh, graph, landmarks, timed, edges_fit, cancel)?;
+                sample::label_less_fit(mesh, graph, landmarks, timed, allowed, cancel)?;
             graph = fitted;
             graph.sweeps = choice.sweeps;
             if !choice.landmarks {
                 graph.landmarks = None;
+            }
+            if !graph.sweeps && graph.memory_bytes() > budget {
+                graph.drop_edges();
             }
         }
         Ok(graph)

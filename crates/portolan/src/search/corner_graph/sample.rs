@@ -171,17 +171,19 @@ pub(super) struct LabelLess {
 /// - the landmarks if the better way with them saves [`GAIN`] of the better way without (they
 ///   hold 64 bytes per vertex; the edges are held anyway).
 ///
-/// Without `sweeps` (a graph whose edges were dropped to fit its memory budget), only the plain
-/// search, timed with and without the landmarks. Untimed, both (where `sweeps`). On a mesh with off-mesh links neither serves a query (the corner search is
-/// the plain search there): neither, and no landmarks built. A mesh too small for a sample
-/// keeps the landmarks, as it did before the sweeps were timed, and no sweeps. Returns the
-/// graph back, with its landmarks for the caller to keep or drop, and the choice.
+/// Only the ways `allowed` (in that order: plain, plain with landmarks, sweeps, sweeps with
+/// landmarks) are timed and chosen from: the caller leaves out those whose memory passes the
+/// graph's budget. Untimed, the sweeps where allowed, with the landmarks where allowed. On a
+/// mesh with off-mesh links neither serves a query (the corner search is the plain search
+/// there): neither, and no landmarks built. A mesh too small for a sample keeps the landmarks
+/// where allowed, as it did before the sweeps were timed, and no sweeps. Returns the graph
+/// back, with its landmarks for the caller to keep or drop, and the choice.
 pub(super) fn label_less_fit(
     mesh: &NavMesh,
     graph: CornerGraph,
     landmarks: impl FnOnce() -> Result<Landmarks, BuildError>,
     timed: bool,
-    sweeps: bool,
+    allowed: [bool; 4],
     cancel: &CancelToken,
 ) -> Result<(CornerGraph, LabelLess), BuildError> {
     let mut graph = graph;
@@ -201,38 +203,12 @@ pub(super) fn label_less_fit(
         Vec::new()
     };
     if !timed || pairs.is_empty() {
+        let sweeps = !timed && allowed[2];
         let untimed = LabelLess {
-            sweeps: !timed && sweeps,
-            landmarks: true,
+            sweeps,
+            landmarks: allowed[if sweeps { 3 } else { 1 }],
         };
         return Ok((graph, untimed));
-    }
-    if !sweeps {
-        // No edges to sweep: the plain search, with the landmarks if they pay.
-        let plain = SearchOptions::exact();
-        let with_lm = SearchOptions::exact().with_landmarks(Some(Arc::clone(&lm)));
-        let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
-        let (mut a, mut b) = (ExactSearch::default(), ExactSearch::default());
-        let least = least_times(
-            pairs.len(),
-            cancel,
-            [
-                &mut |i| {
-                    let (s, t) = ends(i);
-                    let _ = a.find_path(mesh, s, t, &plain);
-                },
-                &mut |i| {
-                    let (s, t) = ends(i);
-                    let _ = b.find_path(mesh, s, t, &with_lm);
-                },
-            ],
-        )?;
-        let total = |k: usize| least.iter().map(|x| x[k]).sum::<f64>();
-        let choice = LabelLess {
-            sweeps: false,
-            landmarks: pays(total(0), total(1)),
-        };
-        return Ok((graph, choice));
     }
     // The swept ways need a graph that sweeps; the landmarks come with the options (which a
     // query takes before the graph's), so one graph serves both.
@@ -251,8 +227,10 @@ pub(super) fn label_less_fit(
     let mut searches: [ExactSearch; 4] = Default::default();
     let [a, b, c, d] = &mut searches;
     let way = |search: &mut ExactSearch, k: usize, i: usize| {
-        let (s, t) = ends(i);
-        let _ = search.find_path(mesh, s, t, &options[k]);
+        if allowed[k] {
+            let (s, t) = ends(i);
+            let _ = search.find_path(mesh, s, t, &options[k]);
+        }
     };
     let least = least_times(
         pairs.len(),
@@ -264,7 +242,13 @@ pub(super) fn label_less_fit(
             &mut |i| way(d, 3, i),
         ],
     )?;
-    let total = |k: usize| least.iter().map(|x| x[k]).sum::<f64>();
+    let total = |k: usize| {
+        if allowed[k] {
+            least.iter().map(|x| x[k]).sum::<f64>()
+        } else {
+            f64::INFINITY
+        }
+    };
     let choice = label_less_choice([total(0), total(1), total(2), total(3)]);
     drop(options);
     // The options were the only other owners: no copy.
@@ -274,13 +258,14 @@ pub(super) fn label_less_fit(
 }
 
 /// The rule of [`label_less_fit`] on the sample's total times `[plain, plain with landmarks,
-/// sweeps, sweeps with landmarks]`.
+/// sweeps, sweeps with landmarks]`, infinite for a way not allowed (never chosen; the plain
+/// search always is).
 fn label_less_choice(t: [f64; 4]) -> LabelLess {
-    let sweeps_bare = pays(t[0], t[2]);
-    let sweeps_lm = pays(t[1], t[3]);
+    let sweeps_bare = t[2].is_finite() && pays(t[0], t[2]);
+    let sweeps_lm = t[3].is_finite() && pays(t[1], t[3]);
     let bare = if sweeps_bare { t[2] } else { t[0] };
     let lm = if sweeps_lm { t[3] } else { t[1] };
-    if pays(bare, lm) {
+    if lm.is_finite() && pays(bare, lm) {
         LabelLess {
             sweeps: sweeps_lm,
             landmarks: true,
@@ -364,7 +349,7 @@ mod tests {
         assert!(sample_pairs(&mesh).is_empty());
         let (g, lm) = label_less(&mesh);
         let (g, choice) =
-            label_less_fit(&mesh, g, || Ok(lm), true, true, &CancelToken::new()).unwrap();
+            label_less_fit(&mesh, g, || Ok(lm), true, [true; 4], &CancelToken::new()).unwrap();
         assert_eq!((choice.sweeps, choice.landmarks), (false, true));
         assert!(g.landmarks.is_some());
     }
@@ -381,25 +366,33 @@ mod tests {
             .unwrap();
         let (g, lm) = label_less(&linked);
         let (_, choice) =
-            label_less_fit(&linked, g, || Ok(lm), true, true, &CancelToken::new()).unwrap();
+            label_less_fit(&linked, g, || Ok(lm), true, [true; 4], &CancelToken::new()).unwrap();
         assert_eq!((choice.sweeps, choice.landmarks), (false, false));
         let (g, lm) = label_less(&mesh);
-        let (g, _) = label_less_fit(&mesh, g, || Ok(lm), true, true, &CancelToken::new()).unwrap();
+        let (g, _) =
+            label_less_fit(&mesh, g, || Ok(lm), true, [true; 4], &CancelToken::new()).unwrap();
         // The graph comes back whole, its landmarks in it for the caller to keep or drop.
         assert!(g.landmarks.is_some() && g.edge_count() > 0);
     }
 
-    /// Without sweeps (edges dropped to fit the memory budget) the fit times the plain search
-    /// alone, with and without the landmarks: it never chooses the sweeps.
+    /// A way the memory budget leaves out is never chosen, timed or not.
     #[test]
-    fn without_sweeps_the_fit_never_sweeps() {
+    fn the_fit_chooses_only_ways_allowed() {
         let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
         for timed in [true, false] {
-            let (g, lm) = label_less(&mesh);
-            let (g, choice) =
-                label_less_fit(&mesh, g, || Ok(lm), timed, false, &CancelToken::new()).unwrap();
-            assert!(!choice.sweeps, "timed {timed}");
-            assert!(g.landmarks.is_some());
+            for mask in 0..8u8 {
+                // The plain search is always allowed.
+                let allowed = [true, mask & 1 != 0, mask & 2 != 0, mask & 4 != 0];
+                let (g, lm) = label_less(&mesh);
+                let (_, c) =
+                    label_less_fit(&mesh, g, || Ok(lm), timed, allowed, &CancelToken::new())
+                        .unwrap();
+                let way = usize::from(c.sweeps) * 2 + usize::from(c.landmarks);
+                assert!(
+                    allowed[way],
+                    "timed {timed}, allowed {allowed:?}: chose {c:?}"
+                );
+            }
         }
     }
 
@@ -411,7 +404,7 @@ mod tests {
         let cancel = CancelToken::new();
         cancel.cancel();
         assert!(matches!(
-            label_less_fit(&mesh, g, || Ok(lm), true, true, &cancel),
+            label_less_fit(&mesh, g, || Ok(lm), true, [true; 4], &cancel),
             Err(BuildError::Cancelled)
         ));
     }
@@ -437,5 +430,14 @@ mod tests {
         assert_eq!(rule([100.0, 70.0, 95.0, 68.0]), (false, true));
         // Sweeps save less than a tenth.
         assert_eq!(rule([100.0, 100.0, 91.0, 100.0]), (false, false));
+        // Ways left out (infinite): the best of the others. No room for sweeps and landmarks
+        // together: the sweeps alone, or the landmarks alone where they save a tenth of them.
+        let inf = f64::INFINITY;
+        assert_eq!(rule([100.0, 80.0, 60.0, inf]), (true, false));
+        assert_eq!(rule([100.0, 50.0, 60.0, inf]), (false, true));
+        // No room for edges: the plain search, with landmarks where they pay.
+        assert_eq!(rule([100.0, 80.0, inf, inf]), (false, true));
+        assert_eq!(rule([100.0, 95.0, inf, inf]), (false, false));
+        assert_eq!(rule([100.0, inf, inf, inf]), (false, false));
     }
 }

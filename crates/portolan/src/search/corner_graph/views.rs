@@ -69,8 +69,8 @@
 //! bytes per (polygon, corner seen) pair, 12 per cone and 8 per sweep node kept in the tree
 //! (the trees add about a fifth to an index), and 4 per polygon an edge's strip crosses (on
 //! open maps the most of all: 47 MB of a 110 MB index on a 1,024 × 1,024 map of round and
-//! square obstacles, before the budget dropped them); BENCHMARKS.md ("Fast search",
-//! "Session 20") has the figures per map.
+//! square obstacles, before the budget dropped them); BENCHMARKS.md ("Fast search", "Does the
+//! index keep within its budget") has the figures per map.
 
 use super::labels::HubLabels;
 use super::sample::{least_times, pays, sample_pairs};
