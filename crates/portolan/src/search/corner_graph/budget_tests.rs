@@ -175,3 +175,32 @@ fn the_labels_budget_is_cut_to_the_memory_left() {
         .unwrap()
         .is_none());
 }
+
+/// Landmarks past their time limit are none (the build goes on without them); a cancelled build
+/// is still an error; without a limit they are built.
+#[test]
+fn landmarks_past_their_time_limit_are_none() {
+    use super::landmarks_within;
+    use crate::build::BuildError;
+    use std::time::Duration;
+    let (mesh, _) = den011d();
+    let none = CancelToken::new();
+    assert!(matches!(
+        landmarks_within(&mesh, Some(Duration::ZERO), &none),
+        Ok(None)
+    ));
+    assert!(landmarks_within(&mesh, None, &none).unwrap().is_some());
+    assert!(
+        landmarks_within(&mesh, Some(Duration::from_secs(3600)), &none)
+            .unwrap()
+            .is_some()
+    );
+    let stopped = CancelToken::new();
+    stopped.cancel();
+    for limit in [None, Some(Duration::ZERO)] {
+        assert_eq!(
+            landmarks_within(&mesh, limit, &stopped).err(),
+            Some(BuildError::Cancelled)
+        );
+    }
+}

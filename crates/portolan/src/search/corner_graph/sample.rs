@@ -163,7 +163,7 @@ pub(super) struct LabelLess {
 }
 
 /// How `graph` (without labels) answers corner queries on `mesh`, with the landmarks that
-/// `landmarks` builds (only where they may serve): timed (`timed`), the sample four ways (the
+/// `landmarks` builds (only where they may serve; `None` where it gave up): timed (`timed`), the sample four ways (the
 /// plain exact search and the swept search over the graph's edges, each without and with the
 /// landmarks), then
 /// - without landmarks, the sweeps if they save [`GAIN`] of the plain search's time;
@@ -181,7 +181,7 @@ pub(super) struct LabelLess {
 pub(super) fn label_less_fit(
     mesh: &NavMesh,
     graph: CornerGraph,
-    landmarks: impl FnOnce() -> Result<Landmarks, BuildError>,
+    landmarks: impl FnOnce() -> Result<Option<Landmarks>, BuildError>,
     timed: bool,
     allowed: [bool; 4],
     cancel: &CancelToken,
@@ -195,8 +195,13 @@ pub(super) fn label_less_fit(
         };
         return Ok((graph, neither));
     }
-    let lm = Arc::new(landmarks()?);
-    graph.landmarks = Some(Arc::clone(&lm));
+    // Landmarks that `landmarks` gave up on (its time limit) allow no way with them.
+    let lm = landmarks()?.map(Arc::new);
+    let allowed = match lm {
+        Some(_) => allowed,
+        None => [allowed[0], false, allowed[2], false],
+    };
+    graph.landmarks = lm.clone();
     let pairs = if timed {
         sample_pairs(mesh)
     } else {
@@ -216,7 +221,7 @@ pub(super) fn label_less_fit(
     bare.sweeps = true;
     bare.landmarks = None;
     let bare = Arc::new(bare);
-    let with_lm = |o: SearchOptions| o.with_landmarks(Some(Arc::clone(&lm)));
+    let with_lm = |o: SearchOptions| o.with_landmarks(lm.clone());
     let options = [
         SearchOptions::exact(),
         with_lm(SearchOptions::exact()),
@@ -253,7 +258,7 @@ pub(super) fn label_less_fit(
     drop(options);
     // The options were the only other owners: no copy.
     let mut graph = Arc::try_unwrap(bare).unwrap_or_else(|shared| (*shared).clone());
-    graph.landmarks = Some(lm);
+    graph.landmarks = lm;
     Ok((graph, choice))
 }
 
@@ -348,8 +353,15 @@ mod tests {
         assert_eq!(mesh.polygon_count(), 1);
         assert!(sample_pairs(&mesh).is_empty());
         let (g, lm) = label_less(&mesh);
-        let (g, choice) =
-            label_less_fit(&mesh, g, || Ok(lm), true, [true; 4], &CancelToken::new()).unwrap();
+        let (g, choice) = label_less_fit(
+            &mesh,
+            g,
+            || Ok(Some(lm)),
+            true,
+            [true; 4],
+            &CancelToken::new(),
+        )
+        .unwrap();
         assert_eq!((choice.sweeps, choice.landmarks), (false, true));
         assert!(g.landmarks.is_some());
     }
@@ -365,12 +377,26 @@ mod tests {
             .with_links([crate::mesh::links::OffMeshLink::new(from, to, 1.0)])
             .unwrap();
         let (g, lm) = label_less(&linked);
-        let (_, choice) =
-            label_less_fit(&linked, g, || Ok(lm), true, [true; 4], &CancelToken::new()).unwrap();
+        let (_, choice) = label_less_fit(
+            &linked,
+            g,
+            || Ok(Some(lm)),
+            true,
+            [true; 4],
+            &CancelToken::new(),
+        )
+        .unwrap();
         assert_eq!((choice.sweeps, choice.landmarks), (false, false));
         let (g, lm) = label_less(&mesh);
-        let (g, _) =
-            label_less_fit(&mesh, g, || Ok(lm), true, [true; 4], &CancelToken::new()).unwrap();
+        let (g, _) = label_less_fit(
+            &mesh,
+            g,
+            || Ok(Some(lm)),
+            true,
+            [true; 4],
+            &CancelToken::new(),
+        )
+        .unwrap();
         // The graph comes back whole, its landmarks in it for the caller to keep or drop.
         assert!(g.landmarks.is_some() && g.edge_count() > 0);
     }
@@ -384,15 +410,37 @@ mod tests {
                 // The plain search is always allowed.
                 let allowed = [true, mask & 1 != 0, mask & 2 != 0, mask & 4 != 0];
                 let (g, lm) = label_less(&mesh);
-                let (_, c) =
-                    label_less_fit(&mesh, g, || Ok(lm), timed, allowed, &CancelToken::new())
-                        .unwrap();
+                let (_, c) = label_less_fit(
+                    &mesh,
+                    g,
+                    || Ok(Some(lm)),
+                    timed,
+                    allowed,
+                    &CancelToken::new(),
+                )
+                .unwrap();
                 let way = usize::from(c.sweeps) * 2 + usize::from(c.landmarks);
                 assert!(
                     allowed[way],
                     "timed {timed}, allowed {allowed:?}: chose {c:?}"
                 );
             }
+        }
+    }
+
+    /// Landmarks given up on (their time limit) allow no way with them, timed or not.
+    #[test]
+    fn without_landmarks_the_fit_never_takes_them() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        for timed in [true, false] {
+            let (g, _) = label_less(&mesh);
+            let (g, c) =
+                label_less_fit(&mesh, g, || Ok(None), timed, [true; 4], &CancelToken::new())
+                    .unwrap();
+            assert!(
+                !c.landmarks && g.landmarks.is_none(),
+                "timed {timed}: {c:?}"
+            );
         }
     }
 
@@ -404,7 +452,7 @@ mod tests {
         let cancel = CancelToken::new();
         cancel.cancel();
         assert!(matches!(
-            label_less_fit(&mesh, g, || Ok(lm), true, [true; 4], &cancel),
+            label_less_fit(&mesh, g, || Ok(Some(lm)), true, [true; 4], &cancel),
             Err(BuildError::Cancelled)
         ));
     }

@@ -96,18 +96,39 @@ impl Landmarks {
         check: &(dyn Fn() -> Result<(), BuildError> + Sync),
     ) -> Result<Landmarks, BuildError> {
         let sites = choose_sites(mesh, count);
-        let columns = exact_columns(mesh, &sites, check)?;
+        let columns = exact_columns(mesh, &sites, check)
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Landmarks::from_columns(mesh, sites, &columns))
+    }
+
+    /// [`build_until`](Landmarks::build_until) that keeps the sites whose searches ended
+    /// before `check` stopped them (a time limit: which ones depends on the machine); `None`
+    /// when none did.
+    pub(crate) fn build_partial(
+        mesh: &NavMesh,
+        count: usize,
+        check: &(dyn Fn() -> Result<(), BuildError> + Sync),
+    ) -> Option<Landmarks> {
+        let sites = choose_sites(mesh, count);
+        let columns = exact_columns(mesh, &sites, check);
+        let (sites, columns): (Vec<VertexId>, Vec<Vec<f64>>) = sites
+            .into_iter()
+            .zip(columns)
+            .filter_map(|(s, c)| c.ok().map(|c| (s, c)))
+            .unzip();
+        (!sites.is_empty()).then(|| Landmarks::from_columns(mesh, sites, &columns))
     }
 }
 
-/// The exact distances from each site to every vertex, one goal-less Polyanya run per site.
+/// The exact distances from each site to every vertex, one goal-less Polyanya run per site;
+/// per site, `check`'s error where it stopped that site's run.
 #[cfg(feature = "parallel")]
 fn exact_columns(
     mesh: &NavMesh,
     sites: &[VertexId],
     check: &(dyn Fn() -> Result<(), BuildError> + Sync),
-) -> Result<Vec<Vec<f64>>, BuildError> {
+) -> Vec<Result<Vec<f64>, BuildError>> {
     use rayon::prelude::*;
     sites
         .par_iter()
@@ -117,16 +138,65 @@ fn exact_columns(
         .collect()
 }
 
-/// The exact distances from each site to every vertex, one goal-less Polyanya run per site.
+/// The exact distances from each site to every vertex, one goal-less Polyanya run per site;
+/// per site, `check`'s error where it stopped that site's run.
 #[cfg(not(feature = "parallel"))]
 fn exact_columns(
     mesh: &NavMesh,
     sites: &[VertexId],
     check: &(dyn Fn() -> Result<(), BuildError> + Sync),
-) -> Result<Vec<Vec<f64>>, BuildError> {
+) -> Vec<Result<Vec<f64>, BuildError>> {
     let mut search = ExactSearch::new();
     sites
         .iter()
         .map(|&v| search.distances_from(mesh, v, check))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{build, BuildOptions, Scene};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A partial table keeps whole columns only: each site it keeps has the distances of the
+    /// full table's same site, to every vertex; a check that stops everything at once keeps none.
+    #[test]
+    fn a_partial_table_keeps_whole_columns() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let full = Landmarks::build(&mesh, 8);
+        assert!(Landmarks::build_partial(&mesh, 8, &|| Err(BuildError::Cancelled)).is_none());
+        let whole = Landmarks::build_partial(&mesh, 8, &|| Ok(())).unwrap();
+        assert_eq!(whole.sites(), full.sites());
+        // Stopped after some checks: whichever sites ended before that, with their columns.
+        let mut partial = 0;
+        for allowed in 1..24 {
+            let left = AtomicUsize::new(allowed);
+            let stop = || match left
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            {
+                Ok(_) => Ok(()),
+                Err(_) => Err(BuildError::Cancelled),
+            };
+            let Some(part) = Landmarks::build_partial(&mesh, 8, &stop) else {
+                continue;
+            };
+            partial += usize::from(part.sites().len() < full.sites().len());
+            for (l, site) in part.sites().iter().enumerate() {
+                let k = full
+                    .sites()
+                    .iter()
+                    .position(|s| s == site)
+                    .expect("a chosen site");
+                for v in 0..mesh.vertex_count() as u32 {
+                    let v = crate::mesh::VertexId(v);
+                    assert_eq!(
+                        part.distance(l, v).map(f64::to_bits),
+                        full.distance(k, v).map(f64::to_bits)
+                    );
+                }
+            }
+        }
+        assert!(partial > 0, "no check count stopped the table part way");
+    }
 }
