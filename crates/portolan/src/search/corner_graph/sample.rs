@@ -344,6 +344,20 @@ mod tests {
         (g, Landmarks::build(mesh, 4))
     }
 
+    /// [`label_less_fit`] on `mesh`'s graph without labels, timed or not, choosing among the
+    /// ways `allowed`, with 4 landmarks (none where `landmarks` is false, as if their time
+    /// limit had passed).
+    fn fit(
+        mesh: &NavMesh,
+        timed: bool,
+        allowed: [bool; 4],
+        landmarks: bool,
+    ) -> (CornerGraph, LabelLess) {
+        let (g, lm) = label_less(mesh);
+        let lm = landmarks.then_some(lm);
+        label_less_fit(mesh, g, || Ok(lm), timed, allowed, &CancelToken::new()).unwrap()
+    }
+
     /// A mesh of one polygon has no sample: it keeps its landmarks, without a timing, and
     /// does not sweep.
     #[test]
@@ -352,16 +366,7 @@ mod tests {
         let mesh = build(&scene, &BuildOptions::default()).unwrap();
         assert_eq!(mesh.polygon_count(), 1);
         assert!(sample_pairs(&mesh).is_empty());
-        let (g, lm) = label_less(&mesh);
-        let (g, choice) = label_less_fit(
-            &mesh,
-            g,
-            || Ok(Some(lm)),
-            true,
-            [true; 4],
-            &CancelToken::new(),
-        )
-        .unwrap();
+        let (g, choice) = fit(&mesh, true, [true; 4], true);
         assert_eq!((choice.sweeps, choice.landmarks), (false, true));
         assert!(g.landmarks.is_some());
     }
@@ -376,27 +381,9 @@ mod tests {
             .clone()
             .with_links([crate::mesh::links::OffMeshLink::new(from, to, 1.0)])
             .unwrap();
-        let (g, lm) = label_less(&linked);
-        let (_, choice) = label_less_fit(
-            &linked,
-            g,
-            || Ok(Some(lm)),
-            true,
-            [true; 4],
-            &CancelToken::new(),
-        )
-        .unwrap();
+        let (_, choice) = fit(&linked, true, [true; 4], true);
         assert_eq!((choice.sweeps, choice.landmarks), (false, false));
-        let (g, lm) = label_less(&mesh);
-        let (g, _) = label_less_fit(
-            &mesh,
-            g,
-            || Ok(Some(lm)),
-            true,
-            [true; 4],
-            &CancelToken::new(),
-        )
-        .unwrap();
+        let (g, _) = fit(&mesh, true, [true; 4], true);
         // The graph comes back whole, its landmarks in it for the caller to keep or drop.
         assert!(g.landmarks.is_some() && g.edge_count() > 0);
     }
@@ -409,16 +396,7 @@ mod tests {
             for mask in 0..8u8 {
                 // The plain search is always allowed.
                 let allowed = [true, mask & 1 != 0, mask & 2 != 0, mask & 4 != 0];
-                let (g, lm) = label_less(&mesh);
-                let (_, c) = label_less_fit(
-                    &mesh,
-                    g,
-                    || Ok(Some(lm)),
-                    timed,
-                    allowed,
-                    &CancelToken::new(),
-                )
-                .unwrap();
+                let (_, c) = fit(&mesh, timed, allowed, true);
                 let way = usize::from(c.sweeps) * 2 + usize::from(c.landmarks);
                 assert!(
                     allowed[way],
@@ -433,10 +411,7 @@ mod tests {
     fn without_landmarks_the_fit_never_takes_them() {
         let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
         for timed in [true, false] {
-            let (g, _) = label_less(&mesh);
-            let (g, c) =
-                label_less_fit(&mesh, g, || Ok(None), timed, [true; 4], &CancelToken::new())
-                    .unwrap();
+            let (g, c) = fit(&mesh, timed, [true; 4], false);
             assert!(
                 !c.landmarks && g.landmarks.is_none(),
                 "timed {timed}: {c:?}"
