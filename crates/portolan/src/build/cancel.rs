@@ -68,6 +68,14 @@ impl CancelToken {
         self
     }
 
+    /// The same token (sharing its flag) that also counts as cancelled `limit` from now on,
+    /// or at its own deadline if that comes first: a time limit on one stage of a build.
+    pub(crate) fn within(&self, limit: std::time::Duration) -> CancelToken {
+        let end = Instant::now() + limit;
+        let deadline = self.deadline.map_or(end, |d| d.min(end));
+        self.clone().with_deadline(deadline)
+    }
+
     /// Cancels every clone of this token.
     ///
     /// ```
@@ -126,3 +134,23 @@ impl PartialEq for CancelToken {
 /// How many steps of a long loop run between two checks of the token (a check reads an atomic
 /// and, with a deadline, the clock).
 pub(crate) const CHECK_EVERY: usize = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A token within a limit fires at the limit or at its own earlier deadline, and with its
+    /// parent's flag.
+    #[test]
+    fn within_takes_the_earlier_deadline_and_shares_the_flag() {
+        let parent = CancelToken::new();
+        assert!(parent.within(Duration::ZERO).is_cancelled());
+        let long = parent.within(Duration::from_secs(3600));
+        assert!(!long.is_cancelled());
+        let early = CancelToken::new().with_deadline(Instant::now());
+        assert!(early.within(Duration::from_secs(3600)).is_cancelled());
+        parent.cancel();
+        assert!(long.is_cancelled());
+    }
+}

@@ -25,7 +25,7 @@ fn den011d() -> (NavMesh, Vec<(Vec2, Vec2)>) {
 
 /// The untimed graph of `mesh` within `budget` bytes.
 fn within(mesh: &NavMesh, budget: usize) -> CornerGraph {
-    CornerGraph::build_within(mesh, false, budget, &CancelToken::new()).unwrap()
+    CornerGraph::build_within(mesh, false, budget, None, &CancelToken::new()).unwrap()
 }
 
 /// Every pair answered by `graph` as by the exact search (1e-9), each leg clear and the channel
@@ -203,4 +203,31 @@ fn landmarks_past_their_time_limit_are_none() {
             Some(BuildError::Cancelled)
         );
     }
+}
+
+/// Labels past their time limit are none, and the views with them: the graph sweeps its edges
+/// and answers exactly; a cancelled build is still an error.
+#[test]
+fn labels_past_their_time_limit_are_none() {
+    use crate::build::BuildError;
+    use std::time::Duration;
+    let (mesh, pairs) = den011d();
+    let none = CancelToken::new();
+    let g =
+        CornerGraph::build_within(&mesh, false, usize::MAX, Some(Duration::ZERO), &none).unwrap();
+    assert!(g.labels.is_none() && g.views.is_none() && g.answers_from_edges());
+    same_as_exact(&mesh, g, &pairs, "labels past their limit");
+    let g = CornerGraph::build_within(
+        &mesh,
+        false,
+        usize::MAX,
+        Some(Duration::from_secs(3600)),
+        &none,
+    )
+    .unwrap();
+    assert!(g.labels.is_some());
+    let stopped = CancelToken::new();
+    stopped.cancel();
+    let err = CornerGraph::build_within(&mesh, false, usize::MAX, Some(Duration::ZERO), &stopped);
+    assert_eq!(err.err(), Some(BuildError::Cancelled));
 }
