@@ -206,6 +206,12 @@ impl Landmarks {
         self.dist.len() * std::mem::size_of::<f32>()
     }
 
+    /// [`memory_bytes`](Landmarks::memory_bytes) of a table of `count` landmarks on a mesh of
+    /// `vertices` vertices, before building it.
+    pub(crate) fn memory_for(count: usize, vertices: usize) -> usize {
+        count * vertices * std::mem::size_of::<f32>()
+    }
+
     /// Per landmark, an interval holding its distance to `v` ([`widen`] of the stored value):
     /// what every bound reads, so that none can take a stored `f32` for the distance.
     #[inline]

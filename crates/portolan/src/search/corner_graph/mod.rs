@@ -189,6 +189,9 @@ pub const LANDMARKS: usize = 16;
 
 const NONE: u32 = u32::MAX;
 
+/// Bytes per directed edge: its target (4), length (8) and sides (1).
+const EDGE_BYTES: usize = 13;
+
 /// The turning corners of a mesh and the taut lines of sight between them, with landmark
 /// distances: the index of [`SearchMethod::Corner`](crate::search::SearchMethod::Corner).
 /// Built once per mesh ([`CornerGraph::build`]), shared in an `Arc` by every query, tied to
@@ -370,37 +373,6 @@ impl CornerGraph {
                 sides.push(side);
             }
         }
-        let row = |c: u32| -> Vec<(u32, f64)> {
-            let r = offsets[c as usize] as usize..offsets[c as usize + 1] as usize;
-            targets[r.clone()]
-                .iter()
-                .copied()
-                .zip(lengths[r].iter().copied())
-                .collect()
-        };
-        cancel.check()?;
-        // What the edges hold (`memory_bytes` without labels, views and landmarks), and what
-        // the graph holds without them.
-        let n = mesh.vertex_count();
-        let bare_bytes = n * 8 + wedge_poly.len() * 4 + offsets.len() * 4;
-        let edge_bytes = bare_bytes + targets.len() * 13;
-        let lm_bytes = LANDMARKS * 4 * n;
-        // Edges that do not fit serve nothing: no labels (whose paths read them), no sweeps.
-        let labels = if edge_bytes <= budget {
-            // A timed build gives them `LABEL_TIME`; past it, none.
-            let limited = match label_time {
-                Some(limit) => cancel.within(limit),
-                None => cancel.clone(),
-            };
-            match HubLabels::build(n, &corners, &row, budget - edge_bytes, &limited) {
-                Ok(labels) => labels,
-                // Stopped by the limit, not by the caller.
-                Err(BuildError::Cancelled) if cancel.check().is_ok() => None,
-                Err(e) => return Err(e),
-            }
-        } else {
-            None
-        };
         cancel.check()?;
         let mut graph = CornerGraph {
             mesh_id: mesh.instance_id(),
@@ -412,11 +384,39 @@ impl CornerGraph {
             targets,
             lengths,
             sides,
-            labels,
+            labels: None,
             landmarks: None,
             views: None,
             sweeps: false,
         };
+        // What the graph holds with its edges and without them (`memory_bytes` without labels,
+        // views and landmarks), and what the landmarks would.
+        let n = mesh.vertex_count();
+        let edge_bytes = graph.memory_bytes();
+        let bare_bytes = edge_bytes - graph.edge_count() * EDGE_BYTES;
+        let lm_bytes = Landmarks::memory_for(LANDMARKS, n);
+        // Edges that do not fit serve nothing: no labels (whose paths read them), no sweeps.
+        if edge_bytes <= budget {
+            // A timed build gives them `LABEL_TIME`; past it, none.
+            let limited = match label_time {
+                Some(limit) => cancel.within(limit),
+                None => cancel.clone(),
+            };
+            let row = |c: u32| -> Vec<(u32, f64)> {
+                graph
+                    .edges(VertexId(c))
+                    .map(|(d, len)| (d.0, len))
+                    .collect()
+            };
+            graph.labels = match HubLabels::build(n, &corners, &row, budget - edge_bytes, &limited)
+            {
+                Ok(labels) => labels,
+                // Stopped by the limit, not by the caller.
+                Err(BuildError::Cancelled) if cancel.check().is_ok() => None,
+                Err(e) => return Err(e),
+            };
+        }
+        cancel.check()?;
         // Views are only of use with labels (the query joins them).
         if graph.labels.is_some() {
             let cones = sweep_cones(mesh, &graph.wedge_poly, &corners, cancel)?;
@@ -587,9 +587,7 @@ impl CornerGraph {
         self.turns.len() * 8
             + self.wedge_poly.len() * 4
             + self.offsets.len() * 4
-            + self.targets.len() * 4
-            + self.lengths.len() * 8
-            + self.sides.len()
+            + self.targets.len() * EDGE_BYTES
             + self.landmarks.as_ref().map_or(0, |l| l.memory_bytes())
             + self.labels.as_ref().map_or(0, HubLabels::memory_bytes)
             + self.views.as_ref().map_or(0, Views::memory_bytes)
@@ -973,15 +971,8 @@ fn landmarks_within(
     let Some(limit) = limit else {
         return Landmarks::build_until(mesh, LANDMARKS, &|| cancel.check()).map(Some);
     };
-    let deadline = std::time::Instant::now() + limit;
-    let check = || {
-        cancel.check()?;
-        if std::time::Instant::now() >= deadline {
-            Err(BuildError::Cancelled)
-        } else {
-            Ok(())
-        }
-    };
+    let limited = cancel.within(limit);
+    let check = || limited.check();
     let landmarks = Landmarks::build_partial(mesh, LANDMARKS, &check);
     // Stopped by the caller, not by the limit: an error, whatever was kept.
     cancel.check()?;

@@ -163,9 +163,9 @@ pub(super) struct LabelLess {
 }
 
 /// How `graph` (without labels) answers corner queries on `mesh`, with the landmarks that
-/// `landmarks` builds (only where they may serve; `None` where it gave up): timed (`timed`), the sample four ways (the
-/// plain exact search and the swept search over the graph's edges, each without and with the
-/// landmarks), then
+/// `landmarks` builds (only where they may serve; `None` where it gave up): timed (`timed`),
+/// the sample four ways (the plain exact search and the swept search over the graph's edges,
+/// each without and with the landmarks), then
 /// - without landmarks, the sweeps if they save [`GAIN`] of the plain search's time;
 /// - with them, the same choice between the two;
 /// - the landmarks if the better way with them saves [`GAIN`] of the better way without (they
@@ -195,8 +195,13 @@ pub(super) fn label_less_fit(
         };
         return Ok((graph, neither));
     }
-    // Landmarks that `landmarks` gave up on (its time limit) allow no way with them.
-    let lm = landmarks()?.map(Arc::new);
+    // Built only where a way with them is allowed; landmarks that `landmarks` gave up on (its
+    // time limit) allow no way with them.
+    let lm = if allowed[1] || allowed[3] {
+        landmarks()?.map(Arc::new)
+    } else {
+        None
+    };
     let allowed = match lm {
         Some(_) => allowed,
         None => [allowed[0], false, allowed[2], false],
