@@ -28,7 +28,7 @@ pub mod links;
 mod locate;
 mod nearest;
 mod patch;
-mod rows;
+pub(crate) mod rows;
 #[cfg(test)]
 pub(crate) use rows::MIN_SLACK;
 

@@ -17,7 +17,7 @@
 //! corners + lists touched): membership tests and grouping go through per-id marks kept between
 //! patches ([`PatchScratch`]), not sorts or searches.
 
-use super::rows::gather;
+use super::rows::{bucket, gather};
 use super::*;
 
 /// One polygon a [`MeshEdit`] writes: its id in the new mesh, the span of its corners in the
@@ -94,24 +94,6 @@ impl ListWrite {
     fn items<'a>(&self, all: &'a [PolyId]) -> &'a [PolyId] {
         &all[self.items[0] as usize..self.items[1] as usize]
     }
-}
-
-/// Items grouped by slot without sorting (a counting sort): `each` pushes every `(slot, item)`,
-/// slots below `slots`, and is called twice (to count, then to place). Returns each slot's
-/// start (and the end, at `slots`) and the items. O(slots + items).
-fn bucket(slots: usize, each: impl Fn(&mut dyn FnMut(usize, PolyId))) -> (Vec<usize>, Vec<PolyId>) {
-    let mut start = vec![0usize; slots + 1];
-    each(&mut |i, _| start[i + 1] += 1);
-    for i in 0..slots {
-        start[i + 1] += start[i];
-    }
-    let mut next = start.clone();
-    let mut items = vec![PolyId(0); start[slots]];
-    each(&mut |i, q| {
-        items[next[i]] = q;
-        next[i] += 1;
-    });
-    (start, items)
 }
 
 /// The slot of `key` in this patch (`marks[key] = (stamp, slot)`), given in first-seen order:
@@ -229,7 +211,7 @@ impl NavMesh {
         }
         let fresh = |i: usize| i < rewritten || touched[i] as usize >= old_vertices;
         // The memberships the written polygons bring, by slot.
-        let (add_start, add_items) = bucket(touched.len(), |push| {
+        let (add_start, add_items) = bucket(touched.len(), PolyId(0), |push| {
             for w in &edit.polygons {
                 for v in edit.ring(w) {
                     push(vslots[v.index()].1 as usize, w.id);
@@ -245,7 +227,8 @@ impl NavMesh {
                 let old = self.vertex_polygons(VertexId(v));
                 vertex_items.extend(old.iter().copied().filter(|&q| !in_flux(q)));
             }
-            vertex_items.extend_from_slice(&add_items[add_start[i]..add_start[i + 1]]);
+            vertex_items
+                .extend_from_slice(&add_items[add_start[i] as usize..add_start[i + 1] as usize]);
             // Walls ending at v: 2 per wedge of free space (as `finish` counts them).
             let mut walls = 0;
             for &q in &vertex_items[from..] {
@@ -286,7 +269,7 @@ impl NavMesh {
                 slot(cslots, stamp, c, &mut cells);
             }
         }
-        let (cell_start, cell_adds) = bucket(cells.len(), |push| {
+        let (cell_start, cell_adds) = bucket(cells.len(), PolyId(0), |push| {
             for w in &edit.polygons {
                 for c in cells_of(w.cells) {
                     push(cslots[c as usize].1 as usize, w.id);
@@ -301,7 +284,9 @@ impl NavMesh {
                 let from = cell_items.len() as u32;
                 let old = &self.locator.items[self.locator.cells.get(c as usize)];
                 cell_items.extend(old.iter().copied().filter(|&q| !in_flux(q)));
-                cell_items.extend_from_slice(&cell_adds[cell_start[i]..cell_start[i + 1]]);
+                cell_items.extend_from_slice(
+                    &cell_adds[cell_start[i] as usize..cell_start[i + 1] as usize],
+                );
                 ListWrite {
                     at: c,
                     items: [from, cell_items.len() as u32],

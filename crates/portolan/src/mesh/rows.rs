@@ -13,6 +13,30 @@
 
 use std::ops::Range;
 
+/// Items grouped by slot without sorting (a counting sort): `each` pushes every `(slot, item)`,
+/// slots below `slots`, and is called twice (to count, then to place), so items keep their
+/// order within a slot; `fill` is any value of `T`, overwritten. Returns each slot's start (and
+/// the end, at `slots`) and the items: the compressed-row layout. O(slots + items); fewer than
+/// 2³² items.
+pub(crate) fn bucket<T: Copy>(
+    slots: usize,
+    fill: T,
+    each: impl Fn(&mut dyn FnMut(usize, T)),
+) -> (Vec<u32>, Vec<T>) {
+    let mut start = vec![0u32; slots + 1];
+    each(&mut |i, _| start[i + 1] += 1);
+    for i in 0..slots {
+        start[i + 1] += start[i];
+    }
+    let mut next = start.clone();
+    let mut items = vec![fill; start[slots] as usize];
+    each(&mut |i, x| {
+        items[next[i] as usize] = x;
+        next[i] += 1;
+    });
+    (start, items)
+}
+
 /// Slack below which a mesh never compacts: small meshes would otherwise compact every few
 /// updates for a few hundred bytes. Low enough that the dynamic tests' small maps compact.
 pub(crate) const MIN_SLACK: usize = 256;
