@@ -56,13 +56,15 @@ pub(super) struct ForcedScratch {
 }
 
 /// The buffers of [`Funnels::shortest`]: a channel (and the walk's other half), its portals,
-/// the funnel's deque.
+/// the funnel's deque, the path's points (copied out at their size: a path allocates its
+/// vectors once).
 #[derive(Clone, Debug, Default)]
 struct Funnels {
     channel: Vec<PolyId>,
     tail: Vec<PolyId>,
     portals: Vec<Portal>,
     funnel: ChainFunnel,
+    points: Vec<Vec2>,
 }
 
 impl ExactSearch {
@@ -129,9 +131,9 @@ impl Funnels {
                     return None;
                 }
                 portals_from_crossings(mesh, dead_ends, &self.channel, s, t, &mut self.portals);
-                let mut points = Vec::new();
-                self.funnel.pull(&self.portals, &mut points);
-                let length = Path::polyline_length(&points);
+                self.points.clear();
+                self.funnel.pull(&self.portals, &mut self.points);
+                let length = Path::polyline_length(&self.points);
                 // (On a tie, the shorter channel: an end on an edge is in both polygons, and
                 // the one the path does not cross need not be listed.)
                 let better = |p: &Path| {
@@ -140,7 +142,7 @@ impl Funnels {
                 };
                 if best.as_ref().is_none_or(better) {
                     best = Some(Path {
-                        points,
+                        points: self.points.clone(),
                         length,
                         channel: self.channel.clone(),
                         expanded: 0,
