@@ -1,0 +1,40 @@
+#!/bin/bash
+# A/B timing of the working tree against a base revision in one process (docs/bench/ab/main.rs):
+#   docs/bench/ab.sh BASE MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]
+# BASE is any git revision (HEAD: the last commit, against uncommitted changes). The harness and
+# both library builds live in WORK (default /tmp/portolan-ab); the base's tree is refreshed each
+# run. Use it where two binaries alternated cannot resolve a change of a few per cent
+# (BENCHMARKS.md, "How precise is an A/B timing?").
+set -e
+cd "$(dirname "$0")/../.."
+REPO=$(pwd)
+BASE=$1; shift
+WORK=${WORK:-/tmp/portolan-ab}
+mkdir -p "$WORK/src"
+rm -rf "$WORK/old"
+mkdir -p "$WORK/old"
+git archive "$BASE" | tar -x -C "$WORK/old"
+# Two packages may not share a name in one build: the base's library becomes `portolan_old`.
+sed -i '0,/^name = "portolan"$/s//name = "portolan_old"/' "$WORK/old/crates/portolan/Cargo.toml"
+cp docs/bench/ab/main.rs "$WORK/src/main.rs"
+cat > "$WORK/Cargo.toml" <<TOML
+[package]
+name = "portolan-ab"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+portolan = { path = "$REPO/crates/portolan" }
+portolan_old = { path = "$WORK/old/crates/portolan" }
+
+[profile.release]
+debug = 1
+
+# The base's tree stays its own workspace (path dependencies under a workspace's directory
+# would join it).
+[workspace]
+exclude = ["old"]
+TOML
+cargo build --release -q --manifest-path "$WORK/Cargo.toml"
+"$WORK/target/release/portolan-ab" "$@"

@@ -1,0 +1,112 @@
+//! The A/B harness behind `docs/bench/ab.sh`: one process links two builds of the library, the
+//! one at a base revision (as `portolan_old`) and the working tree's (as `portolan`), loads the
+//! same mesh, index file and queries into each, and times them in alternating rounds (old then
+//! new, new then old, ...), so that both sides meet the same machine state. On this project's
+//! shared 2-core machines two runs of one binary differ by 10–40%; the ratio of two sides
+//! timed this way moves by about 1%.
+//!
+//! Usage: `ab MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]`; prints the mean µs per query of each
+//! side, their ratio over all rounds and the median round's, and each side's sum of lengths
+//! (equal sums: the same answers).
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A closure running every query once on one side; returns (sum of lengths, queries).
+macro_rules! side {
+    ($lib:ident, $src:expr, $index:expr, $scen:expr, $method:expr) => {{
+        use $lib::io::movingai::read_map;
+        use $lib::io::{polyanya_mesh, scenario};
+        use $lib::search::corner_graph::CornerGraph;
+        use $lib::{build, BuildOptions, NavMesh, PathFinder, SearchOptions, Vec2};
+        let open = |p: &str| std::fs::File::open(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+        let mesh: NavMesh = if $src.ends_with(".map") {
+            let map = read_map(open($src)).expect("a MovingAI map");
+            build(&map.to_scene(), &BuildOptions::cdt()).expect("the map builds")
+        } else {
+            polyanya_mesh::read(open($src)).expect("a Polyanya mesh")
+        };
+        let queries: Vec<(Vec2, Vec2)> = scenario::read(open($scen))
+            .expect("a scenario")
+            .iter()
+            .map(|q| {
+                (
+                    Vec2::new(q.start.x, q.start.y),
+                    Vec2::new(q.goal.x, q.goal.y),
+                )
+            })
+            .collect();
+        let options = if $method == "exact" {
+            SearchOptions::exact()
+        } else {
+            let bytes = std::fs::read($index).expect("the index file");
+            let graph = CornerGraph::from_bytes(&bytes, &mesh).expect("an index of this mesh");
+            SearchOptions::corner(Arc::new(graph))
+        };
+        let mut finder = PathFinder::new();
+        move || {
+            let mut sum = 0.0;
+            for &(s, g) in &queries {
+                sum += finder
+                    .find_path(&mesh, s, g, &options)
+                    .map_or(0.0, |p| p.length);
+            }
+            (sum, queries.len())
+        }
+    }};
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [src, index, scen, rounds, rest @ ..] = &args[..] else {
+        eprintln!("usage: ab MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]");
+        std::process::exit(2);
+    };
+    let rounds: usize = rounds.parse().expect("ROUNDS: a number");
+    let method = rest.first().map_or("corner", String::as_str);
+    let mut old = side!(
+        portolan_old,
+        src.as_str(),
+        index.as_str(),
+        scen.as_str(),
+        method
+    );
+    let mut new = side!(
+        portolan,
+        src.as_str(),
+        index.as_str(),
+        scen.as_str(),
+        method
+    );
+    // One untimed round each (caches, buffers), and the answers to compare.
+    let (sum_old, _) = old();
+    let (sum_new, _) = new();
+    let (mut t_old, mut t_new, mut n) = (0.0, 0.0, 0usize);
+    let mut ratios = Vec::with_capacity(rounds);
+    let time = |f: &mut dyn FnMut() -> (f64, usize)| {
+        let t = Instant::now();
+        let (_, k) = f();
+        (t.elapsed().as_secs_f64(), k)
+    };
+    for r in 0..rounds {
+        let ((o, k), (w, _)) = if r % 2 == 0 {
+            let o = time(&mut old);
+            (o, time(&mut new))
+        } else {
+            let w = time(&mut new);
+            (time(&mut old), w)
+        };
+        t_old += o;
+        t_new += w;
+        n += k;
+        ratios.push(o / w);
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "old {:.3} µs, new {:.3} µs per query; old/new {:.3} (median round {:.3}); sums of lengths {sum_old} / {sum_new}{}",
+        t_old / n as f64 * 1e6,
+        t_new / n as f64 * 1e6,
+        t_old / t_new,
+        ratios[ratios.len() / 2],
+        if sum_old == sum_new { "" } else { " (differ)" }
+    );
+}
