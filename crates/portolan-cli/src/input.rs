@@ -11,7 +11,7 @@ use clap::builder::{PossibleValue, TypedValueParser};
 use portolan::search::corner_graph::CornerGraph;
 use portolan::{
     build, BuildOptions, Decomposition, NavMesh, PortalPoint, Scene, SearchMethod, SearchOptions,
-    Vec2,
+    Snap, Vec2,
 };
 use std::path::{Path, PathBuf};
 
@@ -254,6 +254,11 @@ pub struct SearchArgs {
     /// no such estimate).
     #[arg(long, value_enum)]
     pub portal: Option<PortalArg>,
+    /// Move a start or goal off the mesh to the nearest point of the mesh within DIST (the
+    /// chapter's fourth pitfall; a point further away is still refused). Without it, every
+    /// end off the mesh is refused: with --radius, a scenario's points near walls are.
+    #[arg(long, value_name = "DIST", allow_hyphen_values = true)]
+    pub snap: Option<f64>,
 }
 
 impl SearchArgs {
@@ -289,6 +294,12 @@ impl SearchArgs {
                 bail!("--epsilon must be a finite number ≥ 0, not {e}");
             }
             o.epsilon = e;
+        }
+        if let Some(d) = self.snap {
+            if !(d.is_finite() && d >= 0.0) {
+                bail!("--snap must be a finite distance ≥ 0, not {d}");
+            }
+            o.snap = Snap::Within(d);
         }
         Ok(o)
     }

@@ -723,3 +723,43 @@ fn gen_map_writes_seeded_maps_that_build() {
     ]);
     assert_clean_failure(&o, "density");
 }
+
+/// `--snap DIST`: on a mesh built with an agent radius, a scenario's points near walls are off
+/// the mesh; without `--snap` they are refused, with it every query is answered from the
+/// nearest point of the mesh, the corner search and the exact search alike (the same snapped
+/// query for both). A distance that is not one is a one-line error.
+#[test]
+fn scen_and_path_snap_ends_off_an_eroded_mesh() {
+    let map = data("movingai/dao/den011d.map");
+    let scen = data("movingai/dao/den011d.map.scen");
+    let base = ["scen", "--map", &map, "--radius", "0.5", "--scen", &scen];
+    let o = portolan(&base);
+    assert_clean_failure(&o, "queries were refused");
+    let o = portolan(
+        &[
+            &base[..],
+            &["--search", "corner", "--compare-exact", "--snap", "3"],
+        ]
+        .concat(),
+    );
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("queries:    780"), "{err}");
+    assert!(
+        err.contains("optimal 100.0%, mean excess 0.0000%, max excess 0.0000%"),
+        "{err}"
+    );
+    // `path` too: a start half a cell from a wall.
+    let path = [
+        "path", "--map", &map, "--radius", "0.5", "--search", "exact",
+    ];
+    let ends = ["--from", "104,99", "--to", "30,30"];
+    let o = portolan(&[&path[..], &ends].concat());
+    assert_clean_failure(&o, "the start (104, 99) is not on the navigation mesh");
+    let o = portolan(&[&path[..], &ends, &["--snap", "1"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for bad in ["-1", "NaN", "inf"] {
+        let o = portolan(&[&base[..], &["--snap", bad]].concat());
+        assert_clean_failure(&o, "--snap must be a finite distance");
+    }
+}

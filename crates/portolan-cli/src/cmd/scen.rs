@@ -137,7 +137,8 @@ pub fn run(args: Args) -> Result<()> {
     }
     let mut finder = PathFinder::new();
     let mut exact_finder = PathFinder::new();
-    let exact_opts = portolan::SearchOptions::exact();
+    // The same query for both: snapped alike.
+    let exact_opts = portolan::SearchOptions::exact().with_snap(opts.snap);
     let mut compare = Compare::default();
     // Untimed queries per search first: the first queries grow each search's buffers to the
     // mesh and derive the mesh's lazy data (dead ends, for every search that leaves the start's
