@@ -113,6 +113,16 @@ fn least_sum(hubs: &[u32], dists: &[f64], table: &[f64]) -> f64 {
     least(least(acc[0], acc[1]), least(acc[2], acc[3]))
 }
 
+/// The most entries the labels of `corners` corners on `n` vertices may hold:
+/// [`MAX_MEAN_ENTRIES`] per corner, at most [`MAX_ENTRIES`], and what `max_bytes` holds past
+/// the fixed part (the offsets and the hubs' vertices).
+fn entry_budget(n: usize, corners: usize, max_bytes: usize) -> usize {
+    let fixed = (n + 1 + corners) * 4;
+    (MAX_MEAN_ENTRIES * corners.max(1))
+        .min(MAX_ENTRIES)
+        .min(max_bytes.saturating_sub(fixed) / ENTRY_BYTES)
+}
+
 /// Whether `entries` after `done` hubs pass the early stop's curve for `budget` (module docs).
 fn past_forecast(entries: usize, done: usize, budget: usize) -> bool {
     done < FORECAST_HUBS
@@ -165,11 +175,7 @@ impl HubLabels {
         max_bytes: usize,
         cancel: &CancelToken,
     ) -> Result<Option<HubLabels>, BuildError> {
-        // The fixed part: the offsets and the hubs' vertices.
-        let fixed = (n + 1 + corners.len()) * 4;
-        let budget = (MAX_MEAN_ENTRIES * corners.len().max(1))
-            .min(MAX_ENTRIES)
-            .min(max_bytes.saturating_sub(fixed) / ENTRY_BYTES);
+        let budget = entry_budget(n, corners.len(), max_bytes);
         if budget < corners.len() {
             return Ok(None);
         }
@@ -865,7 +871,7 @@ mod tests {
                 .labels
                 .as_ref()
                 .expect("the dao maps keep their labels");
-            let budget = (MAX_MEAN_ENTRIES * labels.hub_count).min(MAX_ENTRIES);
+            let budget = entry_budget(mesh.vertex_count(), labels.hub_count, usize::MAX);
             let mut line = format!("{name}:");
             for k in (3..=10).map(|e| 1usize << e) {
                 let held = labels.hubs.iter().filter(|&&h| (h as usize) < k).count();

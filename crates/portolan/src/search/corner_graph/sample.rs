@@ -173,9 +173,10 @@ pub(super) struct LabelLess {
 ///
 /// Only the ways `allowed` (in that order: plain, plain with landmarks, sweeps, sweeps with
 /// landmarks) are timed and chosen from: the caller leaves out those whose memory passes the
-/// graph's budget. Untimed, the sweeps where allowed, with the landmarks where allowed. On a
-/// mesh with off-mesh links neither serves a query (the corner search is the plain search
-/// there): neither, and no landmarks built. A mesh too small for a sample keeps the landmarks
+/// graph's budget; where that leaves the plain search alone, nothing is timed. Untimed, the
+/// sweeps where allowed, with the landmarks where allowed. On a mesh with off-mesh links
+/// neither serves a query (the corner search is the plain search there): neither, and no
+/// landmarks built. A mesh too small for a sample keeps the landmarks
 /// where allowed, as it did before the sweeps were timed, and no sweeps. Returns the graph
 /// back, with its landmarks for the caller to keep or drop, and the choice.
 pub(super) fn label_less_fit(
@@ -207,6 +208,14 @@ pub(super) fn label_less_fit(
         None => [allowed[0], false, allowed[2], false],
     };
     graph.landmarks = lm.clone();
+    // The plain search alone left (it always is allowed): nothing to time.
+    if allowed[1..] == [false; 3] {
+        let plain = LabelLess {
+            sweeps: false,
+            landmarks: false,
+        };
+        return Ok((graph, plain));
+    }
     let pairs = if timed {
         sample_pairs(mesh)
     } else {

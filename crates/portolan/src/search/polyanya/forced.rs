@@ -131,7 +131,6 @@ impl Funnels {
                     return None;
                 }
                 portals_from_crossings(mesh, dead_ends, &self.channel, s, t, &mut self.portals);
-                self.points.clear();
                 self.funnel.pull(&self.portals, &mut self.points);
                 let length = Path::polyline_length(&self.points);
                 // (On a tie, the shorter channel: an end on an edge is in both polygons, and
