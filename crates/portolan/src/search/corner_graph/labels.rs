@@ -43,7 +43,10 @@
 //! (11% of what the memory its edges leave holds), after hub 1 (after hub 8 before session 20);
 //! on a 1,024 × 1,024 map of 800 small obstacles after hub 65, where the rule before session 20
 //! (`max(k, 16) / 64` over the first 64 hubs only) ran 1,251 hubs and 5.8 s to the budget. A map
-//! that the rule wrongly stopped would only lose its labels' speed, never an answer.
+//! that the rule wrongly stopped would only lose its labels' speed, never an answer. Where the
+//! graph's components alone show that the first hub will stop it, whichever corner the order
+//! puts first, the build stops before making the order (`first_hub_past_forecast`): on that
+//! random grid, 1.2 s sooner.
 
 use crate::build::{BuildError, CancelToken};
 use crate::mesh::rows::bucket;
@@ -190,6 +193,11 @@ impl HubLabels {
         for row in &mut both {
             row.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
             row.dedup_by_key(|e| e.0);
+        }
+        // The first hub labels its whole component (no label prunes yet): where the forecast
+        // would stop there whichever corner the order puts first, the order is not made.
+        if first_hub_past_forecast(n, corners, &both, budget) {
+            return Ok(None);
         }
         let order = centrality_order(n, corners, &both, cancel)?;
         // The pruned Dijkstras run on dense corner numbers (`dense[v]`), over the adjacency
@@ -433,6 +441,74 @@ impl HubLabels {
     }
 }
 
+/// Whether the build would stop after its first hub whatever the order ([`past_forecast`] on
+/// the first hub's label entries), told from the graph's components before the order is made
+/// (on the 512 × 512 random grid of BENCHMARKS.md the order took 1.2 s of a 6.7 s build, to
+/// stop after the first hub; "Session 22").
+///
+/// The first hub's Dijkstra, with every label still empty, labels each corner of its
+/// component: `|K|` entries. Which component holds the first hub follows from the order's
+/// scores alone: a corner's score is the sum of its subtree's sizes over the sampled trees
+/// ([`order_roots`]), at most `roots(K) · |K|` in component `K`, and a root's is at least its
+/// own component's size. So the first hub lies in a component with `roots(K) · |K| ≥ |G|`,
+/// `G` the largest component holding a root; if every such component stops the forecast, the
+/// build stops after the first hub, as this says. The same answer as making the order, sooner.
+fn first_hub_past_forecast(
+    n: usize,
+    corners: &[u32],
+    both: &[Vec<(u32, f64)>],
+    budget: usize,
+) -> bool {
+    // Components by union-find over the undirected adjacency.
+    let mut up: Vec<u32> = (0..n as u32).collect();
+    fn find(up: &mut [u32], mut v: u32) -> u32 {
+        while up[v as usize] != v {
+            let next = up[up[v as usize] as usize];
+            up[v as usize] = next;
+            v = next;
+        }
+        v
+    }
+    for &c in corners {
+        for &(d, _) in &both[c as usize] {
+            let (a, b) = (find(&mut up, c), find(&mut up, d));
+            if a != b {
+                up[a.max(b) as usize] = a.min(b);
+            }
+        }
+    }
+    let mut size = vec![0usize; n];
+    let mut roots = vec![0usize; n];
+    for &c in corners {
+        let r = find(&mut up, c);
+        size[r as usize] += 1;
+    }
+    for r in order_roots(corners) {
+        let r = find(&mut up, r);
+        roots[r as usize] += 1;
+    }
+    let rooted = || (0..n).filter(|&k| roots[k] > 0);
+    let Some(largest) = rooted().map(|k| size[k]).max() else {
+        return false;
+    };
+    rooted()
+        .filter(|&k| roots[k] * size[k] >= largest)
+        .all(|k| size[k] > budget || past_forecast(size[k], 1, budget))
+}
+
+/// The roots of the trees [`centrality_order`] samples: [`adaptive_roots`] of them up to
+/// [`ADAPTIVE_CORNERS`] corners, 32 past it (`coverage_order`).
+fn order_roots(corners: &[u32]) -> Vec<u32> {
+    if corners.len() > ADAPTIVE_CORNERS {
+        every_kth(corners, COVERAGE_ROOTS)
+    } else {
+        every_kth(corners, adaptive_roots(corners.len()))
+    }
+}
+
+/// How many trees the coverage order alone samples (past [`ADAPTIVE_CORNERS`] corners).
+const COVERAGE_ROOTS: usize = 32;
+
 /// The hub order. Up to [`ADAPTIVE_CORNERS`] corners, the greedy order of RXL (Delling,
 /// Goldberg, Pajor, Werneck, *Robust Exact Distance Queries on Massive Networks*, 2014): over
 /// shortest-path trees from a sample of roots ([`adaptive_roots`] of them, every `k`-th
@@ -455,7 +531,7 @@ fn centrality_order(
     if corners.len() > ADAPTIVE_CORNERS {
         return coverage_order(n, corners, both, cancel);
     }
-    let roots = every_kth(corners, adaptive_roots(corners.len()));
+    let roots = order_roots(corners);
     let trees = super::per_corner(
         &roots,
         || Scratch::new(n),
@@ -502,8 +578,7 @@ fn coverage_order(
     both: &[Vec<(u32, f64)>],
     cancel: &CancelToken,
 ) -> Result<Vec<u32>, BuildError> {
-    const SAMPLES: usize = 32;
-    let roots = every_kth(corners, SAMPLES);
+    let roots = order_roots(corners);
     // Each root's tree adds to the scores; the sums are integers, so the order in which the
     // trees are added (threads) does not change them.
     #[cfg(feature = "parallel")]
@@ -831,6 +906,56 @@ mod tests {
                 .install(order);
             assert_eq!(one, many);
         }
+    }
+
+    /// The pre-check before the order ([`first_hub_past_forecast`]) says "stops after the first
+    /// hub" only where the order made in full puts first a corner whose component stops the
+    /// forecast. Components of 60, 25, 25, 4 and 1 corners (lines, their vertices interleaved so
+    /// that the sampled roots fall in several), at every budget from 1 to 1,000 entries: both
+    /// answers occur.
+    #[test]
+    fn the_check_before_the_order_agrees_with_the_order() {
+        let sizes = [60u32, 25, 25, 4, 1];
+        let n: u32 = sizes.iter().sum();
+        // Component `k`'s `i`-th vertex: ids dealt round-robin over the components.
+        let mut ids: Vec<Vec<u32>> = vec![Vec::new(); sizes.len()];
+        let mut next = 0;
+        for i in 0..*sizes.iter().max().unwrap() {
+            for (k, &len) in sizes.iter().enumerate() {
+                if i < len {
+                    ids[k].push(next);
+                    next += 1;
+                }
+            }
+        }
+        let mut both: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n as usize];
+        for line in &ids {
+            for w in line.windows(2) {
+                both[w[0] as usize].push((w[1], 1.0));
+                both[w[1] as usize].push((w[0], 1.0));
+            }
+        }
+        let corners: Vec<u32> = (0..n).collect();
+        let order = centrality_order(n as usize, &corners, &both, &CancelToken::new()).unwrap();
+        let first = ids.iter().find(|line| line.contains(&order[0])).unwrap();
+        let (mut stops, mut goes_on) = (0, 0);
+        for budget in 1..=1000 {
+            if first_hub_past_forecast(n as usize, &corners, &both, budget) {
+                stops += 1;
+                assert!(
+                    first.len() > budget || past_forecast(first.len(), 1, budget),
+                    "budget {budget}"
+                );
+                let adj = |c: u32| both[c as usize].clone();
+                let bytes = (n as usize + 1 + corners.len()) * 4 + budget * ENTRY_BYTES;
+                let built =
+                    HubLabels::build(n as usize, &corners, &adj, bytes, &CancelToken::new());
+                assert!(built.unwrap().is_none(), "budget {budget}");
+            } else {
+                goes_on += 1;
+            }
+        }
+        assert!(stops > 0 && goes_on > 0, "{stops} {goes_on}");
     }
 
     /// The early stop's curve: `sqrt(max(k, 8) / 1024)` of the budget after hub `k`, none
