@@ -45,8 +45,8 @@
 //! (`max(k, 16) / 64` over the first 64 hubs only) ran 1,251 hubs and 5.8 s to the budget. A map
 //! that the rule wrongly stopped would only lose its labels' speed, never an answer. Where the
 //! graph's components alone show that the first hub will stop it, whichever corner the order
-//! puts first, the build stops before making the order (`first_hub_past_forecast`): on that
-//! random grid, 1.2 s sooner.
+//! puts first, the build stops before making the order (`first_hub_past_forecast`): that random
+//! grid's index builds in 5.8–6.4 s, against 6.6–7.3 s (BENCHMARKS.md, "Session 22").
 
 use crate::build::{BuildError, CancelToken};
 use crate::mesh::rows::bucket;
