@@ -123,16 +123,16 @@ impl From<DecompositionArg> for Decomposition {
     }
 }
 
-/// How a scene becomes a mesh: `--decomposition` and `--radius` (neither applies to `--mesh`,
+/// How a scene becomes a mesh: `--decomposition`, `--radius` and `--arc-error` (none applies to `--mesh`,
 /// which is searched as it is).
 #[derive(clap::Args, Clone, Debug)]
 pub struct BuildArgs {
     /// How free space is cut into convex polygons (a --mesh is used as it is).
     #[arg(long, value_enum, default_value_t = DecompositionArg::Cdt, conflicts_with = "mesh")]
     pub decomposition: DecompositionArg,
-    /// Agent radius: obstacles grow and the border shrinks by it, corners rounded to within 1%,
-    /// so every path keeps the agent's centre this far from walls, less 1% of it at rounded
-    /// corners (a --mesh is used as it is).
+    /// Agent radius: obstacles grow and the border shrinks by it, corners rounded to within
+    /// --arc-error (1% by default), so every path keeps the agent's centre this far from walls,
+    /// less that fraction of it at rounded corners (a --mesh is used as it is).
     #[arg(
         long,
         default_value_t = 0.0,
@@ -140,6 +140,18 @@ pub struct BuildArgs {
         conflicts_with = "mesh"
     )]
     pub radius: f64,
+    /// With --radius: how far a rounded corner's chords may cut inside the circle, as a
+    /// fraction of the radius, in (0, 1]. Paths keep the agent's centre at least
+    /// radius · (1 − arc-error) from walls. Larger means fewer segments per corner, so fewer
+    /// polygons: on a grid map each blocked cell's corner is rounded (a --mesh is used as it is).
+    #[arg(
+        long,
+        value_name = "FRACTION",
+        default_value_t = 0.01,
+        allow_hyphen_values = true,
+        conflicts_with = "mesh"
+    )]
+    pub arc_error: f64,
 }
 
 impl BuildArgs {
@@ -151,6 +163,7 @@ impl BuildArgs {
         let mut o = BuildOptions::default();
         o.decomposition = self.decomposition.into();
         o.agent_radius = self.radius;
+        o.arc_error = self.arc_error;
         o
     }
 }
@@ -161,7 +174,7 @@ pub struct MeshArgs {
     /// --scene | --map | --poly | --mesh.
     #[command(flatten)]
     pub input: InputArgs,
-    /// --decomposition, --radius.
+    /// --decomposition, --radius, --arc-error.
     #[command(flatten)]
     pub build: BuildArgs,
 }

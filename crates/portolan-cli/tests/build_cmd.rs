@@ -763,3 +763,70 @@ fn scen_and_path_snap_ends_off_an_eroded_mesh() {
         assert_clean_failure(&o, "--snap must be a finite distance");
     }
 }
+
+/// `--arc-error` reaches the builder: on den011d with a radius of half a cell, 0.3 (one chord
+/// per grid corner) gives fewer polygons than the default 1%, and every answer of the scenario is
+/// still the shortest on its own mesh; a value outside (0, 1] is refused with the option's name;
+/// a --mesh takes no build flags.
+#[test]
+fn arc_error_coarsens_the_rounded_corners() {
+    let map = data("movingai/dao/den011d.map");
+    let polygons = |extra: &[&str]| -> usize {
+        let out = std::env::temp_dir().join(format!("arc-error-{}.mesh", std::process::id()));
+        let out = out.to_str().unwrap().to_string();
+        let args = [
+            &["build", "--map", &map, "--radius", "0.5", "-o", &out][..],
+            extra,
+        ]
+        .concat();
+        let o = portolan(&args);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        let _ = std::fs::remove_file(&out);
+        err.split(" polygons")
+            .next()
+            .and_then(|s| s.rsplit(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no polygon count in {err}"))
+    };
+    let (fine, coarse) = (polygons(&[]), polygons(&["--arc-error", "0.3"]));
+    assert!(coarse < fine, "{coarse} polygons against {fine}");
+    let scen = data("movingai/dao/den011d.map.scen");
+    let o = portolan(&[
+        "scen",
+        "--map",
+        &map,
+        "--scen",
+        &scen,
+        "--radius",
+        "0.5",
+        "--arc-error",
+        "0.3",
+        "--snap",
+        "3",
+        "--search",
+        "corner",
+        "--compare-exact",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("optimal 100.0%, mean excess 0.0000%, max excess 0.0000%"),
+        "{err}"
+    );
+    let out = std::env::temp_dir().join(format!("arc-error-bad-{}.mesh", std::process::id()));
+    let out = out.to_str().unwrap();
+    for bad in ["0", "1.5", "-0.1", "NaN"] {
+        let args = ["--radius", "0.5", "--arc-error", bad, "-o", out];
+        let o = portolan(&[&["build", "--map", &map][..], &args].concat());
+        assert_clean_failure(&o, "build option arc_error");
+        assert!(
+            !std::path::Path::new(out).exists(),
+            "a mesh written for {bad}"
+        );
+    }
+    let mesh = data("polyanya/meshes/arena-merged.mesh");
+    let o = portolan(&["path", "--mesh", &mesh, "--arc-error", "0.3"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--arc-error"), "{}", stderr(&o));
+}

@@ -21,7 +21,7 @@ Grid maps follow the GPPC rules: cell (x, y) is the square (x, y)-(x+1, y+1), y 
 outside the map is blocked, and double corners are not cut through.")]
 #[command(mut_group("input", |g| g.required(true)))]
 pub struct Args {
-    /// --scene | --map | --poly | --mesh, --decomposition, --radius.
+    /// --scene | --map | --poly | --mesh, --decomposition, --radius, --arc-error.
     #[command(flatten)]
     pub input: MeshArgs,
     /// Output file: `.mesh` writes Polyanya mesh format 2, anything else JSON.

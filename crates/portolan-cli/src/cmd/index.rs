@@ -18,8 +18,8 @@ The file is versioned and checksummed and names its mesh by a fingerprint of the
 loading it with another mesh (another map, radius or decomposition) is refused with an error.")]
 #[command(mut_group("input", |g| g.required(true)))]
 pub struct Args {
-    /// --scene | --map | --poly | --mesh, --decomposition, --radius: the mesh, built as
-    /// `portolan scen` would build it.
+    /// --scene | --map | --poly | --mesh, --decomposition, --radius, --arc-error: the mesh,
+    /// built as `portolan scen` would build it.
     #[command(flatten)]
     pub input: MeshArgs,
     /// The index file to write.

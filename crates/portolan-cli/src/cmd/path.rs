@@ -26,7 +26,7 @@ A links file is a JSON array of off-mesh links:
 (`bidirectional` may be left out: one-way.)")]
 pub struct Args {
     /// --scene | --map | --poly | --mesh (none: the built-in default map), --decomposition,
-    /// --radius.
+    /// --radius, --arc-error.
     #[command(flatten)]
     pub input: MeshArgs,
     /// --search, --portal.

@@ -18,7 +18,7 @@ The picture has y up, as scene files are written; a grid map (y grows south) is 
 down.")]
 pub struct Args {
     /// --scene | --map | --poly | --mesh (none: the built-in default map), --decomposition,
-    /// --radius.
+    /// --radius, --arc-error.
     #[command(flatten)]
     pub input: MeshArgs,
     /// --search, --portal: which search draws the query's path.

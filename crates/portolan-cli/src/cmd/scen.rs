@@ -35,7 +35,7 @@ shorter side."
     )
 }))]
 pub struct Args {
-    /// --scene | --map | --poly | --mesh (one is required), --decomposition, --radius.
+    /// --scene | --map | --poly | --mesh (one is required), --decomposition, --radius, --arc-error.
     #[command(flatten)]
     pub input: MeshArgs,
     /// MovingAI-style scenario file (.scen / .mesh.scen), in the mesh's coordinates.
