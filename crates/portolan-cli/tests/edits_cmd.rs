@@ -69,4 +69,40 @@ fn edits_refuse_meshes_and_bad_tile_sizes() {
     assert_clean_failure(&o, "needs obstacles");
     let o = portolan(&["edits", "--tile-size", "0"]);
     assert_clean_failure(&o, "tile_size");
+    for bad in ["0", "2", "NaN"] {
+        let o = portolan(&[
+            "edits",
+            "--tile-size",
+            "100",
+            "--radius",
+            "3",
+            "--arc-error",
+            bad,
+        ]);
+        assert_clean_failure(&o, "arc_error");
+    }
+}
+
+/// A coarser rounding still edits and updates without a mismatch against builds from scratch.
+#[test]
+fn edits_with_a_coarse_arc_error_have_no_mismatches() {
+    let o = portolan(&[
+        "edits",
+        "--tile-size",
+        "100",
+        "--radius",
+        "3",
+        "--arc-error",
+        "0.3",
+        "--edits",
+        "10",
+        "--queries",
+        "10",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("10 edits") && out.contains("0 mismatches"),
+        "{out}"
+    );
 }

@@ -23,9 +23,18 @@ pub struct Args {
     /// --scene | --map | --poly (the default map without one).
     #[command(flatten)]
     pub input: InputArgs,
-    /// Agent radius (obstacles grow by it; corners rounded to within 1%).
+    /// Agent radius (obstacles grow by it; corners rounded to within --arc-error).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub radius: f64,
+    /// With --radius: how far a rounded corner's chords may cut inside the circle, as a
+    /// fraction of the radius, in (0, 1] (as for `portolan build`).
+    #[arg(
+        long,
+        value_name = "FRACTION",
+        default_value_t = 0.01,
+        allow_hyphen_values = true
+    )]
+    pub arc_error: f64,
     /// Side of the square tiles (scene units; cells for --map).
     #[arg(long, value_name = "SIZE")]
     pub tile_size: f64,
@@ -51,7 +60,9 @@ pub fn run(args: Args) -> Result<()> {
             bail!("edits needs obstacles to edit: give --scene, --map or --poly, not --mesh")
         }
     };
-    let options = BuildOptions::cdt().with_agent_radius(args.radius);
+    let options = BuildOptions::cdt()
+        .with_agent_radius(args.radius)
+        .with_arc_error(args.arc_error);
     let started = Instant::now();
     let mut nav = DynamicNavMesh::new(scene.clone(), &options, args.tile_size)
         .context("cannot build the tiled navigation mesh")?;
