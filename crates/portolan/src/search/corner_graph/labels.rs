@@ -578,7 +578,7 @@ fn coverage_order(
     both: &[Vec<(u32, f64)>],
     cancel: &CancelToken,
 ) -> Result<Vec<u32>, BuildError> {
-    let roots = order_roots(corners);
+    let roots = every_kth(corners, COVERAGE_ROOTS);
     // Each root's tree adds to the scores; the sums are integers, so the order in which the
     // trees are added (threads) does not change them.
     #[cfg(feature = "parallel")]
