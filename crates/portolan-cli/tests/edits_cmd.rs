@@ -41,25 +41,34 @@ fn edits_on_a_grid_map_report_json_and_no_mismatches() {
     assert!(tiles > 0.0 && tiles <= 4.0, "{tiles}");
 }
 
-#[test]
-fn edits_with_a_radius_on_the_default_map_print_a_summary() {
-    let o = portolan(&[
+/// `portolan edits` on the default map, tiles of 100, an agent of radius 3 rounded to within
+/// `arc_error`, then `extra`.
+fn edits_with_radius(arc_error: &str, extra: &[&str]) -> std::process::Output {
+    let args = [
         "edits",
         "--tile-size",
         "100",
         "--radius",
         "3",
-        "--edits",
-        "10",
-        "--queries",
-        "10",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        out.contains("10 edits") && out.contains("0 mismatches"),
-        "{out}"
-    );
+        "--arc-error",
+        arc_error,
+    ];
+    portolan(&[&args[..], extra].concat())
+}
+
+/// With the default rounding and a coarse one (`--arc-error 0.3`): no mismatch against builds
+/// from scratch.
+#[test]
+fn edits_with_a_radius_on_the_default_map_print_a_summary() {
+    for arc_error in ["0.01", "0.3"] {
+        let o = edits_with_radius(arc_error, &["--edits", "10", "--queries", "10"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("10 edits") && out.contains("0 mismatches"),
+            "{arc_error}: {out}"
+        );
+    }
 }
 
 #[test]
@@ -70,39 +79,6 @@ fn edits_refuse_meshes_and_bad_tile_sizes() {
     let o = portolan(&["edits", "--tile-size", "0"]);
     assert_clean_failure(&o, "tile_size");
     for bad in ["0", "2", "NaN"] {
-        let o = portolan(&[
-            "edits",
-            "--tile-size",
-            "100",
-            "--radius",
-            "3",
-            "--arc-error",
-            bad,
-        ]);
-        assert_clean_failure(&o, "arc_error");
+        assert_clean_failure(&edits_with_radius(bad, &[]), "arc_error");
     }
-}
-
-/// A coarser rounding still edits and updates without a mismatch against builds from scratch.
-#[test]
-fn edits_with_a_coarse_arc_error_have_no_mismatches() {
-    let o = portolan(&[
-        "edits",
-        "--tile-size",
-        "100",
-        "--radius",
-        "3",
-        "--arc-error",
-        "0.3",
-        "--edits",
-        "10",
-        "--queries",
-        "10",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        out.contains("10 edits") && out.contains("0 mismatches"),
-        "{out}"
-    );
 }
