@@ -123,8 +123,8 @@ impl From<DecompositionArg> for Decomposition {
     }
 }
 
-/// How a scene becomes a mesh: `--decomposition`, `--radius` and `--arc-error` (none applies to `--mesh`,
-/// which is searched as it is).
+/// How a scene becomes a mesh: `--decomposition`, `--radius` and `--arc-error` (none applies to
+/// `--mesh`, which is searched as it is).
 #[derive(clap::Args, Clone, Debug)]
 pub struct BuildArgs {
     /// How free space is cut into convex polygons (a --mesh is used as it is).

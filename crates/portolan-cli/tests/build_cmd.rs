@@ -772,22 +772,15 @@ fn scen_and_path_snap_ends_off_an_eroded_mesh() {
 fn arc_error_coarsens_the_rounded_corners() {
     let map = data("movingai/dao/den011d.map");
     let polygons = |extra: &[&str]| -> usize {
-        let out = std::env::temp_dir().join(format!("arc-error-{}.mesh", std::process::id()));
-        let out = out.to_str().unwrap().to_string();
-        let args = [
-            &["build", "--map", &map, "--radius", "0.5", "-o", &out][..],
-            extra,
-        ]
-        .concat();
-        let o = portolan(&args);
-        let err = stderr(&o);
-        assert!(o.status.success(), "{err}");
-        let _ = std::fs::remove_file(&out);
-        err.split(" polygons")
-            .next()
-            .and_then(|s| s.rsplit(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no polygon count in {err}"))
+        let out = temp("arc-error.json");
+        let o = build(
+            ["--map", &map],
+            &out,
+            &[&["--radius", "0.5"][..], extra].concat(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mesh: NavMesh = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        mesh.polygon_count()
     };
     let (fine, coarse) = (polygons(&[]), polygons(&["--arc-error", "0.3"]));
     assert!(coarse < fine, "{coarse} polygons against {fine}");
@@ -814,16 +807,15 @@ fn arc_error_coarsens_the_rounded_corners() {
         err.contains("optimal 100.0%, mean excess 0.0000%, max excess 0.0000%"),
         "{err}"
     );
-    let out = std::env::temp_dir().join(format!("arc-error-bad-{}.mesh", std::process::id()));
-    let out = out.to_str().unwrap();
+    let out = temp("arc-error-bad.json");
     for bad in ["0", "1.5", "-0.1", "NaN"] {
-        let args = ["--radius", "0.5", "--arc-error", bad, "-o", out];
-        let o = portolan(&[&["build", "--map", &map][..], &args].concat());
-        assert_clean_failure(&o, "build option arc_error");
-        assert!(
-            !std::path::Path::new(out).exists(),
-            "a mesh written for {bad}"
+        let o = build(
+            ["--map", &map],
+            &out,
+            &["--radius", "0.5", "--arc-error", bad],
         );
+        assert_clean_failure(&o, "build option arc_error");
+        assert!(!out.exists(), "a mesh written for {bad}");
     }
     let mesh = data("polyanya/meshes/arena-merged.mesh");
     let o = portolan(&["path", "--mesh", &mesh, "--arc-error", "0.3"]);

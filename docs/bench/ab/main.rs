@@ -28,12 +28,7 @@ macro_rules! side {
         let queries: Vec<(Vec2, Vec2)> = scenario::read(open($scen))
             .expect("a scenario")
             .iter()
-            .map(|q| {
-                (
-                    Vec2::new(q.start.x, q.start.y),
-                    Vec2::new(q.goal.x, q.goal.y),
-                )
-            })
+            .map(|q| (q.start, q.goal))
             .collect();
         let options = if $method == "exact" {
             SearchOptions::exact()
@@ -61,7 +56,13 @@ fn main() {
         eprintln!("usage: ab MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]");
         std::process::exit(2);
     };
-    let rounds: usize = rounds.parse().expect("ROUNDS: a number");
+    let rounds: usize = match rounds.parse() {
+        Ok(r) if r > 0 => r,
+        _ => {
+            eprintln!("ROUNDS: a whole number of rounds, at least 1, not {rounds:?}");
+            std::process::exit(2);
+        }
+    };
     let method = rest.first().map_or("corner", String::as_str);
     let mut old = side!(
         portolan_old,

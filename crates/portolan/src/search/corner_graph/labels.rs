@@ -496,8 +496,9 @@ fn first_hub_past_forecast(
         .all(|k| size[k] > budget || past_forecast(size[k], 1, budget))
 }
 
-/// The roots of the trees [`centrality_order`] samples: [`adaptive_roots`] of them up to
-/// [`ADAPTIVE_CORNERS`] corners, 32 past it (`coverage_order`).
+/// The roots of the trees [`centrality_order`] samples (and [`first_hub_past_forecast`]
+/// reasons about): [`adaptive_roots`] of them up to [`ADAPTIVE_CORNERS`] corners,
+/// [`COVERAGE_ROOTS`] past it (`coverage_order`).
 fn order_roots(corners: &[u32]) -> Vec<u32> {
     if corners.len() > ADAPTIVE_CORNERS {
         every_kth(corners, COVERAGE_ROOTS)
@@ -528,10 +529,10 @@ fn centrality_order(
     both: &[Vec<(u32, f64)>],
     cancel: &CancelToken,
 ) -> Result<Vec<u32>, BuildError> {
-    if corners.len() > ADAPTIVE_CORNERS {
-        return coverage_order(n, corners, both, cancel);
-    }
     let roots = order_roots(corners);
+    if corners.len() > ADAPTIVE_CORNERS {
+        return coverage_order(n, corners, both, &roots, cancel);
+    }
     let trees = super::per_corner(
         &roots,
         || Scratch::new(n),
@@ -570,15 +571,15 @@ fn every_kth(corners: &[u32], k: usize) -> Vec<u32> {
     (0..k).map(|i| corners[i * len / k]).collect()
 }
 
-/// The coverage order alone, from 32 trees added up as they are made (see
-/// [`centrality_order`]).
+/// The coverage order alone, from the trees of `roots` added up as they are made (see
+/// [`centrality_order`], which gives it [`COVERAGE_ROOTS`] of them).
 fn coverage_order(
     n: usize,
     corners: &[u32],
     both: &[Vec<(u32, f64)>],
+    roots: &[u32],
     cancel: &CancelToken,
 ) -> Result<Vec<u32>, BuildError> {
-    let roots = every_kth(corners, COVERAGE_ROOTS);
     // Each root's tree adds to the scores; the sums are integers, so the order in which the
     // trees are added (threads) does not change them.
     #[cfg(feature = "parallel")]
@@ -606,7 +607,7 @@ fn coverage_order(
     #[cfg(not(feature = "parallel"))]
     let score = {
         let mut c = Coverage::new(n);
-        for &r in &roots {
+        for &r in roots {
             cancel.check()?;
             c.add_tree(both, r);
         }
@@ -843,7 +844,8 @@ mod tests {
         let corners: Vec<u32> = (0..7).collect();
         let both = line(7);
         let greedy = centrality_order(7, &corners, &both, &CancelToken::new()).unwrap();
-        let coverage = coverage_order(7, &corners, &both, &CancelToken::new()).unwrap();
+        let roots = every_kth(&corners, COVERAGE_ROOTS);
+        let coverage = coverage_order(7, &corners, &both, &roots, &CancelToken::new()).unwrap();
         assert_eq!(greedy[0], 3);
         assert_eq!(coverage[0], 3);
         let mut next = [greedy[1], greedy[2]];
@@ -895,7 +897,14 @@ mod tests {
         // Not the coverage order of 32 trees.
         assert_ne!(
             many,
-            coverage_order(n, &corners, &both, &CancelToken::new()).unwrap()
+            coverage_order(
+                n,
+                &corners,
+                &both,
+                &every_kth(&corners, COVERAGE_ROOTS),
+                &CancelToken::new()
+            )
+            .unwrap()
         );
         #[cfg(feature = "parallel")]
         {
@@ -946,11 +955,6 @@ mod tests {
                     first.len() > budget || past_forecast(first.len(), 1, budget),
                     "budget {budget}"
                 );
-                let adj = |c: u32| both[c as usize].clone();
-                let bytes = (n as usize + 1 + corners.len()) * 4 + budget * ENTRY_BYTES;
-                let built =
-                    HubLabels::build(n as usize, &corners, &adj, bytes, &CancelToken::new());
-                assert!(built.unwrap().is_none(), "budget {budget}");
             } else {
                 goes_on += 1;
             }
