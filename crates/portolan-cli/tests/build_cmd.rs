@@ -598,6 +598,46 @@ fn scen_corner_search_with_compare_exact() {
     }
 }
 
+/// `scen --no-channel` times the paths without their channels: on one index (a build's timed
+/// fit can differ), every column but the times is the same as with them, for the corner search
+/// and, with --compare-exact, the exact search.
+#[test]
+fn scen_without_channels_gives_the_same_answers() {
+    let map = data("movingai/dao/den011d.map");
+    let scen = data("movingai/dao/den011d.map.scen");
+    let index = temp("den-channel.idx");
+    let o = portolan(&["index", "--map", &map, "--output", index.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let columns = |extra: &[&str]| {
+        let csv = temp(&format!("den-channel-{}.csv", extra.len()));
+        let o = portolan(
+            &[
+                &["scen", "--map", &map, "--scen", &scen][..],
+                &["--index", index.to_str().unwrap(), "--compare-exact", "--csv"],
+                &[csv.to_str().unwrap()],
+                extra,
+            ]
+            .concat(),
+        );
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(err.contains("optimal 100.0%"), "{err}");
+        let text = std::fs::read_to_string(&csv).unwrap();
+        // Every column but the times (`us`).
+        text.lines()
+            .map(|l| {
+                let mut r: Vec<&str> = l.split(',').collect();
+                r.remove(7);
+                r.join(",")
+            })
+            .collect::<Vec<_>>()
+    };
+    let (with, without) = (columns(&[]), columns(&["--no-channel"]));
+    assert_eq!(with.len(), 781);
+    let differ: Vec<_> = with.iter().zip(&without).filter(|(a, b)| a != b).collect();
+    assert!(differ.is_empty(), "{} rows differ, first {:?}", differ.len(), differ[0]);
+}
+
 /// Issue 15: `portolan index` saves the corner graph; `scen --index` loads it instead of
 /// building it and answers every published query with the optimum; an index for another mesh,
 /// a damaged one and `--index` with another search are one-line errors.

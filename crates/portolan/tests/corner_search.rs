@@ -9,7 +9,8 @@ use portolan::mesh::{NavMesh, OffMeshLink, PolyId, VertexId};
 use portolan::search::corner_graph::CornerGraph;
 use portolan::testkit::{check_counted, data_dir, path_fault, scenes};
 use portolan::{
-    build, BuildOptions, PathError, PathFinder, PolygonFilter, SearchMethod, SearchOptions, Vec2,
+    build, BuildOptions, Path, PathError, PathFinder, PolygonFilter, SearchMethod, SearchOptions,
+    Vec2,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -62,6 +63,33 @@ fn check_file(mesh: &NavMesh, scen: &str) -> usize {
     found
 }
 
+/// The same query without its channel ([`SearchOptions::channel`] `false`) gives `with`'s path
+/// point for point, with an empty channel; the same error where `with` is one.
+fn same_without_channel(
+    finder: &mut PathFinder,
+    mesh: &NavMesh,
+    (s, g): (Vec2, Vec2),
+    options: &SearchOptions,
+    with: &Result<Path, PathError>,
+) -> Result<(), String> {
+    let bare = finder.find_path(mesh, s, g, &options.clone().with_channel(false));
+    match (with, bare) {
+        (Ok(a), Ok(b)) => {
+            if !b.channel.is_empty() {
+                return Err(format!("a channel of {} polygons", b.channel.len()));
+            }
+            let mut b = b;
+            b.channel = a.channel.clone();
+            if *a != b {
+                return Err(format!("with the channel {a:?}, without {b:?}"));
+            }
+            Ok(())
+        }
+        (Err(a), Err(b)) if *a == b => Ok(()),
+        (a, b) => Err(format!("with the channel {a:?}, without {b:?}")),
+    }
+}
+
 fn check_graph(mesh: &NavMesh, scen: &str, graph: Arc<CornerGraph>) -> usize {
     let views = graph.answers_from_views();
     let corner = SearchOptions::corner(graph);
@@ -71,6 +99,13 @@ fn check_graph(mesh: &NavMesh, scen: &str, graph: Arc<CornerGraph>) -> usize {
         let exact = finder.find_path(mesh, q.start, q.goal, &SearchOptions::exact());
         let fast = finder.find_path(mesh, q.start, q.goal, &corner);
         let what = format!("{scen} query {i} (views: {views})");
+        for (options, with) in [(SearchOptions::exact(), &exact), (corner.clone(), &fast)] {
+            if let Err(e) =
+                same_without_channel(&mut finder, mesh, (q.start, q.goal), &options, with)
+            {
+                panic!("{what}, {:?} search: {e}", options.method);
+            }
+        }
         match (exact, fast) {
             (Ok(e), Ok(c)) => {
                 assert!(
@@ -178,6 +213,8 @@ fn same_as_exact(
         let exact = finder.find_path(mesh, s, g, &SearchOptions::exact());
         for corner in &graphs {
             let fast = finder.find_path(mesh, s, g, corner);
+            let bare = same_without_channel(&mut finder, mesh, (s, g), corner, &fast);
+            prop_assert!(bare.is_ok(), "{s} -> {g}: {}\n{what}", bare.unwrap_err());
             match (&exact, fast) {
                 (Ok(e), Ok(c)) => {
                     prop_assert!(

@@ -92,6 +92,11 @@ impl PathFinder {
             }
         };
         offset_corners(mesh, &mut path, options.corner_offset);
+        if !options.channel {
+            // The searches that build a channel apart from the path skipped it; the others
+            // had it from their nodes, and it goes here, so the option means one thing for all.
+            path.channel = Vec::new();
+        }
         Ok(path)
     }
 
@@ -128,8 +133,16 @@ impl PathFinder {
                 option: "trace (the exact search has no funnel)",
             });
         }
-        let path = self.find_path(mesh, start, goal, options)?;
+        // The trace is read from the channel, which the funnel search has anyway.
+        let mut path = if options.channel {
+            self.find_path(mesh, start, goal, options)?
+        } else {
+            self.find_path(mesh, start, goal, &options.clone().with_channel(true))?
+        };
         let trace = FunnelTrace::of_path(mesh, &path);
+        if !options.channel {
+            path.channel = Vec::new();
+        }
         Ok((path, trace))
     }
 

@@ -127,7 +127,7 @@ pub enum Snap {
 ///     .unwrap();
 /// assert!(path.is_complete());
 /// ```
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SearchOptions {
     /// Which search runs. Default: [`SearchMethod::Funnel`].
@@ -169,6 +169,41 @@ pub struct SearchOptions {
     /// epsilon` times every path still open, so at most `1 + epsilon` times the shortest. Finite
     /// and ≥ 0; default 0 (exact).
     pub epsilon: f64,
+    /// Whether the path's [`channel`](Path::channel) (the polygons it passes through) is
+    /// filled. Default `true`. With `false` it is left empty, and the searches that build it
+    /// apart from finding the path skip that work: the corner search's answers from the
+    /// index (their channel is read from the index's caches and raycasts, about a sixth of
+    /// such a query, BENCHMARKS.md "Fast search") and its swept search (a raycast per leg).
+    /// The exact and funnel searches get the channel from their nodes almost free. Keep it
+    /// `true` where the channel is used: a path corridor (the crowd sets its own options),
+    /// [`channel_portals`](funnel::channel_portals).
+    pub channel: bool,
+}
+
+impl Default for SearchOptions {
+    /// The funnel search with every option at its documented default.
+    ///
+    /// ```
+    /// use portolan::{SearchMethod, SearchOptions};
+    /// let o = SearchOptions::default();
+    /// assert_eq!(o.method, SearchMethod::Funnel);
+    /// assert!(o.channel);
+    /// ```
+    fn default() -> SearchOptions {
+        SearchOptions {
+            method: SearchMethod::default(),
+            portal_point: PortalPoint::default(),
+            snap: Snap::default(),
+            corner_offset: 0.0,
+            allow_partial: false,
+            max_expanded: None,
+            filter: None,
+            landmarks: None,
+            corner_graph: None,
+            epsilon: 0.0,
+            channel: true,
+        }
+    }
 }
 
 impl SearchOptions {
@@ -288,6 +323,25 @@ impl SearchOptions {
         self
     }
 
+    /// Sets [`SearchOptions::channel`] (default `true`: the path's channel is filled).
+    ///
+    /// ```
+    /// use portolan::{build, BuildOptions, PathFinder, Scene, SearchOptions};
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let (s, g) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+    /// let mut finder = PathFinder::new();
+    /// let with = finder.find_path(&mesh, s, g, &SearchOptions::exact()).unwrap();
+    /// let without = finder
+    ///     .find_path(&mesh, s, g, &SearchOptions::exact().with_channel(false))
+    ///     .unwrap();
+    /// assert!(!with.channel.is_empty() && without.channel.is_empty());
+    /// assert_eq!(with.points, without.points);
+    /// ```
+    pub fn with_channel(mut self, channel: bool) -> SearchOptions {
+        self.channel = channel;
+        self
+    }
+
     /// Sets [`SearchOptions::allow_partial`] (default `false`).
     ///
     /// ```
@@ -347,7 +401,8 @@ pub struct Path {
     pub points: Vec<Vec2>,
     /// Its Euclidean length.
     pub length: f64,
-    /// The polygons the path passes through, start polygon first.
+    /// The polygons the path passes through, start polygon first; empty when the query's
+    /// [`SearchOptions::channel`] is `false`.
     pub channel: Vec<PolyId>,
     /// Search nodes expanded (polygons for the channel A*; for a corner query answered from
     /// the graph's views, which expands none, the corners the two endpoints were found to see).

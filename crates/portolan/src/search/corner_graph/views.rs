@@ -439,7 +439,8 @@ pub(crate) enum ViewAnswer {
 impl CornerGraph {
     /// A shortest path from `s` (located at `sloc`) to `t` (at `tloc`, another polygon, out of
     /// sight of `s`: the caller has found the segment blocked, `polyanya/sight.rs`) from the
-    /// views and hub labels alone; see the [module docs](self). [`ViewAnswer::Search`] when the
+    /// views and hub labels alone; see the [module docs](self); its channel only when
+    /// `with_channel` (step 5, about a sixth of the query). [`ViewAnswer::Search`] when the
     /// graph has no views or labels, or they give no answer.
     pub(crate) fn view_query(
         &self,
@@ -447,6 +448,7 @@ impl CornerGraph {
         scratch: &mut ViewScratch,
         (s, sloc): (Vec2, Location),
         (t, tloc): (Vec2, Location),
+        with_channel: bool,
     ) -> ViewAnswer {
         let (Some(views), Some(labels)) = (self.views.as_ref(), self.labels.as_ref()) else {
             return ViewAnswer::Search;
@@ -581,7 +583,11 @@ impl CornerGraph {
         );
         stops.push((t, NONE));
         stops.dedup_by_key(|x| x.0);
-        let mut path = self.view_path(mesh, views, stops, (sloc, tloc), &mut scratch.channel);
+        let mut path = if with_channel {
+            self.view_path(mesh, views, stops, (sloc, tloc), &mut scratch.channel)
+        } else {
+            Path::proved(stops.iter().map(|x| x.0).collect(), Vec::new())
+        };
         path.expanded = seen;
         // The labels' distance is the path's length; anything else (a bug, or a loaded index
         // whose labels do not add up) is searched around.
@@ -849,7 +855,7 @@ pub(crate) fn fit(
                     // includes it: locate both ends, and find the goal out of sight.
                     let (sl, tl) = (mesh.locate(s), mesh.locate(t));
                     let _ = raycast_located(mesh, s, sl, t, &mut leg);
-                    let answer = graph.view_query(mesh, &mut scratch, (s, sl), (t, tl));
+                    let answer = graph.view_query(mesh, &mut scratch, (s, sl), (t, tl), true);
                     answered[i].set(matches!(answer, ViewAnswer::Path(_)));
                 }
             },

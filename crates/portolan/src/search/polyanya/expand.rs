@@ -136,7 +136,8 @@ impl ExactSearch {
         let shared = shared.filter(|_| !links || self.point_h_links(mesh, s, t) >= s.distance(t));
         if let Some(p) = shared {
             let points = if s == t { vec![s] } else { vec![s, t] };
-            return Ok(Path::proved(points, vec![p]));
+            let channel = if options.channel { vec![p] } else { Vec::new() };
+            return Ok(Path::proved(points, channel));
         }
         // The goal's components: one, or two for a goal on a bridge; a goal on a vertex where
         // more meet is rare enough to search without dead-end pruning. (Off-mesh links lead out
@@ -209,7 +210,7 @@ impl ExactSearch {
         // The goal in sight: the segment, without a search (`sight.rs`); for the corner search
         // too, whose views start out of sight.
         if !links && filter.is_none() {
-            if let Some(path) = self.in_sight(mesh, (s, sloc), t) {
+            if let Some(path) = self.in_sight(mesh, (s, sloc), t, options.channel) {
                 return Ok(path);
             }
         }
@@ -229,6 +230,7 @@ impl ExactSearch {
             } else {
                 0.0
             },
+            channel: options.channel,
         };
         if let Some(lm) = landmarks {
             self.prepare_landmarks(mesh, lm, sloc, tloc, s, t);
@@ -251,7 +253,7 @@ impl ExactSearch {
                     }
                 }
                 if let ViewAnswer::Path(path) =
-                    g.view_query(mesh, &mut self.views, (s, sloc), (t, tloc))
+                    g.view_query(mesh, &mut self.views, (s, sloc), (t, tloc), options.channel)
                 {
                     return Ok(path);
                 }
@@ -276,7 +278,9 @@ impl ExactSearch {
         match outcome {
             Outcome::Found(node) if graph.is_some() => {
                 let mut path = self.bounded_path(mesh, node, &q, expanded);
-                path.channel = channel_along(mesh, &path.points);
+                if options.channel {
+                    path.channel = channel_along(mesh, &path.points);
+                }
                 Ok(path)
             }
             Outcome::Found(node) => Ok(self.path_to(mesh, node, &q, expanded, t)),
@@ -933,7 +937,7 @@ impl ExactSearch {
         }
         let mut points = Vec::with_capacity(nodes + 1);
         points.push(end);
-        let mut channel: Vec<PolyId> = Vec::with_capacity(nodes);
+        let mut channel: Vec<PolyId> = Vec::with_capacity(if q.channel { nodes } else { 0 });
         // Links taken, as (directed link edge, index of its take-off point in `points`), which
         // is built backwards.
         let mut links: Vec<(usize, usize)> = Vec::new();
@@ -956,7 +960,7 @@ impl ExactSearch {
             }
             // (A landing node names one polygon holding the landing point; the origin node after
             // it names the one the path goes on in.)
-            if n.entry != LANDING && channel.last() != Some(&PolyId(n.poly)) {
+            if q.channel && n.entry != LANDING && channel.last() != Some(&PolyId(n.poly)) {
                 channel.push(PolyId(n.poly));
             }
             i = n.parent;

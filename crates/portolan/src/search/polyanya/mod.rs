@@ -395,6 +395,8 @@ struct Query<'a> {
     epsilon: f64,
     /// The mesh's per-slot records ([`Crossing`], kept with its dead ends), fetched once.
     layout: &'a DeadEnds,
+    /// The path's channel is wanted ([`SearchOptions::channel`]).
+    channel: bool,
 }
 
 impl Query<'_> {
@@ -410,6 +412,7 @@ impl Query<'_> {
             links: false,
             graph: None,
             epsilon: 0.0,
+            channel: true,
         }
     }
 }

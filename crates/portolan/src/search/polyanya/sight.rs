@@ -34,18 +34,23 @@ pub(super) struct SightScratch {
 }
 
 impl ExactSearch {
-    /// The segment from `s` (located at `sloc`) to `t` when the mesh holds it; `None` when a
-    /// wall is in the way (see the [module docs](self)).
+    /// The segment from `s` (located at `sloc`) to `t` when the mesh holds it, with its
+    /// channel when `with_channel`; `None` when a wall is in the way (see the [module
+    /// docs](self)).
     pub(super) fn in_sight(
         &mut self,
         mesh: &NavMesh,
         (s, sloc): (Vec2, Location),
         t: Vec2,
+        with_channel: bool,
     ) -> Option<Path> {
         let SightScratch { leg, channel } = &mut self.sight;
         match raycast_located(mesh, s, sloc, t, leg) {
             Ok(RayOutcome::Reached { .. }) => {}
             _ => return None,
+        }
+        if !with_channel {
+            return Some(Path::proved(vec![s, t], Vec::new()));
         }
         segment_channel(mesh, (s, t), leg, channel);
         Some(Path::proved(vec![s, t], channel.copy()))

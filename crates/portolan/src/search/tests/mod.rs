@@ -2,5 +2,6 @@
 //! kept here, above every search module, so no module below depends on the façade in its
 //! tests.
 
+mod channel;
 mod landmarks;
 mod links;
