@@ -270,6 +270,7 @@ pub struct SearchArgs {
     /// Move a start or goal off the mesh to the nearest point of the mesh within DIST (the
     /// chapter's fourth pitfall; a point further away is still refused). Without it, every
     /// end off the mesh is refused: with --radius, a scenario's points near walls are.
+    /// `inf` snaps from any distance (the library's `Snap::Within(f64::INFINITY)`).
     #[arg(long, value_name = "DIST", allow_hyphen_values = true)]
     pub snap: Option<f64>,
 }
@@ -309,8 +310,9 @@ impl SearchArgs {
             o.epsilon = e;
         }
         if let Some(d) = self.snap {
-            if !(d.is_finite() && d >= 0.0) {
-                bail!("--snap must be a finite distance ≥ 0, not {d}");
+            // (`inf` is a distance: snap from anywhere, as the library allows.)
+            if d.is_nan() || d < 0.0 {
+                bail!("--snap must be a distance ≥ 0 (or inf, any distance), not {d}");
             }
             o.snap = Snap::Within(d);
         }

@@ -613,7 +613,12 @@ fn scen_without_channels_gives_the_same_answers() {
         let o = portolan(
             &[
                 &["scen", "--map", &map, "--scen", &scen][..],
-                &["--index", index.to_str().unwrap(), "--compare-exact", "--csv"],
+                &[
+                    "--index",
+                    index.to_str().unwrap(),
+                    "--compare-exact",
+                    "--csv",
+                ],
                 &[csv.to_str().unwrap()],
                 extra,
             ]
@@ -635,7 +640,12 @@ fn scen_without_channels_gives_the_same_answers() {
     let (with, without) = (columns(&[]), columns(&["--no-channel"]));
     assert_eq!(with.len(), 781);
     let differ: Vec<_> = with.iter().zip(&without).filter(|(a, b)| a != b).collect();
-    assert!(differ.is_empty(), "{} rows differ, first {:?}", differ.len(), differ[0]);
+    assert!(
+        differ.is_empty(),
+        "{} rows differ, first {:?}",
+        differ.len(),
+        differ[0]
+    );
 }
 
 /// Issue 15: `portolan index` saves the corner graph; `scen --index` loads it instead of
@@ -798,9 +808,13 @@ fn scen_and_path_snap_ends_off_an_eroded_mesh() {
     assert_clean_failure(&o, "the start (104, 99) is not on the navigation mesh");
     let o = portolan(&[&path[..], &ends, &["--snap", "1"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
-    for bad in ["-1", "NaN", "inf"] {
+    // `inf` snaps from anywhere: a start far off the map too.
+    let far = ["--from", "-1000,99", "--to", "30,30", "--snap", "inf"];
+    let o = portolan(&[&path[..], &far].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for bad in ["-1", "NaN", "-inf"] {
         let o = portolan(&[&base[..], &["--snap", bad]].concat());
-        assert_clean_failure(&o, "--snap must be a finite distance");
+        assert_clean_failure(&o, "--snap must be a distance ≥ 0 (or inf, any distance)");
     }
 }
 
