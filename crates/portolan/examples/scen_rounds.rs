@@ -4,8 +4,9 @@
 //!
 //! `MAP` is a MovingAI `.map` (built here with CDT + merge, as `portolan build --map` does) or a
 //! Polyanya `.mesh`; `METHOD` is `exact`, `corner` (the corner graph built first, untimed) or
-//! `funnel`; `corner:E` is the corner search with [`SearchOptions::epsilon`] `E`. The printed sum
-//! of lengths tells two builds' answers apart.
+//! `funnel`; `corner:E` is the corner search with [`SearchOptions::epsilon`] `E`; a `/bare` suffix
+//! (`corner/bare`) finds the paths without their channels ([`SearchOptions::channel`]). The
+//! printed sum of lengths tells two builds' answers apart.
 //!
 //! Two more methods time a floor, not a search: `locate` locates both endpoints (what every
 //! query does first), `sight` does that and casts the ray between them (what every exact
@@ -28,7 +29,7 @@ fn main() {
     if let Err(e) = run() {
         eprintln!("scen_rounds: {e}");
         eprintln!(
-            "usage: scen_rounds MAP|MESH SCEN exact|corner|corner:E|funnel|locate|sight ROUNDS"
+            "usage: scen_rounds MAP|MESH SCEN exact|corner|corner:E|funnel[/bare]|locate|sight ROUNDS"
         );
         std::process::exit(2);
     }
@@ -84,7 +85,12 @@ fn run() -> Result<(), String> {
         println!("{method}: {per_query:.3} µs per query, {rounds} rounds (count {seen})");
         return Ok(());
     }
-    let options = match method.as_str() {
+    // A `/bare` suffix finds the paths without their channels (`SearchOptions::channel`).
+    let (name, bare) = match method.strip_suffix("/bare") {
+        Some(m) => (m, true),
+        None => (method.as_str(), false),
+    };
+    let options = match name {
         "exact" => SearchOptions::exact(),
         "funnel" => SearchOptions::funnel(),
         "corner" => SearchOptions::corner(Arc::new(CornerGraph::build(&mesh))),
@@ -94,7 +100,8 @@ fn run() -> Result<(), String> {
             }
             _ => return Err(format!("unknown method {other:?}")),
         },
-    };
+    }
+    .with_channel(!bare);
     if queries.is_empty() || rounds == 0 {
         return Err("no queries to time".into());
     }
