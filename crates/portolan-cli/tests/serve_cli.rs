@@ -145,6 +145,40 @@ fn a_bad_scene_file_is_a_clear_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open scene"));
 }
 
+/// `serve --arc-error` reaches the server's builds (its scene says so), a value out of (0, 1] is
+/// the builder's error naming the option, and a --mesh takes no build flag.
+#[test]
+fn serve_takes_the_corner_rounding() {
+    let arena = common::data("movingai/dao/arena.map");
+    let (_child, host_port) = serving(&["--map", &arena, "--radius", "0.5", "--arc-error", "0.3"]);
+    let scene = json_of(&get(&host_port, "/api/scene"));
+    assert_eq!(scene["build"]["arc_error"], 0.3, "{}", scene["build"]);
+    assert_eq!(scene["build"]["agent_radius"], 0.5);
+    let out = portolan()
+        .args(["serve", "--port", "0", "--map", &arena, "--radius", "0.5"])
+        .args(["--arc-error", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("arc_error = 0 is out of range"), "{err}");
+    let mesh = common::data("polyanya/meshes/arena-merged.mesh");
+    let out = portolan()
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--mesh",
+            &mesh,
+            "--arc-error",
+            "0.3",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
+}
+
 #[test]
 fn demo_text_prints_the_default_query() {
     let out = portolan().arg("demo-text").output().unwrap();

@@ -265,7 +265,7 @@ fn scene_describes_the_default_map_and_its_mesh() {
     assert_eq!(v["editable"], true);
     assert_eq!(
         v["build"],
-        json!({"decomposition": "trapezoid", "agent_radius": 0.0})
+        json!({"decomposition": "trapezoid", "agent_radius": 0.0, "arc_error": 0.01})
     );
     assert_eq!(
         v["capabilities"]["decompositions"],
@@ -943,7 +943,7 @@ fn build_options_rebuild_the_mesh_and_reset_restores_them() {
     assert_eq!(v["scene"], before["scene"]);
     assert_eq!(
         v["build"],
-        json!({"decomposition": "cdt-merged", "agent_radius": 0.0})
+        json!({"decomposition": "cdt-merged", "agent_radius": 0.0, "arc_error": 0.01})
     );
     assert_eq!(v["mesh"]["polygon_count"], cdt.polygon_count());
     assert_ne!(v["mesh"]["polygon_count"], before["mesh"]["polygon_count"]);
@@ -974,7 +974,7 @@ fn build_options_rebuild_the_mesh_and_reset_restores_them() {
     let v = a.json();
     assert_eq!(
         v["build"],
-        json!({"decomposition": "cdt-merged", "agent_radius": r})
+        json!({"decomposition": "cdt-merged", "agent_radius": r, "arc_error": 0.01})
     );
     let options = BuildOptions::cdt().with_agent_radius(r);
     let mesh = build(&Scene::default_map(), &options).unwrap();
@@ -1028,6 +1028,41 @@ fn build_options_rebuild_the_mesh_and_reset_restores_them() {
         )
         .assert_error(400, "bad-json");
     }
+    assert_eq!(get(addr, "/api/scene").json()["revision"], revision);
+    // A coarser rounding of the corners: the library's mesh for it, fewer polygons, and the
+    // clearance it states; out of (0, 1] refused by name, the scene kept.
+    let coarse = post(addr, "/api/scene", &json!({"build": {"arc_error": 0.3}}));
+    assert_eq!(coarse.status, 200);
+    let c = coarse.json();
+    assert_eq!(
+        c["build"],
+        json!({"decomposition": "cdt-merged", "agent_radius": r, "arc_error": 0.3})
+    );
+    let coarse_mesh = build(&Scene::default_map(), &options.clone().with_arc_error(0.3)).unwrap();
+    assert_eq!(c["mesh"]["polygon_count"], coarse_mesh.polygon_count());
+    assert!(coarse_mesh.vertex_count() < mesh.vertex_count());
+    let p = post(addr, "/api/path", &json!({"start": start, "goal": goal})).json();
+    let path = pts(&p["points"]);
+    for ring in &Scene::default_map().obstacles {
+        for w in path.windows(2) {
+            for k in 0..ring.len() {
+                let d = segment_distance(w[0], w[1], ring[k], ring[(k + 1) % ring.len()]);
+                assert!(d >= r * (1.0 - 0.3) - 1e-9, "{d} from an obstacle");
+            }
+        }
+    }
+    let revision = get(addr, "/api/scene").json()["revision"].clone();
+    for bad in ["0", "-0.5", "1.5"] {
+        send(
+            addr,
+            "POST",
+            "/api/scene",
+            format!(r#"{{"build": {{"arc_error": {bad}}}}}"#).as_bytes(),
+        )
+        .assert_error(400, "bad-arc-error");
+    }
+    assert_eq!(get(addr, "/api/scene").json()["revision"], revision);
+
     // So big that nothing is walkable: refused, the scene kept.
     post(
         addr,

@@ -14,7 +14,7 @@
 use super::errors::ApiError;
 use super::limits::Limits;
 use super::world::BuildSettings;
-use portolan::{BuildOptions, NavMesh, Scene, Vec2};
+use portolan::{NavMesh, Scene, Vec2};
 
 /// Every ring of the scene: obstacles, boundary, holes.
 fn rings(scene: &Scene) -> impl Iterator<Item = &[Vec2]> {
@@ -82,8 +82,11 @@ fn arc_points(scene: &Scene, settings: BuildSettings) -> usize {
     if settings.agent_radius <= 0.0 || settings.agent_radius.is_nan() {
         return 0;
     }
-    // The library's default arc error; the server does not change it.
-    let ratio = BuildOptions::default().arc_error.clamp(1e-6, 1.0);
+    let ratio = settings.arc_error;
+    if !(ratio > 0.0 && ratio <= 1.0) {
+        // The builder refuses it (`BuildError::BadOption`, a 400): nothing to bound.
+        return 0;
+    }
     let theta = 2.0 * (1.0 - ratio).acos();
     let mut points = 0.0;
     for ring in rings(scene) {

@@ -466,15 +466,20 @@ fn crowd_mesh(world: &World, radius: f64, limits: &Limits) -> Result<Arc<NavMesh
     }
     // Inflated obstacles overlap where the gaps are narrower than a diameter, which only the
     // CDT takes.
+    // (With the world's corner rounding: a crowd on a grid map is a grid map's searches.)
     let settings = super::world::BuildSettings {
         decomposition: Decomposition::CdtMerged,
         agent_radius: radius,
+        arc_error: world
+            .build
+            .map_or(BuildOptions::default().arc_error, |b| b.arc_error),
     };
     budget::check_input(&world.scene, settings, limits)?;
     let started = Instant::now();
     let token = portolan::build::CancelToken::new().with_deadline(started + limits.build_timeout);
     let mut options = BuildOptions::default().with_agent_radius(radius);
     options.decomposition = settings.decomposition;
+    options.arc_error = settings.arc_error;
     options.cancel = Some(token);
     let mesh = build(&world.scene, &options).map_err(|e| match e {
         BuildError::Cancelled => ApiError::build_timeout(started, limits.build_timeout),

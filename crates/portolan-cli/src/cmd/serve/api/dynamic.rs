@@ -98,6 +98,10 @@ pub struct TilesRequest {
     /// Agent radius; absent keeps the current one.
     #[serde(default)]
     pub agent_radius: Option<f64>,
+    /// How far a corner rounded by the radius may cut inside its circle, as a fraction of the
+    /// radius (as in `POST /api/scene`); absent keeps the current one.
+    #[serde(default)]
+    pub arc_error: Option<f64>,
     /// The revision this edit is based on (as in `POST /api/scene`).
     #[serde(default)]
     pub base_revision: Option<u64>,
@@ -605,6 +609,10 @@ impl App {
                 .agent_radius
                 .or(current.build.map(|b| b.agent_radius))
                 .unwrap_or(0.0),
+            arc_error: req
+                .arc_error
+                .or(current.build.map(|b| b.arc_error))
+                .unwrap_or(BuildOptions::default().arc_error),
         };
         // What to build: the tiled world's obstacles as they stand, or the scene split.
         let (base, shapes, next_id): (Scene, Vec<Pending>, u64) = match guard.as_ref() {
@@ -721,6 +729,7 @@ fn build_tiled(
 ) -> Result<Tiled, ApiError> {
     let mut options = BuildOptions::cdt();
     options.agent_radius = settings.agent_radius;
+    options.arc_error = settings.arc_error;
     options.cancel = Some(token.clone());
     let mut nav = DynamicNavMesh::new(base.clone(), &options, tile_size)?;
     let mut placed = Vec::with_capacity(entries.len());

@@ -354,6 +354,7 @@ fn build_status(e: &BuildError) -> (u16, &'static str, Vec<usize>) {
         BuildError::BadOption { name, .. } => {
             let code = match *name {
                 "agent_radius" => "bad-agent-radius",
+                "arc_error" => "bad-arc-error",
                 "tile_size" => "bad-tile-size",
                 _ => "bad-option",
             };

@@ -64,6 +64,7 @@ impl App {
                     decomposition: req.build.decomposition.unwrap_or(settings.decomposition),
                     // Checked by the builder (`BuildError::BadOption`, a 400).
                     agent_radius: req.build.agent_radius.unwrap_or(settings.agent_radius),
+                    arc_error: req.build.arc_error.unwrap_or(settings.arc_error),
                 };
                 let scene = req.scene.unwrap_or_else(|| current.scene.clone());
                 Ok((scene, settings))
@@ -248,6 +249,7 @@ impl From<BuildSettings> for BuildSpec {
         BuildSpec {
             decomposition: Some(b.decomposition),
             agent_radius: Some(b.agent_radius),
+            arc_error: Some(b.arc_error),
         }
     }
 }

@@ -34,6 +34,9 @@ pub struct BuildSettings {
     pub decomposition: Decomposition,
     /// Agent radius ([`BuildOptions::agent_radius`]): finite and ≥ 0.
     pub agent_radius: f64,
+    /// How far a corner rounded by the radius may cut inside its circle, as a fraction of the
+    /// radius ([`BuildOptions::arc_error`]): in (0, 1]; the library's default 0.01.
+    pub arc_error: f64,
 }
 
 impl BuildSettings {
@@ -42,6 +45,7 @@ impl BuildSettings {
         BuildSettings {
             decomposition: Decomposition::Trapezoid,
             agent_radius: 0.0,
+            arc_error: BuildOptions::default().arc_error,
         }
     }
 
@@ -52,6 +56,7 @@ impl BuildSettings {
         let mut o = BuildOptions::default();
         o.decomposition = self.decomposition;
         o.agent_radius = self.agent_radius;
+        o.arc_error = self.arc_error;
         o.cancel = cancel;
         o
     }

@@ -205,6 +205,40 @@ fn tiled_edits_rebuild_only_the_touched_tiles_and_match_a_build_from_scratch() {
     srv.shutdown();
 }
 
+/// Tiled mode takes the agent radius and the corner rounding of the request (or keeps the
+/// current ones): its mesh is the library's tiled build with those options.
+#[test]
+fn tiles_take_the_radius_and_the_corner_rounding() {
+    let srv = server();
+    let addr = srv.addr();
+    let mut counts = Vec::new();
+    for arc_error in [0.01, 0.3] {
+        let a = post(
+            addr,
+            "/api/tiles",
+            &json!({"tile_size": TILE, "agent_radius": 6, "arc_error": arc_error}),
+        );
+        assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+        let scene = &a.json()["scene"];
+        assert_eq!(
+            scene["build"],
+            json!({"decomposition": "cdt-merged", "agent_radius": 6.0, "arc_error": arc_error})
+        );
+        let options = BuildOptions::cdt()
+            .with_agent_radius(6.0)
+            .with_arc_error(arc_error);
+        let tiled = build_tiled(&Scene::default_map(), &options, TILE).unwrap();
+        assert_eq!(scene["mesh"]["polygon_count"], tiled.polygon_count());
+        counts.push(tiled.vertex_count());
+    }
+    assert!(counts[1] < counts[0], "{counts:?}");
+    // Omitted, both are kept.
+    let a = post(addr, "/api/tiles", &json!({ "tile_size": TILE })).json();
+    assert_eq!(a["scene"]["build"]["arc_error"], 0.3);
+    assert_eq!(a["scene"]["build"]["agent_radius"], 6.0);
+    srv.shutdown();
+}
+
 #[test]
 fn tiled_edits_refuse_bad_input_naming_the_culprit_and_change_nothing() {
     let srv = server();
@@ -229,6 +263,14 @@ fn tiled_edits_refuse_bad_input_naming_the_culprit_and_change_nothing() {
         &json!({"tile_size": 64, "agent_radius": -1}),
     )
     .assert_error(400, "bad-agent-radius");
+    for bad in [0.0, 2.0] {
+        post(
+            addr,
+            "/api/tiles",
+            &json!({"tile_size": 64, "agent_radius": 2, "arc_error": bad}),
+        )
+        .assert_error(400, "bad-arc-error");
+    }
     assert_eq!(get(addr, "/api/scene").json()["revision"], 1);
 
     let revision = enter(addr)["scene"]["revision"].as_u64().unwrap();
