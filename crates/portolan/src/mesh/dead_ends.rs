@@ -48,8 +48,9 @@ pub struct DeadEnds {
     /// Per component: the root of its tree in the bridge forest (one tree per connected part
     /// of the mesh).
     root: Vec<u32>,
-    /// Per component: its parent in the bridge forest ([`NONE`] at a root) and its depth there.
-    up: Vec<(u32, u32)>,
+    /// Per component: its parent in the bridge forest ([`NONE`] at a root), its depth there,
+    /// and the bridge to the parent (see [`Up`]).
+    up: Vec<Up>,
     /// Per component: its polygon when it has exactly one, else [`NONE`]. A chain of such
     /// components joined by bridges is a stretch of the mesh with no cycle: the channel through
     /// it is the only one ([`DeadEnds::forced_channel`]).
@@ -83,6 +84,21 @@ pub(crate) struct Crossing {
     pub entry: u32,
     /// The bridge code of the slot ([`DeadEnds::may_cross_code`]): `u32::MAX` when not a bridge.
     pub bridge: u32,
+}
+
+/// A component's place in the bridge forest, with the bridge that joins it to its parent as one
+/// record: the walk of a forced channel reads the parent and the depth, and its portals are the
+/// bridges walked (no search for the shared edge in each polygon's slots, which on a maze was a
+/// cache miss per polygon of the channel).
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Up {
+    /// The parent component, [`NONE`] at a root.
+    parent: u32,
+    /// Depth in the forest (0 at a root).
+    depth: u32,
+    /// The bridge's end points, counter-clockwise as the child's polygon on it runs the edge
+    /// (unset at a root).
+    edge: [crate::geom::Vec2; 2],
 }
 
 impl Crossing {
@@ -293,7 +309,33 @@ impl DeadEnds {
                 crossing[t].entry = entry(p, s);
             }
         }
-        let up = parent.into_iter().zip(depth).collect();
+        let mut up: Vec<Up> = parent
+            .iter()
+            .zip(&depth)
+            .map(|(&parent, &depth)| Up {
+                parent,
+                depth,
+                edge: [crate::geom::Vec2::ZERO; 2],
+            })
+            .collect();
+        for &(via, back, p, q) in &bridge_slots {
+            let (cp, cq) = (component[p], component[q]);
+            // The child's slot on the bridge: `back` is q's slot, `via` p's.
+            let (child, poly, s) = if parent[cq as usize] == cp {
+                (cq, q, back)
+            } else {
+                (cp, p, via)
+            };
+            let next = if s + 1 == base[poly].1 {
+                base[poly].0
+            } else {
+                s + 1
+            };
+            up[child as usize].edge = [
+                mesh.vertices[mesh.poly_vertices[s].index()],
+                mesh.vertices[mesh.poly_vertices[next].index()],
+            ];
+        }
         DeadEnds {
             component,
             range,
@@ -371,6 +413,23 @@ impl DeadEnds {
         out: &mut Vec<PolyId>,
         tail: &mut Vec<PolyId>,
     ) -> bool {
+        self.forced_bridges(a, b, out, tail, |_, _| {})
+    }
+
+    /// [`DeadEnds::forced_channel`], also handing `bridge` each bridge the walk crosses, as
+    /// `(toward_goal_side, edge)`: from the start's side in channel order, with `false` and the
+    /// edge as the polygon before it in the channel runs it counter-clockwise; from the goal's
+    /// side in reverse channel order, with `true` and the edge as the polygon after it runs it.
+    /// The bridges are read with the walk (the funnel's portals, without a search for each
+    /// shared edge in its polygons' slots).
+    pub(crate) fn forced_bridges(
+        &self,
+        a: PolyId,
+        b: PolyId,
+        out: &mut Vec<PolyId>,
+        tail: &mut Vec<PolyId>,
+        mut bridge: impl FnMut(bool, [crate::geom::Vec2; 2]),
+    ) -> bool {
         out.clear();
         tail.clear();
         if a == b {
@@ -389,12 +448,15 @@ impl DeadEnds {
         tail.push(b);
         // Up from the deeper end until the two walks meet (at the lowest common ancestor).
         while x != y {
-            let (side, c) = if self.up[x].1 >= self.up[y].1 {
-                (&mut *out, &mut x)
-            } else {
+            let goal_side = self.up[x].depth < self.up[y].depth;
+            let (side, c) = if goal_side {
                 (&mut *tail, &mut y)
+            } else {
+                (&mut *out, &mut x)
             };
-            *c = self.up[*c].0 as usize;
+            let up = self.up[*c];
+            bridge(goal_side, up.edge);
+            *c = up.parent as usize;
             // (A root has depth 0 and both ends share the root: the deeper one has a parent.)
             let p = self.single[*c];
             if p == NONE {
@@ -662,6 +724,70 @@ mod tests {
         assert!(
             bridges_seen > 100,
             "the meshes have bridges to check: {bridges_seen}"
+        );
+    }
+
+    /// The bridges [`DeadEnds::forced_bridges`] hands out are the shared edges of the forced
+    /// channel's consecutive polygons, oriented as the funnel's portals: assembled into portals
+    /// (the start's side in order, the goal's reversed), they equal the portals
+    /// [`channel_portals`](crate::search::funnel::channel_portals) reads from the mesh, on
+    /// mazes (every channel forced) and random grids (some).
+    #[test]
+    fn forced_bridges_are_the_channels_portals() {
+        use crate::build::{build, BuildOptions};
+        use crate::random_grid::{maze_grid, random_blocked_grid, MazeOptions};
+        use crate::search::funnel::{channel_portals, Portal};
+        let maps = [
+            maze_grid(41, 33, &MazeOptions::new(2, 1), 3).unwrap(),
+            maze_grid(64, 64, &MazeOptions::new(3, 1), 4).unwrap(),
+            random_blocked_grid(48, 48, 0.3, 5).unwrap(),
+        ];
+        let mut checked = 0;
+        for map in maps {
+            let m = build(&map.to_scene(), &BuildOptions::cdt()).unwrap();
+            let de = DeadEnds::new(&m);
+            let n = m.polygon_count();
+            let (mut out, mut tail) = (Vec::new(), Vec::new());
+            let (mut channel, mut other) = (Vec::new(), Vec::new());
+            for k in 0..400usize {
+                let a = PolyId(((k * 7919) % n) as u32);
+                let b = PolyId(((k * 104_729 + 17) % n) as u32);
+                let (s, t) = (
+                    m.vertex(m.polygon_vertices(a)[0]),
+                    m.vertex(m.polygon_vertices(b)[0]),
+                );
+                let (mut portals, mut back) = (vec![Portal::point(s)], Vec::new());
+                let forced = de.forced_bridges(a, b, &mut out, &mut tail, |goal_side, [e0, e1]| {
+                    if goal_side {
+                        back.push(Portal {
+                            left: e0,
+                            right: e1,
+                        });
+                    } else {
+                        portals.push(Portal {
+                            left: e1,
+                            right: e0,
+                        });
+                    }
+                });
+                assert_eq!(
+                    forced,
+                    de.forced_channel(a, b, &mut channel, &mut other),
+                    "{a} {b}"
+                );
+                if !forced {
+                    continue;
+                }
+                assert_eq!(out, channel, "{a} -> {b}");
+                portals.extend(back.iter().rev());
+                portals.push(Portal::point(t));
+                assert_eq!(portals, channel_portals(&m, &channel, s, t), "{a} -> {b}");
+                checked += usize::from(channel.len() > 2);
+            }
+        }
+        assert!(
+            checked > 300,
+            "only {checked} forced channels of three polygons or more"
         );
     }
 }

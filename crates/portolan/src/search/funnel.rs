@@ -64,24 +64,11 @@ pub fn channel_portals_into(
     goal: Vec2,
     portals: &mut Vec<Portal>,
 ) {
-    portals_with(channel, start, goal, portals, |p, q| {
-        mesh.shared_edge(p, q).map(|i| mesh.edge(p, i))
-    });
-}
-
-/// [`channel_portals_into`] with the edge of `p` shared with `q` (as `p` runs it,
-/// counter-clockwise) given by `edge`: for callers that read it from their own records.
-pub(crate) fn portals_with(
-    channel: &[PolyId],
-    start: Vec2,
-    goal: Vec2,
-    portals: &mut Vec<Portal>,
-    edge: impl Fn(PolyId, PolyId) -> Option<(Vec2, Vec2)>,
-) {
     portals.clear();
     portals.push(Portal::point(start));
     for w in channel.windows(2) {
-        if let Some((a, b)) = edge(w[0], w[1]) {
+        // The shared edge as the first polygon runs it, counter-clockwise.
+        if let Some((a, b)) = mesh.shared_edge(w[0], w[1]).map(|i| mesh.edge(w[0], i)) {
             portals.push(Portal { left: b, right: a });
         }
     }

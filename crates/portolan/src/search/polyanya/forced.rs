@@ -31,8 +31,10 @@
 //! of [`NavMesh::is_pinch`]).
 //!
 //! # Cost
-//! The channel's length, twice over at most: the walk up the bridge forest (one array read per
-//! polygon, [`DeadEnds::forced_channel`]) and the funnel (the one with two chains,
+//! The channel's length, twice over at most: the walk up the bridge forest (one record read per
+//! polygon, which holds the bridge to the parent: the walk gives the portals too,
+//! [`DeadEnds::forced_bridges`]; reading each shared edge from the polygons' slots instead
+//! took 0.77× the speed on a 512 × 512 maze, BENCHMARKS.md) and the funnel (the one with two chains,
 //! [`ChainFunnel`]: each portal end enters its deque once and leaves it once, one or two exact
 //! orientation tests each). A query that is
 //! not forced pays the walk until the first polygon with a cycle through it, and then the
@@ -43,7 +45,7 @@ use crate::geom::Vec2;
 use crate::mesh::dead_ends::DeadEnds;
 use crate::mesh::{Location, NavMesh, PolyId};
 use crate::search::chain_funnel::ChainFunnel;
-use crate::search::funnel::{portals_with, Portal};
+use crate::search::funnel::Portal;
 use crate::search::{Endpoint, Path, PathStatus, SearchOptions};
 
 /// Reusable buffers of [`ExactSearch::forced_path`]: the polygons holding each endpoint, and
@@ -55,14 +57,15 @@ pub(super) struct ForcedScratch {
     funnels: Funnels,
 }
 
-/// The buffers of [`Funnels::shortest`]: a channel (and the walk's other half), its portals,
-/// the funnel's deque, the path's points (copied out at their size: a path allocates its
-/// vectors once).
+/// The buffers of [`Funnels::shortest`]: a channel (and the walk's other half), its portals
+/// (and the other half's), the funnel's deque, the path's points (copied out at their size: a
+/// path allocates its vectors once).
 #[derive(Clone, Debug, Default)]
 struct Funnels {
     channel: Vec<PolyId>,
     tail: Vec<PolyId>,
     portals: Vec<Portal>,
+    tail_portals: Vec<Portal>,
     funnel: ChainFunnel,
     points: Vec<Vec2>,
 }
@@ -83,8 +86,7 @@ impl ExactSearch {
         x.goals.clear();
         for_each_polygon(mesh, sloc, |p| x.starts.push(p));
         for_each_polygon(mesh, tloc, |p| x.goals.push(p));
-        x.funnels
-            .shortest(mesh, dead_ends, (s, &x.starts), (t, &x.goals))
+        x.funnels.shortest(dead_ends, (s, &x.starts), (t, &x.goals))
     }
 
     /// The funnel search's shortcut: the exact path when the channel between the resolved
@@ -105,12 +107,9 @@ impl ExactSearch {
             return None;
         }
         let dead_ends = mesh.dead_ends_if_derived()?;
-        self.forced.funnels.shortest(
-            mesh,
-            dead_ends,
-            (s.point, &s.polygons),
-            (g.point, &g.polygons),
-        )
+        self.forced
+            .funnels
+            .shortest(dead_ends, (s.point, &s.polygons), (g.point, &g.polygons))
     }
 }
 
@@ -119,7 +118,6 @@ impl Funnels {
     /// to each of `goals`; `None` when one pair is not joined by a forced channel.
     fn shortest(
         &mut self,
-        mesh: &NavMesh,
         dead_ends: &DeadEnds,
         (s, starts): (Vec2, &[PolyId]),
         (t, goals): (Vec2, &[PolyId]),
@@ -127,10 +125,36 @@ impl Funnels {
         let mut best: Option<Path> = None;
         for &a in starts {
             for &b in goals {
-                if !dead_ends.forced_channel(a, b, &mut self.channel, &mut self.tail) {
+                // The portals are the bridges the walk crosses: from the start's side in order,
+                // from the goal's side in reverse, crossed the other way.
+                let (portals, tail_portals) = (&mut self.portals, &mut self.tail_portals);
+                portals.clear();
+                tail_portals.clear();
+                portals.push(Portal::point(s));
+                let forced = dead_ends.forced_bridges(
+                    a,
+                    b,
+                    &mut self.channel,
+                    &mut self.tail,
+                    |goal_side, [e0, e1]| {
+                        if goal_side {
+                            tail_portals.push(Portal {
+                                left: e0,
+                                right: e1,
+                            });
+                        } else {
+                            portals.push(Portal {
+                                left: e1,
+                                right: e0,
+                            });
+                        }
+                    },
+                );
+                if !forced {
                     return None;
                 }
-                portals_from_crossings(mesh, dead_ends, &self.channel, s, t, &mut self.portals);
+                portals.extend(tail_portals.iter().rev());
+                portals.push(Portal::point(t));
                 self.funnel.pull(&self.portals, &mut self.points);
                 let length = Path::polyline_length(&self.points);
                 // (On a tie, the shorter channel: an end on an edge is in both polygons, and
@@ -154,28 +178,4 @@ impl Funnels {
         }
         best
     }
-}
-
-/// [`channel_portals_into`](crate::search::funnel::channel_portals_into) read from the exact
-/// search's per-slot records ([`DeadEnds::crossings`]): a polygon's records are contiguous and
-/// hold the vertex positions, so a portal costs one or two cache lines instead of the
-/// neighbour list, the vertex list and two vertex positions (a long channel's polygons are far
-/// apart in memory: a sixth of a maze query's time went to those reads).
-fn portals_from_crossings(
-    mesh: &NavMesh,
-    dead_ends: &DeadEnds,
-    channel: &[PolyId],
-    start: Vec2,
-    goal: Vec2,
-    portals: &mut Vec<Portal>,
-) {
-    portals_with(channel, start, goal, portals, |p, q| {
-        let cs = dead_ends.crossings(mesh, p);
-        // The edge runs from slot i's vertex to the next one's, counter-clockwise.
-        let i = cs.iter().position(|c| c.next == q.0)?;
-        Some((
-            cs[i].point,
-            cs[if i + 1 == cs.len() { 0 } else { i + 1 }].point,
-        ))
-    });
 }
