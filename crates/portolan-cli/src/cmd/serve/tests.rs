@@ -1010,23 +1010,16 @@ fn build_options_rebuild_the_mesh_and_reset_restores_them() {
 
     // Bad radii change nothing.
     let revision = get(addr, "/api/scene").json()["revision"].clone();
+    // A build option set to the raw JSON `bad`, refused with `code`.
+    let refused = |option: &str, bad: &str, code: &str| {
+        let body = format!(r#"{{"build": {{"{option}": {bad}}}}}"#);
+        send(addr, "POST", "/api/scene", body.as_bytes()).assert_error(400, code);
+    };
     for bad in ["-1", "-0.001"] {
-        send(
-            addr,
-            "POST",
-            "/api/scene",
-            format!(r#"{{"build": {{"agent_radius": {bad}}}}}"#).as_bytes(),
-        )
-        .assert_error(400, "bad-agent-radius");
+        refused("agent_radius", bad, "bad-agent-radius");
     }
     for bad in ["1e999", "\"wide\"", "[1]"] {
-        send(
-            addr,
-            "POST",
-            "/api/scene",
-            format!(r#"{{"build": {{"agent_radius": {bad}}}}}"#).as_bytes(),
-        )
-        .assert_error(400, "bad-json");
+        refused("agent_radius", bad, "bad-json");
     }
     assert_eq!(get(addr, "/api/scene").json()["revision"], revision);
     // A coarser rounding of the corners: the library's mesh for it, fewer polygons, and the
@@ -1053,13 +1046,7 @@ fn build_options_rebuild_the_mesh_and_reset_restores_them() {
     }
     let revision = get(addr, "/api/scene").json()["revision"].clone();
     for bad in ["0", "-0.5", "1.5"] {
-        send(
-            addr,
-            "POST",
-            "/api/scene",
-            format!(r#"{{"build": {{"arc_error": {bad}}}}}"#).as_bytes(),
-        )
-        .assert_error(400, "bad-arc-error");
+        refused("arc_error", bad, "bad-arc-error");
     }
     assert_eq!(get(addr, "/api/scene").json()["revision"], revision);
 

@@ -61,10 +61,10 @@ pub(super) struct ForcedScratch {
 /// (and the other half's), the funnel's deque, the path's points (copied out at their size: a
 /// path allocates its vectors once).
 #[derive(Clone, Debug, Default)]
-struct Funnels {
-    channel: Vec<PolyId>,
+pub(super) struct Funnels {
+    pub(super) channel: Vec<PolyId>,
     tail: Vec<PolyId>,
-    portals: Vec<Portal>,
+    pub(super) portals: Vec<Portal>,
     tail_portals: Vec<Portal>,
     funnel: ChainFunnel,
     points: Vec<Vec2>,
@@ -114,6 +114,46 @@ impl ExactSearch {
 }
 
 impl Funnels {
+    /// The forced channel from polygon `a` to `b` into `self.channel`, and its portals from
+    /// `s` to `t` into `self.portals`; `false` when the channel is not forced. The portals are
+    /// the bridges the walk crosses ([`DeadEnds::forced_bridges`]): from the start's side in
+    /// order, from the goal's side in reverse, crossed the other way.
+    pub(super) fn forced_portals(
+        &mut self,
+        dead_ends: &DeadEnds,
+        (a, b): (PolyId, PolyId),
+        (s, t): (Vec2, Vec2),
+    ) -> bool {
+        let (portals, tail_portals) = (&mut self.portals, &mut self.tail_portals);
+        portals.clear();
+        tail_portals.clear();
+        portals.push(Portal::point(s));
+        let forced = dead_ends.forced_bridges(
+            a,
+            b,
+            &mut self.channel,
+            &mut self.tail,
+            |goal_side, [e0, e1]| {
+                if goal_side {
+                    tail_portals.push(Portal {
+                        left: e0,
+                        right: e1,
+                    });
+                } else {
+                    portals.push(Portal {
+                        left: e1,
+                        right: e0,
+                    });
+                }
+            },
+        );
+        if forced {
+            portals.extend(tail_portals.iter().rev());
+            portals.push(Portal::point(t));
+        }
+        forced
+    }
+
     /// The shortest of the funnels through the forced channels from each polygon of `starts`
     /// to each of `goals`; `None` when one pair is not joined by a forced channel.
     fn shortest(
@@ -125,36 +165,9 @@ impl Funnels {
         let mut best: Option<Path> = None;
         for &a in starts {
             for &b in goals {
-                // The portals are the bridges the walk crosses: from the start's side in order,
-                // from the goal's side in reverse, crossed the other way.
-                let (portals, tail_portals) = (&mut self.portals, &mut self.tail_portals);
-                portals.clear();
-                tail_portals.clear();
-                portals.push(Portal::point(s));
-                let forced = dead_ends.forced_bridges(
-                    a,
-                    b,
-                    &mut self.channel,
-                    &mut self.tail,
-                    |goal_side, [e0, e1]| {
-                        if goal_side {
-                            tail_portals.push(Portal {
-                                left: e0,
-                                right: e1,
-                            });
-                        } else {
-                            portals.push(Portal {
-                                left: e1,
-                                right: e0,
-                            });
-                        }
-                    },
-                );
-                if !forced {
+                if !self.forced_portals(dead_ends, (a, b), (s, t)) {
                     return None;
                 }
-                portals.extend(tail_portals.iter().rev());
-                portals.push(Portal::point(t));
                 self.funnel.pull(&self.portals, &mut self.points);
                 let length = Path::polyline_length(&self.points);
                 // (On a tie, the shorter channel: an end on an edge is in both polygons, and

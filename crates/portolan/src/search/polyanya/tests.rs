@@ -628,3 +628,56 @@ fn a_goal_in_sight_is_the_segment_without_a_search() {
     assert_eq!(p.points.len(), 4);
     assert!((p.length - (2.0 * h(0.5, 0.5) + 1.0)).abs() < 1e-12);
 }
+
+/// A forced channel's portals, read from the bridges the walk crosses
+/// ([`forced::Funnels::forced_portals`]), are the portals
+/// [`channel_portals`](crate::search::funnel::channel_portals) reads from the mesh for the same
+/// channel, which is [`DeadEnds::forced_channel`]'s: on mazes (every channel forced) and on a
+/// random grid (some).
+#[test]
+fn forced_portals_are_the_channels_portals() {
+    use crate::build::{build, BuildOptions};
+    use crate::random_grid::{maze_grid, random_blocked_grid, MazeOptions};
+    use crate::search::funnel::channel_portals;
+    let maps = [
+        maze_grid(41, 33, &MazeOptions::new(2, 1), 3).unwrap(),
+        maze_grid(64, 64, &MazeOptions::new(3, 1), 4).unwrap(),
+        random_blocked_grid(48, 48, 0.3, 5).unwrap(),
+    ];
+    let mut checked = 0;
+    let mut funnels = forced::Funnels::default();
+    for map in maps {
+        let m = build(&map.to_scene(), &BuildOptions::cdt()).unwrap();
+        let de = m.dead_ends();
+        let n = m.polygon_count();
+        let (mut channel, mut tail) = (Vec::new(), Vec::new());
+        for k in 0..400usize {
+            let a = PolyId(((k * 7919) % n) as u32);
+            let b = PolyId(((k * 104_729 + 17) % n) as u32);
+            let (s, t) = (
+                m.vertex(m.polygon_vertices(a)[0]),
+                m.vertex(m.polygon_vertices(b)[0]),
+            );
+            let forced = funnels.forced_portals(de, (a, b), (s, t));
+            assert_eq!(
+                forced,
+                de.forced_channel(a, b, &mut channel, &mut tail),
+                "{a} {b}"
+            );
+            if !forced {
+                continue;
+            }
+            assert_eq!(funnels.channel, channel, "{a} -> {b}");
+            assert_eq!(
+                funnels.portals,
+                channel_portals(&m, &channel, s, t),
+                "{a} -> {b}"
+            );
+            checked += usize::from(channel.len() > 2);
+        }
+    }
+    assert!(
+        checked > 300,
+        "only {checked} forced channels of three polygons or more"
+    );
+}
