@@ -105,6 +105,36 @@ fn a_budget_drops_the_channel_caches_first_and_answers_stay_exact() {
     same_as_exact(&mesh, loaded, &pairs, "without strips or chains");
 }
 
+/// The strips are made last, and kept only whole and within the room left: one byte short of
+/// the views with them, none are added (the making stops once past the room); with exactly
+/// that room, the same strips as a build without a budget; without the cones' chains (which the
+/// budget drops after the strips), none whatever the room.
+#[test]
+fn strips_are_added_only_where_they_fit_whole() {
+    let (mesh, _) = den011d();
+    let full = within(&mesh, usize::MAX);
+    let views = full.views.as_ref().expect("den011d keeps its views");
+    let total = views.memory_bytes();
+    let mut bare = views.clone();
+    bare.strip_at = Vec::new();
+    bare.strips = Vec::new();
+    let mut short = bare.clone();
+    assert!(!short.add_strips(&mesh, &full, total - 1));
+    assert!(short.strip_at.is_empty() && short.strips.is_empty());
+    let mut exact = bare.clone();
+    assert!(exact.add_strips(&mesh, &full, total));
+    assert_eq!(exact.memory_bytes(), total);
+    assert_eq!(
+        (&exact.strip_at, &exact.strips),
+        (&views.strip_at, &views.strips)
+    );
+    let mut chainless = bare;
+    chainless.tree = Vec::new();
+    chainless.cone_node = Vec::new();
+    assert!(!chainless.add_strips(&mesh, &full, usize::MAX));
+    assert!(chainless.strips.is_empty());
+}
+
 #[test]
 fn a_budget_short_of_the_views_drops_them_with_the_labels_then_the_edges() {
     let (mesh, pairs) = den011d();

@@ -422,8 +422,11 @@ impl CornerGraph {
             let cones = sweep_cones(mesh, &graph.wedge_poly, &corners, cancel)?;
             let mut views = Views::build(mesh, &graph, &corners, cones);
             let label_bytes = graph.labels.as_ref().map_or(0, HubLabels::memory_bytes);
-            // Within the budget, or not at all (and the labels go with them).
-            if views.fit_memory(budget.saturating_sub(edge_bytes + label_bytes)) {
+            let room = budget.saturating_sub(edge_bytes + label_bytes);
+            // Within the budget, or not at all (and the labels go with them); the strips,
+            // which the budget drops first, only where the rest leaves them room.
+            if views.fit_memory(room) {
+                views.add_strips(mesh, &graph, room);
                 graph.views = Some(views);
             } else {
                 graph.labels = None;

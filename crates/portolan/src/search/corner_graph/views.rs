@@ -164,11 +164,9 @@ impl Views {
                 .all(|&x| graph.faces(mesh, mesh.vertex(x), c))
         });
         let polygons = mesh.polygon_count();
-        let (strip_at, strips) = edge_strips(mesh, graph);
+        // (The strips come last, where the budget leaves them room: `add_strips`.)
         let mut v = Views {
             offsets: vec![0; polygons + 1],
-            strip_at,
-            strips,
             ..Views::default()
         };
         // Per sweep, each node's index in the kept tree, once it is there.
@@ -322,6 +320,32 @@ impl Views {
         self.memory_bytes() <= max_bytes
     }
 
+    /// Adds the per-edge strips where they fit: when these views, the strips with them, take at
+    /// most `max_bytes` and the cones' chains are kept (the budget drops the strips before the
+    /// chains, [`Views::fit_memory`]). `false`, and none added, otherwise. The strips are counted
+    /// as they are made and the making stops once they pass the room left, so a map whose
+    /// strips do not fit does not build them whole first (on an open 1,024 × 1,024 map they
+    /// were 47 MB, made and dropped).
+    pub(crate) fn add_strips(
+        &mut self,
+        mesh: &NavMesh,
+        graph: &CornerGraph,
+        max_bytes: usize,
+    ) -> bool {
+        let held = self.memory_bytes();
+        if self.tree.is_empty() || held > max_bytes {
+            return false;
+        }
+        match edge_strips(mesh, graph, max_bytes - held) {
+            Some((strip_at, strips)) => {
+                self.strip_at = strip_at;
+                self.strips = strips;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// (polygon, corner) pairs held.
     pub(crate) fn entry_count(&self) -> usize {
         self.corner.len()
@@ -346,11 +370,23 @@ fn at_vertex(mesh: &NavMesh, v: u32) -> Location {
 }
 
 /// Per graph edge, the polygons a raycast along it crosses, as a chain of polygons sharing
-/// edges (empty where the ray is refused, which a clear edge never is).
-fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
+/// edges (empty where the ray is refused, which a clear edge never is), as offsets and strips;
+/// `None` once they would take more than `max_bytes` (4 per offset and per polygon listed).
+fn edge_strips(
+    mesh: &NavMesh,
+    graph: &CornerGraph,
+    max_bytes: usize,
+) -> Option<(Vec<u32>, Vec<PolyId>)> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let vs = mesh.vertices();
+    // Bytes made so far (the offsets' first); past `max_bytes` every row left is skipped.
+    let made = AtomicUsize::new((graph.targets.len() + 1) * 4);
+    let full = || made.load(Ordering::Relaxed) > max_bytes;
     let row = |c: usize, (leg, buffers): &mut (Vec<PolyId>, ChannelBuffers)| {
-        graph
+        if full() {
+            return Vec::new();
+        }
+        let strips = graph
             .row(c as u32)
             .map(|e| {
                 let d = graph.targets[e] as usize;
@@ -360,7 +396,10 @@ fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
                 segment_channel(mesh, (vs[c], vs[d]), leg, buffers);
                 buffers.copy()
             })
-            .collect::<Vec<Vec<PolyId>>>()
+            .collect::<Vec<Vec<PolyId>>>();
+        let bytes: usize = strips.iter().map(|s| s.len() * 4).sum();
+        made.fetch_add(bytes, Ordering::Relaxed);
+        strips
     };
     let n = mesh.vertex_count();
     #[cfg(feature = "parallel")]
@@ -376,6 +415,9 @@ fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
         let mut scratch = Default::default();
         (0..n).map(|c| row(c, &mut scratch)).collect()
     };
+    if full() {
+        return None;
+    }
     let mut at = Vec::with_capacity(graph.targets.len() + 1);
     let mut strips = Vec::new();
     for strip in rows.into_iter().flatten() {
@@ -383,7 +425,7 @@ fn edge_strips(mesh: &NavMesh, graph: &CornerGraph) -> (Vec<u32>, Vec<PolyId>) {
         strips.extend(strip);
     }
     at.push(strips.len() as u32);
-    (at, strips)
+    Some((at, strips))
 }
 
 /// Reusable scratch of [`CornerGraph::view_query`].
