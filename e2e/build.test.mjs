@@ -60,17 +60,34 @@ describe('building the mesh from the page', () => {
       await screenshot(page, 'build-radius-failed');
       assert.fail(`no path with radius ${r}: ${await page.locator('#message').textContent()}`);
     }
-    // The path keeps the agent's centre a radius (less 1% for the rounded corners) from every obstacle.
-    const path = await jsonAttr(page, '#path', 'data-points');
-    for (const o of held.scene.obstacles) {
-      for (let i = 1; i < path.length; i++) {
-        for (let k = 0; k < o.length; k++) {
-          const d = segmentSegment(path[i - 1], path[i], o[k], o[(k + 1) % o.length]);
-          assert.ok(d >= r * 0.99 - 1e-9, `the path passes ${d} from an obstacle, radius ${r}`);
+    // The path keeps the agent's centre a radius (less the arc error of the rounded corners) from
+    // every obstacle.
+    const clearOf = async (scene, least) => {
+      const path = await jsonAttr(page, '#path', 'data-points');
+      for (const o of scene.scene.obstacles) {
+        for (let i = 1; i < path.length; i++) {
+          for (let k = 0; k < o.length; k++) {
+            const d = segmentSegment(path[i - 1], path[i], o[k], o[(k + 1) % o.length]);
+            assert.ok(d >= least - 1e-9, `the path passes ${d} from an obstacle, radius ${r}`);
+          }
         }
       }
-    }
+    };
+    assert.equal(held.build.arc_error, 0.01);
+    assert.equal(await page.locator('#arc-error').inputValue(), '0.01');
+    await clearOf(held, r * 0.99);
     await screenshot(page, 'build-radius');
+
+    // Coarser corners: fewer vertices, and still the radius less 30% from every obstacle.
+    await page.selectOption('#arc-error', '0.3');
+    await idle(page);
+    assert.equal(body.build.arc_error, 0.3);
+    const coarse = await sceneOf(page);
+    assert.equal(coarse.build.arc_error, 0.3);
+    assert.ok(coarse.mesh.vertex_count < held.mesh.vertex_count, `${coarse.mesh.vertex_count} vertices`);
+    assert.equal(await stat(page, 'polygons'), coarse.mesh.polygon_count);
+    assert.ok(await page.locator('#path').count(), 'a path with coarse corners');
+    await clearOf(coarse, r * 0.7);
 
     // The trapezoids with the same radius: built or refused, the page agrees with the server.
     await page.selectOption('#decomposition', 'trapezoid');
@@ -84,6 +101,7 @@ describe('building the mesh from the page', () => {
     await click(page, '#btn-reset-map');
     assert.equal(await page.locator('#decomposition').inputValue(), 'trapezoid');
     assert.equal(await page.locator('#agent-radius').inputValue(), '0');
+    assert.equal(await page.locator('#arc-error').inputValue(), '0.01');
     assert.equal(await stat(page, 'polygons'), scene0.mesh.polygon_count);
     assert.deepEqual(errors.filter((e) => !/status of 422/.test(e)), []);
     await page.context().close();

@@ -53,6 +53,7 @@ const ui = {
   decomposition: $('#decomposition'),
   agentRadius: $('#agent-radius'),
   agentRadiusValue: $('#agent-radius-value'),
+  arcError: $('#arc-error'),
   stepInfo: $('#step-info'),
 };
 
@@ -181,7 +182,11 @@ async function loadScene() {
 async function sendScene() {
   if (typeof tilesSendScene === 'function' && await tilesSendScene()) return; // tiled mode: tiles.js
   const scene = { ...state.scene.scene, obstacles: state.obstacles, holes: state.holes };
-  const build = { decomposition: ui.decomposition.value, agent_radius: Number(ui.agentRadius.value) };
+  const build = {
+    decomposition: ui.decomposition.value,
+    agent_radius: Number(ui.agentRadius.value),
+    arc_error: Number(ui.arcError.value),
+  };
   const base_revision = state.scene.revision;
   const { ok, status, data } = await api('POST', '/api/scene', { scene, build, base_revision });
   if (ok) {
@@ -215,6 +220,17 @@ const methodName = (m) => ({ corner: 'corner graph' }[m] || m);
 
 const DECOMPOSITIONS = { trapezoid: 'trapezoids (the chapter)', 'cdt-merged': 'CDT merged into convex polygons' };
 
+// Corner roundings offered (`build.arc_error`: the chords' depth inside the circle, as a fraction
+// of the radius); a value the server holds that is not among them is added as it is.
+const ARC_ERRORS = [[0.01, 'fine (1% of the radius)'], [0.1, 'medium (10%)'], [0.3, 'coarse (30%: one chord a right angle)']];
+
+function showArcError(value) {
+  if (![...ui.arcError.options].some((o) => Number(o.value) === value)) {
+    ui.arcError.add(new Option(`${+(value * 100).toPrecision(3)}% of the radius`, String(value)));
+  }
+  ui.arcError.value = [...ui.arcError.options].find((o) => Number(o.value) === value).value;
+}
+
 function adoptScene(data, takeObstacles) {
   const first = state.scene === null;
   state.scene = data;
@@ -226,6 +242,7 @@ function adoptScene(data, takeObstacles) {
       ui.decomposition.value = data.build.decomposition;
       ui.agentRadius.value = String(data.build.agent_radius);
       ui.agentRadiusValue.textContent = fmtRadius(data.build.agent_radius);
+      showArcError(data.build.arc_error);
     }
   }
   if (first) {
@@ -243,6 +260,8 @@ function adoptScene(data, takeObstacles) {
     ui.svg.dataset.editable = String(data.editable);
     ui.decomposition.replaceChildren(...data.capabilities.decompositions.map((d) => new Option(DECOMPOSITIONS[d] || d, d)));
     if (data.build) ui.decomposition.value = data.build.decomposition;
+    ui.arcError.replaceChildren(...ARC_ERRORS.map(([v, name]) => new Option(name, String(v))));
+    if (data.build) showArcError(data.build.arc_error);
     // Agent radii up to a tenth of the map's shorter side, in 100 steps.
     const b = data.scene.bounds;
     const most = Math.min(b.max[0] - b.min[0], b.max[1] - b.min[1]) / 10;
@@ -876,6 +895,7 @@ function init() {
     pathQueue.request();
   });
   ui.decomposition.addEventListener('change', () => sceneQueue.request());
+  ui.arcError.addEventListener('change', () => sceneQueue.request());
   ui.agentRadius.addEventListener('input', () => {
     ui.agentRadiusValue.textContent = fmtRadius(ui.agentRadius.value);
     sceneQueue.request();

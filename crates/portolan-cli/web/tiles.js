@@ -220,9 +220,12 @@ async function tilesSendScene() {
   }
   const size = Number(tilesUi.size.value);
   const radius = Number(ui.agentRadius.value);
+  const arcError = Number(ui.arcError.value);
   const base_revision = scene.revision;
-  if (!scene.tiles || scene.tiles.tile_size !== size || scene.build.agent_radius !== radius) {
-    await tilesPost('/api/tiles', { tile_size: size, agent_radius: radius, base_revision });
+  const rebuild = !scene.tiles || scene.tiles.tile_size !== size
+    || scene.build.agent_radius !== radius || scene.build.arc_error !== arcError;
+  if (rebuild) {
+    await tilesPost('/api/tiles', { tile_size: size, agent_radius: radius, arc_error: arcError, base_revision });
     return true;
   }
   const edit = nextEdit();
