@@ -648,6 +648,39 @@ fn scen_without_channels_gives_the_same_answers() {
     );
 }
 
+/// `index --no-time-limits` builds the labels and landmarks to the end: den011d's index keeps its
+/// labels, and answers its scenario exactly.
+#[test]
+fn index_without_time_limits() {
+    let map = data("movingai/dao/den011d.map");
+    let idx = temp("den-unlimited.idx");
+    let o = portolan(&[
+        "index",
+        "--map",
+        &map,
+        "-o",
+        idx.to_str().unwrap(),
+        "--no-time-limits",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("label entries per corner"), "{err}");
+    let scen = data("movingai/dao/den011d.map.scen");
+    let o = portolan(&[
+        "scen",
+        "--map",
+        &map,
+        "--scen",
+        &scen,
+        "--index",
+        idx.to_str().unwrap(),
+        "--compare-exact",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("optimal 100.0%, mean excess 0.0000%"), "{err}");
+}
+
 /// Issue 15: `portolan index` saves the corner graph; `scen --index` loads it instead of
 /// building it and answers every published query with the optimum; an index for another mesh,
 /// a damaged one and `--index` with another search are one-line errors.

@@ -4,7 +4,8 @@
 use crate::input::{describe_graph, MeshArgs};
 use crate::output::AtomicFile;
 use anyhow::{Context, Result};
-use portolan::search::corner_graph::CornerGraph;
+use portolan::build::CancelToken;
+use portolan::search::corner_graph::{CornerGraph, CornerGraphOptions};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -13,6 +14,7 @@ use std::path::PathBuf;
 #[command(after_help = "Examples:
   portolan index --map AcrosstheCape.map -o AcrosstheCape.idx
   portolan scen --map AcrosstheCape.map --scen AcrosstheCape.map.scen --index AcrosstheCape.idx
+  portolan index --map streets.map -o streets.idx --no-time-limits
 
 The file is versioned and checksummed and names its mesh by a fingerprint of the mesh's geometry:
 loading it with another mesh (another map, radius or decomposition) is refused with an error.")]
@@ -25,6 +27,11 @@ pub struct Args {
     /// The index file to write.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Give the hub labels and the landmarks as long as they take (by default 8 s and 5 s,
+    /// past which the index goes without them): on a slow or busy machine two builds of one
+    /// map then keep the same parts, for a build of unbounded time.
+    #[arg(long)]
+    pub no_time_limits: bool,
 }
 
 /// Runs `portolan index`.
@@ -33,7 +40,11 @@ pub fn run(args: Args) -> Result<()> {
     let mut out = AtomicFile::create(&args.output)?;
     let (_, mesh) = args.input.load()?;
     let t0 = std::time::Instant::now();
-    let graph = CornerGraph::build(&mesh);
+    let mut options = CornerGraphOptions::default();
+    if args.no_time_limits {
+        options = options.with_time_limits(None, None);
+    }
+    let graph = CornerGraph::build_with(&mesh, &options, &CancelToken::new())?;
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     let bytes = graph.to_bytes();
     out.writer()

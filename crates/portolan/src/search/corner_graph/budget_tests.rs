@@ -25,7 +25,7 @@ fn den011d() -> (NavMesh, Vec<(Vec2, Vec2)>) {
 
 /// The untimed graph of `mesh` within `budget` bytes.
 fn within(mesh: &NavMesh, budget: usize) -> CornerGraph {
-    CornerGraph::build_within(mesh, false, budget, None, &CancelToken::new()).unwrap()
+    CornerGraph::build_within(mesh, false, budget, (None, None), &CancelToken::new()).unwrap()
 }
 
 /// Every pair answered by `graph` as by the exact search (1e-9), each leg clear and the channel
@@ -243,21 +243,55 @@ fn labels_past_their_time_limit_are_none() {
     use std::time::Duration;
     let (mesh, pairs) = den011d();
     let none = CancelToken::new();
-    let g =
-        CornerGraph::build_within(&mesh, false, usize::MAX, Some(Duration::ZERO), &none).unwrap();
+    let g = CornerGraph::build_within(
+        &mesh,
+        false,
+        usize::MAX,
+        (Some(Duration::ZERO), None),
+        &none,
+    )
+    .unwrap();
     assert!(g.labels.is_none() && g.views.is_none() && g.answers_from_edges());
     same_as_exact(&mesh, g, &pairs, "labels past their limit");
     let g = CornerGraph::build_within(
         &mesh,
         false,
         usize::MAX,
-        Some(Duration::from_secs(3600)),
+        (Some(Duration::from_secs(3600)), None),
         &none,
     )
     .unwrap();
     assert!(g.labels.is_some());
     let stopped = CancelToken::new();
     stopped.cancel();
-    let err = CornerGraph::build_within(&mesh, false, usize::MAX, Some(Duration::ZERO), &stopped);
+    let err = CornerGraph::build_within(
+        &mesh,
+        false,
+        usize::MAX,
+        (Some(Duration::ZERO), None),
+        &stopped,
+    );
     assert_eq!(err.err(), Some(BuildError::Cancelled));
+}
+
+/// [`CornerGraph::build_with`] takes its time limits from the options: with none left, no
+/// labels, no views and no landmarks (a graph that still answers every query exactly, by its
+/// swept edges); with none at all, the labels and views of an untimed build.
+#[test]
+fn the_options_set_the_time_limits() {
+    use super::CornerGraphOptions;
+    use std::time::Duration;
+    let (mesh, pairs) = den011d();
+    let none = CancelToken::new();
+    let zero =
+        CornerGraphOptions::untimed().with_time_limits(Some(Duration::ZERO), Some(Duration::ZERO));
+    let g = CornerGraph::build_with(&mesh, &zero, &none).unwrap();
+    assert!(g.labels.is_none() && g.views.is_none() && g.landmarks().is_none());
+    same_as_exact(&mesh, g, &pairs, "no time for labels or landmarks");
+    let unlimited = CornerGraph::build_with(&mesh, &CornerGraphOptions::untimed(), &none).unwrap();
+    assert!(unlimited.labels.is_some() && unlimited.answers_from_views());
+    assert_eq!(
+        unlimited.labels,
+        CornerGraph::build_with_views(&mesh).labels
+    );
 }

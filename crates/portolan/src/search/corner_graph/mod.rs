@@ -327,17 +327,52 @@ impl CornerGraph {
         timed: bool,
         cancel: &CancelToken,
     ) -> Result<CornerGraph, BuildError> {
-        let budget = Self::memory_budget(mesh.polygon_count());
-        Self::build_within(mesh, timed, budget, timed.then_some(LABEL_TIME), cancel)
+        let options = if timed {
+            CornerGraphOptions::default()
+        } else {
+            CornerGraphOptions::untimed()
+        };
+        Self::build_with(mesh, &options, cancel)
     }
 
-    /// [`build_inner`](CornerGraph::build_inner) within `budget` bytes (see
-    /// [`MAX_INDEX_BYTES`] for what goes first), its labels within `label_time` if given.
+    /// The graph built as `options` say ([`CornerGraphOptions`]: whether the build times its
+    /// choices, and how long its labels and landmarks may take), within its
+    /// [`memory_budget`](CornerGraph::memory_budget); stops with [`BuildError::Cancelled`] as
+    /// [`build_cancellable`](CornerGraph::build_cancellable) does. [`CornerGraph::build`] is
+    /// this with the default options.
+    ///
+    /// ```
+    /// use portolan::build::CancelToken;
+    /// use portolan::search::corner_graph::{CornerGraph, CornerGraphOptions};
+    /// use portolan::{build, BuildOptions, Scene};
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// // Labels and landmarks as long as they take: never dropped for time.
+    /// let options = CornerGraphOptions::default().with_time_limits(None, None);
+    /// let graph = CornerGraph::build_with(&mesh, &options, &CancelToken::new()).unwrap();
+    /// assert!(graph.label_entries().is_some());
+    /// ```
+    pub fn build_with(
+        mesh: &NavMesh,
+        options: &CornerGraphOptions,
+        cancel: &CancelToken,
+    ) -> Result<CornerGraph, BuildError> {
+        let budget = Self::memory_budget(mesh.polygon_count());
+        Self::build_within(
+            mesh,
+            options.fit,
+            budget,
+            (options.label_time, options.landmark_time),
+            cancel,
+        )
+    }
+
+    /// [`build_with`](CornerGraph::build_with) within `budget` bytes (see [`MAX_INDEX_BYTES`]
+    /// for what goes first), its labels and its landmarks within the times given, if any.
     fn build_within(
         mesh: &NavMesh,
         timed: bool,
         budget: usize,
-        label_time: Option<std::time::Duration>,
+        (label_time, landmark_time): (Option<std::time::Duration>, Option<std::time::Duration>),
         cancel: &CancelToken,
     ) -> Result<CornerGraph, BuildError> {
         let (turns, wedge_poly) = turning_corners(mesh);
@@ -457,7 +492,7 @@ impl CornerGraph {
                 edges + if lm { lm_bytes } else { 0 } <= budget
             };
             let allowed = [true, fits(false, true), fits(true, false), fits(true, true)];
-            let landmarks = || landmarks_within(mesh, timed.then_some(LANDMARK_TIME), cancel);
+            let landmarks = || landmarks_within(mesh, landmark_time, cancel);
             let (fitted, choice) =
                 sample::label_less_fit(mesh, graph, landmarks, timed, allowed, cancel)?;
             graph = fitted;
@@ -980,6 +1015,108 @@ fn landmarks_within(
     // Stopped by the caller, not by the limit: an error, whatever was kept.
     cancel.check()?;
     Ok(landmarks)
+}
+
+/// How a [`CornerGraph`] is built ([`CornerGraph::build_with`]): whether it times its choices,
+/// and how long its hub labels and landmarks may take. `#[non_exhaustive]`: start from
+/// [`CornerGraphOptions::default`] (what [`CornerGraph::build`] does) or
+/// [`CornerGraphOptions::untimed`] and set fields with the `with_*` methods.
+///
+/// The time limits bound a build's time on maps whose labels or landmarks take long, at the
+/// price that two builds of one mesh on a slow or busy machine can keep different parts (the
+/// labels of a 1,024 × 1,024 map of city blocks take 6.2–7.5 s of its 8, and one build in
+/// several went without them; BENCHMARKS.md). Without limits the labels and landmarks are
+/// never dropped for time, and the build takes as long as they do.
+///
+/// ```
+/// use portolan::search::corner_graph::CornerGraphOptions;
+/// use std::time::Duration;
+/// let o = CornerGraphOptions::default();
+/// assert!(o.fit);
+/// assert_eq!((o.label_time, o.landmark_time), (Some(Duration::from_secs(8)), Some(Duration::from_secs(5))));
+/// let u = CornerGraphOptions::untimed();
+/// assert!(!u.fit && u.label_time.is_none() && u.landmark_time.is_none());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct CornerGraphOptions {
+    /// Time the build's sample of queries to choose how the graph answers: whether its views
+    /// answer and below what distance a query tries the plain search first, and, without
+    /// labels, plain or swept search, with or without landmarks (see the module docs). The
+    /// choice affects speed only, never an answer, and can differ between two builds. Without
+    /// it the views answer every query wherever there are labels, and the landmarks and the
+    /// swept search are kept wherever there are none ([`CornerGraph::build_with_views`]).
+    /// Default `true`.
+    pub fit: bool,
+    /// The longest the hub labels may take; past it the graph goes without them (and without
+    /// views). `None`: no limit. Default 8 s.
+    pub label_time: Option<std::time::Duration>,
+    /// The longest the landmarks' searches may take; past it the graph keeps the landmarks
+    /// whose searches ended, or none. `None`: no limit. Default 5 s.
+    pub landmark_time: Option<std::time::Duration>,
+}
+
+impl Default for CornerGraphOptions {
+    /// The timed build of [`CornerGraph::build`]: its choices fitted, labels within 8 s,
+    /// landmarks within 5 s.
+    ///
+    /// ```
+    /// use portolan::search::corner_graph::CornerGraphOptions;
+    /// assert!(CornerGraphOptions::default().fit);
+    /// ```
+    fn default() -> CornerGraphOptions {
+        CornerGraphOptions {
+            fit: true,
+            label_time: Some(LABEL_TIME),
+            landmark_time: Some(LANDMARK_TIME),
+        }
+    }
+}
+
+impl CornerGraphOptions {
+    /// No timed choice and no time limit: the same mesh always gives the same graph (what
+    /// [`CornerGraph::build_with_views`] builds).
+    ///
+    /// ```
+    /// use portolan::search::corner_graph::CornerGraphOptions;
+    /// assert!(!CornerGraphOptions::untimed().fit);
+    /// ```
+    pub fn untimed() -> CornerGraphOptions {
+        CornerGraphOptions {
+            fit: false,
+            label_time: None,
+            landmark_time: None,
+        }
+    }
+
+    /// Sets [`CornerGraphOptions::label_time`] and [`CornerGraphOptions::landmark_time`]
+    /// (`None`: no limit).
+    ///
+    /// ```
+    /// use portolan::search::corner_graph::CornerGraphOptions;
+    /// let o = CornerGraphOptions::default().with_time_limits(None, None);
+    /// assert!(o.fit && o.label_time.is_none() && o.landmark_time.is_none());
+    /// ```
+    pub fn with_time_limits(
+        mut self,
+        label_time: Option<std::time::Duration>,
+        landmark_time: Option<std::time::Duration>,
+    ) -> CornerGraphOptions {
+        self.label_time = label_time;
+        self.landmark_time = landmark_time;
+        self
+    }
+
+    /// Sets [`CornerGraphOptions::fit`].
+    ///
+    /// ```
+    /// use portolan::search::corner_graph::CornerGraphOptions;
+    /// assert!(!CornerGraphOptions::default().with_fit(false).fit);
+    /// ```
+    pub fn with_fit(mut self, fit: bool) -> CornerGraphOptions {
+        self.fit = fit;
+        self
+    }
 }
 
 /// The longest a timed build spends on its hub labels (the greedy order and the pruned
