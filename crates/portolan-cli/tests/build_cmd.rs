@@ -600,14 +600,18 @@ fn scen_corner_search_with_compare_exact() {
 
 /// `scen --no-channel` times the paths without their channels: on one index (a build's timed
 /// fit can differ), every column but the times is the same as with them, for the corner search
-/// and, with --compare-exact, the exact search.
+/// and, with --compare-exact, the exact search. The index is built with `--no-time-limits`, so
+/// it keeps its labels however busy the machine.
 #[test]
 fn scen_without_channels_gives_the_same_answers() {
     let map = data("movingai/dao/den011d.map");
     let scen = data("movingai/dao/den011d.map.scen");
     let index = temp("den-channel.idx");
-    let o = portolan(&["index", "--map", &map, "--output", index.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let path = index.to_str().unwrap();
+    let o = portolan(&["index", "--map", &map, "-o", path, "--no-time-limits"]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("label entries per corner"), "{err}");
     let columns = |extra: &[&str]| {
         let csv = temp(&format!("den-channel-{}.csv", extra.len()));
         let o = portolan(
@@ -646,39 +650,6 @@ fn scen_without_channels_gives_the_same_answers() {
         differ.len(),
         differ[0]
     );
-}
-
-/// `index --no-time-limits` builds the labels and landmarks to the end: den011d's index keeps its
-/// labels, and answers its scenario exactly.
-#[test]
-fn index_without_time_limits() {
-    let map = data("movingai/dao/den011d.map");
-    let idx = temp("den-unlimited.idx");
-    let o = portolan(&[
-        "index",
-        "--map",
-        &map,
-        "-o",
-        idx.to_str().unwrap(),
-        "--no-time-limits",
-    ]);
-    let err = stderr(&o);
-    assert!(o.status.success(), "{err}");
-    assert!(err.contains("label entries per corner"), "{err}");
-    let scen = data("movingai/dao/den011d.map.scen");
-    let o = portolan(&[
-        "scen",
-        "--map",
-        &map,
-        "--scen",
-        &scen,
-        "--index",
-        idx.to_str().unwrap(),
-        "--compare-exact",
-    ]);
-    let err = stderr(&o);
-    assert!(o.status.success(), "{err}");
-    assert!(err.contains("optimal 100.0%, mean excess 0.0000%"), "{err}");
 }
 
 /// Issue 15: `portolan index` saves the corner graph; `scen --index` loads it instead of
