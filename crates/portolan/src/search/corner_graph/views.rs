@@ -333,7 +333,10 @@ impl Views {
         max_bytes: usize,
     ) -> bool {
         let held = self.memory_bytes();
-        if self.tree.is_empty() || held > max_bytes {
+        // (The chains were dropped where the cones have no nodes; views without cones have
+        // neither, and keep their strips.)
+        let chains_dropped = self.cone_node.len() != self.cones.len();
+        if chains_dropped || held > max_bytes {
             return false;
         }
         match edge_strips(mesh, graph, max_bytes - held) {
