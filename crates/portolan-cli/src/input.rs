@@ -8,7 +8,8 @@
 
 use anyhow::{bail, Context, Result};
 use clap::builder::{PossibleValue, TypedValueParser};
-use portolan::search::corner_graph::CornerGraph;
+use portolan::build::CancelToken;
+use portolan::search::corner_graph::{CornerGraph, CornerGraphOptions};
 use portolan::{
     build, BuildOptions, Decomposition, NavMesh, PortalPoint, Scene, SearchMethod, SearchOptions,
     Snap, Vec2,
@@ -273,6 +274,11 @@ pub struct SearchArgs {
     /// `inf` snaps from any distance (the library's `Snap::Within(f64::INFINITY)`).
     #[arg(long, value_name = "DIST", allow_hyphen_values = true)]
     pub snap: Option<f64>,
+    /// With --search corner, the graph built here: give its hub labels and landmarks as long
+    /// as they take (by default 8 s and 5 s, past which it goes without them), as `portolan
+    /// index --no-time-limits` does.
+    #[arg(long)]
+    pub no_time_limits: bool,
 }
 
 impl SearchArgs {
@@ -335,6 +341,9 @@ impl SearchArgs {
         index: Option<&Path>,
     ) -> Result<SearchOptions> {
         let mut o = self.options()?;
+        if self.no_time_limits && (o.method != SearchMethod::Corner || index.is_some()) {
+            bail!("--no-time-limits applies to a corner graph built here (--search corner, no --index)");
+        }
         if let Some(path) = index {
             let t0 = std::time::Instant::now();
             let bytes =
@@ -352,7 +361,11 @@ impl SearchArgs {
             o.corner_graph = Some(std::sync::Arc::new(graph));
         } else if o.method == SearchMethod::Corner {
             let t0 = std::time::Instant::now();
-            let graph = CornerGraph::build(mesh);
+            let mut options = CornerGraphOptions::default();
+            if self.no_time_limits {
+                options = options.with_time_limits(None, None);
+            }
+            let graph = CornerGraph::build_with(mesh, &options, &CancelToken::new())?;
             if verbose {
                 eprintln!(
                     "corner graph: {}, built in {:.1} ms",

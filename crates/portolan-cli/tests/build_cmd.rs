@@ -601,7 +601,7 @@ fn scen_corner_search_with_compare_exact() {
 /// `scen --no-channel` times the paths without their channels: on one index (a build's timed
 /// fit can differ), every column but the times is the same as with them, for the corner search
 /// and, with --compare-exact, the exact search. The index is built with `--no-time-limits`, so
-/// it keeps its labels however busy the machine.
+/// it keeps its labels however busy the machine; the flag is refused where no graph is built.
 #[test]
 fn scen_without_channels_gives_the_same_answers() {
     let map = data("movingai/dao/den011d.map");
@@ -641,6 +641,24 @@ fn scen_without_channels_gives_the_same_answers() {
             })
             .collect::<Vec<_>>()
     };
+    // The graph is loaded, not built: no time limits to lift.
+    let o = portolan(&[
+        "scen",
+        "--map",
+        &map,
+        "--scen",
+        &scen,
+        "--index",
+        path,
+        "--no-time-limits",
+    ]);
+    assert_clean_failure(&o, "--no-time-limits applies to a corner graph built here");
+    // Built here, by `path`: lifted; with another search, refused.
+    let query = ["path", "--map", &map, "--from", "104,99", "--to", "30,30"];
+    let o = portolan(&[&query[..], &["--search", "corner", "--no-time-limits"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = portolan(&[&query[..], &["--search", "exact", "--no-time-limits"]].concat());
+    assert_clean_failure(&o, "--no-time-limits applies to a corner graph built here");
     let (with, without) = (columns(&[]), columns(&["--no-channel"]));
     assert_eq!(with.len(), 781);
     let differ: Vec<_> = with.iter().zip(&without).filter(|(a, b)| a != b).collect();
