@@ -90,7 +90,7 @@ pub(crate) struct Crossing {
 /// record: the walk of a forced channel reads the parent and the depth, and its portals are the
 /// bridges walked (no search for the shared edge in each polygon's slots, which on a maze was a
 /// cache miss per polygon of the channel).
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug)]
 struct Up {
     /// The parent component, [`NONE`] at a root.
     parent: u32,
@@ -251,6 +251,15 @@ impl DeadEnds {
                 }
             }
         }
+        let mut up: Vec<Up> = parent
+            .iter()
+            .zip(&depth)
+            .map(|(&parent, &depth)| Up {
+                parent,
+                depth,
+                edge: [crate::geom::Vec2::ZERO; 2],
+            })
+            .collect();
         let mut slot = vec![NONE; mesh.slot_count()];
         for b in &bridge_slots {
             let (cp, cq) = ends(b);
@@ -263,6 +272,10 @@ impl DeadEnds {
             };
             slot[b.0] = child << 1 | from_p;
             slot[b.1] = child << 1 | (1 - from_p);
+            // The bridge as the child's polygon runs it (`b.1` is `b.3`'s slot, `b.0` `b.2`'s).
+            let (poly, s) = if from_p == 1 { (b.3, b.1) } else { (b.2, b.0) };
+            let (e0, e1) = mesh.edge(PolyId(poly as u32), s - base[poly].0);
+            up[child as usize].edge = [e0, e1];
         }
         let bridges = 2 * bridge_slots.len();
         let open: Vec<u32> = (0..np)
@@ -308,33 +321,6 @@ impl DeadEnds {
                 crossing[t].next = p as u32;
                 crossing[t].entry = entry(p, s);
             }
-        }
-        let mut up: Vec<Up> = parent
-            .iter()
-            .zip(&depth)
-            .map(|(&parent, &depth)| Up {
-                parent,
-                depth,
-                edge: [crate::geom::Vec2::ZERO; 2],
-            })
-            .collect();
-        for &(via, back, p, q) in &bridge_slots {
-            let (cp, cq) = (component[p], component[q]);
-            // The child's slot on the bridge: `back` is q's slot, `via` p's.
-            let (child, poly, s) = if parent[cq as usize] == cp {
-                (cq, q, back)
-            } else {
-                (cp, p, via)
-            };
-            let next = if s + 1 == base[poly].1 {
-                base[poly].0
-            } else {
-                s + 1
-            };
-            up[child as usize].edge = [
-                mesh.vertices[mesh.poly_vertices[s].index()],
-                mesh.vertices[mesh.poly_vertices[next].index()],
-            ];
         }
         DeadEnds {
             component,
