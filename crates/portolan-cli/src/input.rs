@@ -274,11 +274,35 @@ pub struct SearchArgs {
     /// `inf` snaps from any distance (the library's `Snap::Within(f64::INFINITY)`).
     #[arg(long, value_name = "DIST", allow_hyphen_values = true)]
     pub snap: Option<f64>,
-    /// With --search corner, the graph built here: give its hub labels and landmarks as long
-    /// as they take (by default 8 s and 5 s, past which it goes without them), as `portolan
-    /// index --no-time-limits` does.
+    /// --no-time-limits, for the graph of --search corner built here.
+    #[command(flatten)]
+    pub graph: GraphArgs,
+}
+
+/// How a corner graph is built here (`portolan index`, or `--search corner` without
+/// `--index`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct GraphArgs {
+    /// For the corner graph built here: give its hub labels and landmarks as long as they take
+    /// (by default 8 s and 5 s, past which it goes without them), so that a slow or busy
+    /// machine keeps the same parts, for a build of unbounded time.
     #[arg(long)]
     pub no_time_limits: bool,
+}
+
+impl GraphArgs {
+    /// The corner graph of `mesh`, built with these flags.
+    pub fn build(&self, mesh: &NavMesh) -> Result<CornerGraph> {
+        let mut options = CornerGraphOptions::default();
+        if self.no_time_limits {
+            options = options.with_time_limits(None, None);
+        }
+        Ok(CornerGraph::build_with(
+            mesh,
+            &options,
+            &CancelToken::new(),
+        )?)
+    }
 }
 
 impl SearchArgs {
@@ -341,7 +365,7 @@ impl SearchArgs {
         index: Option<&Path>,
     ) -> Result<SearchOptions> {
         let mut o = self.options()?;
-        if self.no_time_limits && (o.method != SearchMethod::Corner || index.is_some()) {
+        if self.graph.no_time_limits && (o.method != SearchMethod::Corner || index.is_some()) {
             bail!("--no-time-limits applies to a corner graph built here (--search corner, no --index)");
         }
         if let Some(path) = index {
@@ -361,11 +385,7 @@ impl SearchArgs {
             o.corner_graph = Some(std::sync::Arc::new(graph));
         } else if o.method == SearchMethod::Corner {
             let t0 = std::time::Instant::now();
-            let mut options = CornerGraphOptions::default();
-            if self.no_time_limits {
-                options = options.with_time_limits(None, None);
-            }
-            let graph = CornerGraph::build_with(mesh, &options, &CancelToken::new())?;
+            let graph = self.graph.build(mesh)?;
             if verbose {
                 eprintln!(
                     "corner graph: {}, built in {:.1} ms",

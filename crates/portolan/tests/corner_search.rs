@@ -7,10 +7,9 @@ use portolan::io::polyanya_mesh;
 use portolan::io::scenario;
 use portolan::mesh::{NavMesh, OffMeshLink, PolyId, VertexId};
 use portolan::search::corner_graph::CornerGraph;
-use portolan::testkit::{check_counted, data_dir, path_fault, scenes};
+use portolan::testkit::{check_counted, data_dir, path_fault, same_without_channel, scenes};
 use portolan::{
-    build, BuildOptions, Path, PathError, PathFinder, PolygonFilter, SearchMethod, SearchOptions,
-    Vec2,
+    build, BuildOptions, PathError, PathFinder, PolygonFilter, SearchMethod, SearchOptions, Vec2,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -61,33 +60,6 @@ fn check_file(mesh: &NavMesh, scen: &str) -> usize {
         found = n;
     }
     found
-}
-
-/// The same query without its channel ([`SearchOptions::channel`] `false`) gives `with`'s path
-/// point for point, with an empty channel; the same error where `with` is one.
-fn same_without_channel(
-    finder: &mut PathFinder,
-    mesh: &NavMesh,
-    (s, g): (Vec2, Vec2),
-    options: &SearchOptions,
-    with: &Result<Path, PathError>,
-) -> Result<(), String> {
-    let bare = finder.find_path(mesh, s, g, &options.clone().with_channel(false));
-    match (with, bare) {
-        (Ok(a), Ok(b)) => {
-            if !b.channel.is_empty() {
-                return Err(format!("a channel of {} polygons", b.channel.len()));
-            }
-            let mut b = b;
-            b.channel = a.channel.clone();
-            if *a != b {
-                return Err(format!("with the channel {a:?}, without {b:?}"));
-            }
-            Ok(())
-        }
-        (Err(a), Err(b)) if *a == b => Ok(()),
-        (a, b) => Err(format!("with the channel {a:?}, without {b:?}")),
-    }
 }
 
 fn check_graph(mesh: &NavMesh, scen: &str, graph: Arc<CornerGraph>) -> usize {

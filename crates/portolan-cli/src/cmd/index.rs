@@ -1,11 +1,9 @@
 //! `portolan index`: build a mesh's corner graph once and save it, for `portolan scen --index`
 //! (or any program using `CornerGraph::from_bytes`) to load instead of building it again.
 
-use crate::input::{describe_graph, MeshArgs};
+use crate::input::{describe_graph, GraphArgs, MeshArgs};
 use crate::output::AtomicFile;
 use anyhow::{Context, Result};
-use portolan::build::CancelToken;
-use portolan::search::corner_graph::{CornerGraph, CornerGraphOptions};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -27,11 +25,9 @@ pub struct Args {
     /// The index file to write.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Give the hub labels and the landmarks as long as they take (by default 8 s and 5 s,
-    /// past which the index goes without them): on a slow or busy machine two builds of one
-    /// map then keep the same parts, for a build of unbounded time.
-    #[arg(long)]
-    pub no_time_limits: bool,
+    /// --no-time-limits.
+    #[command(flatten)]
+    pub graph: GraphArgs,
 }
 
 /// Runs `portolan index`.
@@ -40,11 +36,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut out = AtomicFile::create(&args.output)?;
     let (_, mesh) = args.input.load()?;
     let t0 = std::time::Instant::now();
-    let mut options = CornerGraphOptions::default();
-    if args.no_time_limits {
-        options = options.with_time_limits(None, None);
-    }
-    let graph = CornerGraph::build_with(&mesh, &options, &CancelToken::new())?;
+    let graph = args.graph.build(&mesh)?;
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     let bytes = graph.to_bytes();
     out.writer()

@@ -15,6 +15,7 @@ use crate::io::movingai::GridMap;
 use crate::mesh::{NavMesh, PolyId};
 use crate::random::Rng;
 use crate::search::funnel::Portal;
+use crate::search::{Path, PathError, PathFinder, SearchOptions};
 pub use counted::check_counted;
 use std::path::PathBuf;
 
@@ -150,4 +151,31 @@ pub fn stats(xs: &mut [f64]) -> (f64, f64, f64) {
     let mean = xs.iter().sum::<f64>() / n as f64;
     let rank = |p: f64| xs[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
     (mean, rank(0.5), rank(0.99))
+}
+
+/// The query `s → g` found again without its channel ([`SearchOptions::channel`] `false`)
+/// gives `with`'s path (the same query with it) in every field but an empty channel, or the
+/// same error; `Err` says how it does not.
+pub fn same_without_channel(
+    finder: &mut PathFinder,
+    mesh: &NavMesh,
+    (s, g): (Vec2, Vec2),
+    options: &SearchOptions,
+    with: &Result<Path, PathError>,
+) -> Result<(), String> {
+    let bare = finder.find_path(mesh, s, g, &options.clone().with_channel(false));
+    match (with, bare) {
+        (Ok(a), Ok(mut b)) => {
+            if !b.channel.is_empty() {
+                return Err(format!("a channel of {} polygons", b.channel.len()));
+            }
+            b.channel = a.channel.clone();
+            if *a != b {
+                return Err(format!("with the channel {a:?}, without {b:?}"));
+            }
+            Ok(())
+        }
+        (Err(a), Err(b)) if *a == b => Ok(()),
+        (a, b) => Err(format!("with the channel {a:?}, without {b:?}")),
+    }
 }

@@ -628,11 +628,8 @@ impl CornerGraph {
         );
         stops.push((t, NONE));
         stops.dedup_by_key(|x| x.0);
-        let mut path = if with_channel {
-            self.view_path(mesh, views, stops, (sloc, tloc), &mut scratch.channel)
-        } else {
-            Path::proved(stops.iter().map(|x| x.0).collect(), Vec::new())
-        };
+        let channel = with_channel.then_some(&mut scratch.channel);
+        let mut path = self.view_path(mesh, views, stops, (sloc, tloc), channel);
         path.expanded = seen;
         // The labels' distance is the path's length; anything else (a bug, or a loaded index
         // whose labels do not add up) is searched around.
@@ -688,17 +685,20 @@ impl CornerGraph {
     /// The path through `stops` (points, with their corner or `NONE`; the first is the start,
     /// located at `sloc`); its channel from the views' edge strips where a leg is a graph edge,
     /// and from raycasts elsewhere (from a located start: the start's location, or a corner's
-    /// vertex), built in `buffers`. Its
-    /// `expanded` is 0 (the caller sets what it counts).
+    /// vertex), built in `buffers`; no channel without them. Its `expanded` is 0 (the caller
+    /// sets what it counts).
     fn view_path(
         &self,
         mesh: &NavMesh,
         views: &Views,
         stops: &[(Vec2, u32)],
         (sloc, tloc): (Location, Location),
-        buffers: &mut ChannelBuffers,
+        buffers: Option<&mut ChannelBuffers>,
     ) -> Path {
         let points: Vec<Vec2> = stops.iter().map(|x| x.0).collect();
+        let Some(buffers) = buffers else {
+            return Path::proved(points, Vec::new());
+        };
         channel_through(mesh, &points, buffers, |i, from, to, leg| {
             let (a, b) = (stops[i].1, stops[i + 1].1);
             if a != NONE && b != NONE {

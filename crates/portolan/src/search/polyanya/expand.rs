@@ -136,8 +136,7 @@ impl ExactSearch {
         let shared = shared.filter(|_| !links || self.point_h_links(mesh, s, t) >= s.distance(t));
         if let Some(p) = shared {
             let points = if s == t { vec![s] } else { vec![s, t] };
-            let channel = if options.channel { vec![p] } else { Vec::new() };
-            return Ok(Path::proved(points, channel));
+            return Ok(Path::proved(points, vec![p]));
         }
         // The goal's components: one, or two for a goal on a bridge; a goal on a vertex where
         // more meet is rare enough to search without dead-end pruning. (Off-mesh links lead out

@@ -5,12 +5,13 @@
 use crate::geom::Vec2;
 use crate::mesh::{NavMesh, OffMeshLink, PolyId};
 use crate::search::{PathFinder, PolygonFilter, SearchOptions};
-use crate::testkit::check_counted;
 use crate::testkit::scenes::{grid_point, mesh_of, random_scene, split_map};
+use crate::testkit::{check_counted, same_without_channel};
 use proptest::prelude::*;
 use std::sync::Arc;
 
-/// Whether `options` with and without the channel agree on `s → g`; `Err` says how not.
+/// Whether `options` with and without the channel agree on `s → g`
+/// ([`same_without_channel`]); `Ok(true)` where there is a path.
 fn agrees(
     finder: &mut PathFinder,
     mesh: &NavMesh,
@@ -18,21 +19,7 @@ fn agrees(
     options: &SearchOptions,
 ) -> Result<bool, String> {
     let with = finder.find_path(mesh, s, g, options);
-    let without = finder.find_path(mesh, s, g, &options.clone().with_channel(false));
-    match (with, without) {
-        (Ok(a), Ok(mut b)) => {
-            if !b.channel.is_empty() {
-                return Err(format!("a channel of {} polygons", b.channel.len()));
-            }
-            b.channel = a.channel.clone();
-            if a != b {
-                return Err(format!("with the channel {a:?}, without {b:?}"));
-            }
-            Ok(true)
-        }
-        (Err(a), Err(b)) if a == b => Ok(false),
-        (a, b) => Err(format!("with the channel {a:?}, without {b:?}")),
-    }
+    same_without_channel(finder, mesh, (s, g), options, &with).map(|()| with.is_ok())
 }
 
 /// Every search method and the options that change how it ends (partial paths, budgets,
