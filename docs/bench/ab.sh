@@ -1,6 +1,8 @@
 #!/bin/bash
 # A/B timing of the working tree against a base revision in one process (docs/bench/ab/main.rs):
 #   docs/bench/ab.sh BASE MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]
+# INDEX may be OLD,NEW: one index file per side, where the base's index format differs (each written
+# by `portolan index` built at its revision).
 # BASE is any git revision (HEAD: the last commit, against uncommitted changes). The harness and
 # both library builds live in WORK (default /tmp/portolan-ab); the base's tree is refreshed each
 # run. Use it where two binaries alternated cannot resolve a change of a few per cent

@@ -5,7 +5,8 @@
 //! shared 2-core machines two runs of one binary differ by 10–40%; the ratio of two sides
 //! timed this way moves by about 1%.
 //!
-//! Usage: `ab MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]`; prints the mean µs per query of each
+//! Usage: `ab MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]`; `INDEX` may be `OLD,NEW`, two files
+//! of the same mesh, where the two revisions' index formats differ; prints the mean µs per query of each
 //! side, their ratio over all rounds and the median round's, and each side's sum of lengths
 //! (equal sums: the same answers).
 use std::sync::Arc;
@@ -64,17 +65,19 @@ fn main() {
         }
     };
     let method = rest.first().map_or("corner", String::as_str);
+    // One file for both sides, or the base's and the working tree's.
+    let (index_old, index_new) = index.split_once(',').unwrap_or((index, index));
     let mut old = side!(
         portolan_old,
         src.as_str(),
-        index.as_str(),
+        index_old,
         scen.as_str(),
         method
     );
     let mut new = side!(
         portolan,
         src.as_str(),
-        index.as_str(),
+        index_new,
         scen.as_str(),
         method
     );
