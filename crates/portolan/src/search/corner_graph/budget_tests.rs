@@ -4,6 +4,7 @@
 //! holds no more than the budget, and still answers every query of a published map exactly,
 //! with a valid channel; a graph without its channel caches is saved and loaded like any other.
 
+use super::cells::Cells;
 use super::{CornerGraph, CornerGraphOptions, HubLabels, Views, LANDMARKS};
 use crate::build::{build, BuildOptions, CancelToken};
 use crate::geom::Vec2;
@@ -61,10 +62,11 @@ fn same_as_exact(mesh: &NavMesh, graph: CornerGraph, pairs: &[(Vec2, Vec2)], wha
     }
 }
 
-/// The bytes of `views`' per-edge strips and of its cones' chains.
-fn caches(views: &Views) -> (usize, usize) {
+/// The bytes of `views`' per-edge strips, of its cells and of its cones' chains.
+fn caches(views: &Views) -> (usize, usize, usize) {
     (
         (views.strip_at.len() + views.strips.len()) * 4,
+        views.cells.memory_bytes(),
         views.cone_node.len() * 4 + views.tree.len() * 8,
     )
 }
@@ -74,8 +76,8 @@ fn a_budget_drops_the_channel_caches_first_and_answers_stay_exact() {
     let (mesh, pairs) = den011d();
     let full = within(&mesh, usize::MAX);
     let views = full.views.as_ref().expect("den011d keeps its views");
-    let (strips, chains) = caches(views);
-    assert!(strips > 0 && chains > 0);
+    let (strips, cells, chains) = caches(views);
+    assert!(strips > 0 && cells > 0 && chains > 0);
     let total = full.memory_bytes();
 
     // Room for all but the strips: the strips go, the chains stay.
@@ -85,7 +87,7 @@ fn a_budget_drops_the_channel_caches_first_and_answers_stay_exact() {
         .as_ref()
         .expect("the views fit without their strips");
     assert!(v.strip_at.is_empty() && v.strips.is_empty());
-    assert_eq!(v.tree, views.tree);
+    assert_eq!((&v.tree, &v.cells), (&views.tree, &views.cells));
     assert_eq!(g.labels, full.labels);
     assert!(g.memory_bytes() <= total - strips);
     // Saved and loaded like any other.
@@ -93,10 +95,23 @@ fn a_budget_drops_the_channel_caches_first_and_answers_stay_exact() {
     assert_eq!(loaded.memory_bytes(), g.memory_bytes());
     same_as_exact(&mesh, loaded, &pairs, "without strips");
 
+    // Room for neither the strips nor the cells: both go, the chains stay.
+    let g = within(&mesh, total - strips - cells);
+    let v = g
+        .views
+        .as_ref()
+        .expect("the views fit without strips and cells");
+    assert!(v.strips.is_empty() && v.cells == Cells::default());
+    assert_eq!(v.tree, views.tree);
+    assert!(g.memory_bytes() <= total - strips - cells);
+    let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
+    assert_eq!(loaded.views.as_ref().unwrap().cells, Cells::default());
+    same_as_exact(&mesh, loaded, &pairs, "without strips or cells");
+
     // Room for neither: both go, the views answer with cast channels. (Taken from the full
     // graph: a build under this budget forecasts its labels past it, `past_forecast`, and
     // keeps neither them nor the views.)
-    let bare = views.memory_bytes() - strips - chains;
+    let bare = views.memory_bytes() - strips - cells - chains;
     let mut short = views.clone();
     assert!(
         !short.fit_memory(bare - 1),
@@ -106,14 +121,15 @@ fn a_budget_drops_the_channel_caches_first_and_answers_stay_exact() {
     assert!(g.views.as_mut().unwrap().fit_memory(bare));
     let v = g.views.as_ref().unwrap();
     assert!(v.strips.is_empty() && v.tree.is_empty() && v.cone_node.is_empty());
+    assert_eq!(v.cells, Cells::default());
     assert_eq!(
         (v.corner.len(), v.cones.len()),
         (views.corner.len(), views.cones.len())
     );
     assert!(g.answers_from_views());
-    assert_eq!(g.memory_bytes(), total - strips - chains);
+    assert_eq!(g.memory_bytes(), total - strips - cells - chains);
     let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
-    same_as_exact(&mesh, loaded, &pairs, "without strips or chains");
+    same_as_exact(&mesh, loaded, &pairs, "without strips, cells or chains");
 }
 
 /// The strips are made last, and kept only whole and within the room left: one byte short of

@@ -1,7 +1,7 @@
 //! The corner graph as bytes: a saved index that a later process loads instead of building it
 //! again ([`CornerGraph::to_bytes`], [`CornerGraph::from_bytes`]).
 //!
-//! # Format (version 5)
+//! # Format (version 6)
 //! Little-endian throughout:
 //!
 //! | bytes | what |
@@ -19,7 +19,7 @@
 //! else's tool cannot make a query read out of bounds).
 //!
 //! A graph built within its memory budget ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)) may
-//! have dropped its views' strips, their cones' chains, or its edges: each is saved as empty
+//! have dropped its views' strips, their cells, their cones' chains, or its edges: each is saved as empty
 //! arrays, which a load takes as "dropped" (the same format; a file from before that could
 //! not have them empty, and loads as it did).
 //!
@@ -31,6 +31,7 @@
 //! Writing and reading are linear in the graph's size (BENCHMARKS.md, "Fast search", gives
 //! sizes per map); the checksum and the fingerprint are one pass each.
 
+use super::cells::{Cells, Lines, GRID};
 use super::labels::HubLabels;
 use super::views::{ViewChoice, Views};
 use super::{side_group, CornerGraph, NONE};
@@ -51,7 +52,7 @@ use std::sync::Arc;
 /// ```
 pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 
-/// The format version this build writes and reads (5: each corner's edges grouped by the
+/// The format version this build writes and reads (6: the views' cells; 5: each corner's edges grouped by the
 /// turns they continue, then by target; 4: the landmark table in `f32`; 3: the views
 /// keep their sweeps' trees, the channels of their paths' first and last legs; 2: a graph
 /// without labels says whether its edges are swept, `CornerGraph::answers_from_edges`). Older
@@ -70,7 +71,7 @@ pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 ///     IndexError::Version { found: VERSION - 1, supported: VERSION }
 /// );
 /// ```
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// Why [`CornerGraph::from_bytes`] refused a file.
 ///
@@ -182,6 +183,12 @@ impl Out {
         self.u64(xs.len() as u64);
         self.0.extend_from_slice(xs);
     }
+    fn u16s(&mut self, xs: &[u16]) {
+        self.u64(xs.len() as u64);
+        self.0.reserve(xs.len() * 2);
+        xs.iter()
+            .for_each(|x| self.0.extend_from_slice(&x.to_le_bytes()));
+    }
 }
 
 /// Little-endian input, every read checked against the end.
@@ -246,6 +253,13 @@ impl<'a> In<'a> {
     fn u8s(&mut self, what: &'static str) -> Result<Vec<u8>, IndexError> {
         let n = self.len(1, what)?;
         Ok(self.take(n, what)?.to_vec())
+    }
+    fn u16s(&mut self, what: &'static str) -> Result<Vec<u16>, IndexError> {
+        let n = self.len(2, what)?;
+        let b = self.take(n * 2, what)?;
+        Ok(b.chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect())
     }
 }
 
@@ -318,6 +332,80 @@ fn check_offsets(offsets: &[u32], len: usize, end: usize, what: &str) -> Result<
     Ok(())
 }
 
+/// The views' cells ([`Cells`]), checked against the views' entries per polygon (`offsets`):
+/// one or [`GRID`]² cells per polygon, the grid lines of a cut polygon finite and in order (a
+/// polygon not cut has infinite ones), each cell's entries its polygon's, the surely taken
+/// ones among them (by their index among the polygon's). All arrays empty: dropped to fit the memory budget.
+fn view_cells(i: &mut In<'_>, offsets: &[u32]) -> Result<Cells, IndexError> {
+    const WHAT: &str = "the view cells";
+    let start = i.u32s("the view cells' offsets")?;
+    let lines = i.f64s("the view cells' grid lines")?;
+    let at = i.u32s("the view cells' entry offsets")?;
+    let sure = i.u32s("the view cells' sure entries")?;
+    let entries = i.u16s("the view cells' entries")?;
+    if [
+        start.len(),
+        lines.len(),
+        at.len(),
+        sure.len(),
+        entries.len(),
+    ] == [0; 5]
+    {
+        return Ok(Cells::default());
+    }
+    let np = offsets.len() - 1;
+    let per = 2 * (GRID - 1);
+    if lines.len() != np * per || sure.len() + 1 != at.len() {
+        return Err(corrupt(format!("{WHAT}: arrays of the wrong lengths")));
+    }
+    check_offsets(&start, np, sure.len(), "the view cells' offsets")?;
+    check_offsets(
+        &at,
+        sure.len(),
+        entries.len(),
+        "the view cells' entry offsets",
+    )?;
+    let lines: Vec<Lines> = lines
+        .chunks_exact(per)
+        .map(|l| l.try_into().expect("chunks of the lines' length"))
+        .collect();
+    for p in 0..np {
+        let cells = start[p] as usize..start[p + 1] as usize;
+        let l = &lines[p];
+        let cut = match cells.len() {
+            1 => l.iter().all(|x| *x == f64::INFINITY),
+            n if n == GRID * GRID => l
+                .chunks(GRID - 1)
+                .all(|g| g.iter().all(|x| x.is_finite()) && g.windows(2).all(|w| w[0] <= w[1])),
+            _ => false,
+        };
+        if !cut {
+            return Err(corrupt(format!(
+                "{WHAT}: polygon {p} has {} cells or grid lines that do not go with them",
+                cells.len()
+            )));
+        }
+        let own = (offsets[p + 1] - offsets[p]) as usize;
+        for c in cells {
+            let kept = &entries[at[c] as usize..at[c + 1] as usize];
+            if !(at[c]..=at[c + 1]).contains(&sure[c])
+                || kept.iter().any(|&e| usize::from(e) >= own)
+            {
+                return Err(corrupt(format!(
+                    "{WHAT}: cell {c} lists entries not of its polygon {p}"
+                )));
+            }
+        }
+    }
+    Ok(Cells {
+        start,
+        lines,
+        at,
+        sure,
+        entries,
+    })
+}
+
 /// `Ok` when every value is a number ≥ 0 (infinite allowed where `inf_ok`).
 fn check_dists(xs: &[f64], inf_ok: bool, what: &str) -> Result<(), IndexError> {
     match xs
@@ -381,6 +469,11 @@ impl CornerGraph {
                 o.u32s(v.tree.iter().map(|x| x.1));
                 o.u32s(v.strip_at.iter().copied());
                 o.u32s(v.strips.iter().map(|p| p.0));
+                o.u32s(v.cells.start.iter().copied());
+                o.f64s(v.cells.lines.as_flattened());
+                o.u32s(v.cells.at.iter().copied());
+                o.u32s(v.cells.sure.iter().copied());
+                o.u16s(&v.cells.entries);
                 o.f64(v.choice.plain_below);
                 o.u64(v.choice.budget as u64);
             }
@@ -608,6 +701,7 @@ impl CornerGraph {
                     )?;
                 }
                 check_ids(&strips, np, false, "the edge strips")?;
+                let cells = view_cells(&mut i, &offsets)?;
                 if labels.is_none() {
                     return Err(corrupt("views without labels (the views join labels)"));
                 }
@@ -626,6 +720,7 @@ impl CornerGraph {
                     tree,
                     strip_at,
                     strips: strips.into_iter().map(PolyId).collect(),
+                    cells,
                     choice: ViewChoice {
                         plain_below,
                         budget,
@@ -800,6 +895,69 @@ mod tests {
                 other => panic!("edit {i}: {other:?}"),
             }
         }
+    }
+
+    /// Cells that do not fit their views are corrupt, named, even with a right checksum: an
+    /// entry index past its polygon's entries (a query would read another polygon's), a cell
+    /// count that is neither one nor a grid's, grid lines out of order or not numbers, the
+    /// sure entries past the cell's, or arrays of the wrong lengths. Cells dropped whole (every
+    /// array empty) load as none.
+    #[test]
+    fn bad_view_cells_are_corrupt() {
+        let scene = crate::io::movingai::read_map(
+            std::fs::File::open(crate::testkit::data_dir().join("movingai/dao/den011d.map"))
+                .unwrap(),
+        )
+        .unwrap()
+        .to_scene();
+        let mesh = build(&scene, &BuildOptions::cdt()).unwrap();
+        let graph = CornerGraph::build_with_views(&mesh);
+        let views = graph.views.as_ref().expect("views");
+        let cells = &views.cells;
+        // A polygon cut into a grid, and one that is a single cell.
+        let cut = (0..mesh.polygon_count())
+            .find(|&p| cells.start[p + 1] - cells.start[p] > 1)
+            .expect("a polygon cut into cells");
+        let whole = (0..mesh.polygon_count())
+            .find(|&p| cells.start[p + 1] - cells.start[p] == 1)
+            .expect("a polygon of one cell");
+        let own = views.entries(PolyId(cut as u32)).len() as u16;
+        let first = cells.start[cut] as usize;
+        type Edit<'a> = &'a dyn Fn(&mut Views);
+        let edits: [Edit; 7] = [
+            &|v| {
+                let k = v.cells.at[first] as usize;
+                v.cells.entries[k] = own;
+            },
+            &|v| v.cells.lines[whole][0] = 1.0,
+            &|v| v.cells.lines[cut].swap(0, 1),
+            &|v| v.cells.lines[cut][0] = f64::NAN,
+            &|v| v.cells.sure[first] = v.cells.at[first + 1] + 1,
+            &|v| {
+                v.cells.lines.pop();
+            },
+            &|v| {
+                v.cells.start[cut + 1] -= 1;
+            },
+        ];
+        for (i, edit) in edits.iter().enumerate() {
+            let mut bad = graph.clone();
+            edit(bad.views.as_mut().unwrap());
+            match CornerGraph::from_bytes(&bad.to_bytes(), &mesh) {
+                Err(IndexError::Corrupt { what }) => {
+                    assert!(what.contains("view cells"), "edit {i}: {what}")
+                }
+                other => panic!("edit {i}: {other:?}"),
+            }
+        }
+        let mut dropped = graph.clone();
+        dropped.views.as_mut().unwrap().cells = Cells::default();
+        let loaded = CornerGraph::from_bytes(&dropped.to_bytes(), &mesh).unwrap();
+        assert_eq!(loaded, dropped);
+        assert_eq!(
+            CornerGraph::from_bytes(&graph.to_bytes(), &mesh).unwrap(),
+            graph
+        );
     }
 
     /// A view tree that is not one (a node before its parent, a polygon out of bounds, a node

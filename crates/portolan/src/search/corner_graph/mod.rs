@@ -46,8 +46,9 @@
 //! - **Saving it** ([the `file` module](self::file)): [`CornerGraph::to_bytes`] and [`CornerGraph::from_bytes`], a
 //!   versioned format with a checksum, tied to its mesh by [`NavMesh::fingerprint`].
 //! - **Views** (`views.rs`, with labels only): per polygon, the corners seen from some point
-//!   of it and, as the sweeps' exact cones, from which points; and per edge, the polygons its
-//!   segment crosses.
+//!   of it and, as the sweeps' exact cones, from which points; per part of a large polygon
+//!   (`cells.rs`), only those a point of it may take; and per edge, the polygons its segment
+//!   crosses.
 //!
 //! # Querying it
 //! See [`SearchMethod::Corner`](crate::search::SearchMethod::Corner). With labels, the views
@@ -95,7 +96,8 @@
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
 //! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry,
 //! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
-//! views (`views.rs`), and 4 per polygon an edge crosses; all of it within
+//! views (`views.rs`), about 14 per pair for their cells (`cells.rs`), and 4 per polygon an
+//! edge crosses; all of it within
 //! [`MAX_INDEX_BYTES`] (48 MiB up to 50,331 polygons), which a build keeps by dropping parts
 //! in a fixed order (see there).
 //! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
@@ -116,6 +118,7 @@
 //! assert_eq!(fast.bound, Some(1.0));
 //! ```
 
+mod cells;
 pub mod file;
 mod labels;
 mod sample;
@@ -133,8 +136,9 @@ pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
 /// The most memory, in bytes, that a [`CornerGraph`] built for a mesh of up to 50,331 polygons
 /// holds ([`CornerGraph::memory_budget`]): 48 MiB, under the 50 MB that issue 15 allows an index
 /// of a 50,000-polygon mesh. A build keeps within it by dropping, in this order:
-/// 1. the views' per-edge strips, then the cones' chains (they only save the raycasts that
-///    build a view path's channel);
+/// 1. the views' per-edge strips, then their cells (which only save the tests of entries a
+///    query surely takes or cannot take), then the cones' chains (the strips and the chains only
+///    save the raycasts that build a view path's channel);
 /// 2. the views, and the labels with them (the queries then sweep the edges or run the plain
 ///    search, as for a map whose labels do not fit);
 /// 3. of the ways a graph without labels answers (the plain search or the sweeps over its
@@ -436,9 +440,11 @@ impl CornerGraph {
             let mut views = Views::build(mesh, &graph, &corners, cones);
             let label_bytes = graph.labels.as_ref().map_or(0, HubLabels::memory_bytes);
             let room = budget.saturating_sub(edge_bytes + label_bytes);
-            // Within the budget, or not at all (and the labels go with them); the strips,
-            // which the budget drops first, only where the rest leaves them room.
+            // Within the budget, or not at all (and the labels go with them); the cells and
+            // then the strips, which the budget drops first, only where the rest leaves them
+            // room.
             if views.fit_memory(room) {
+                views.add_cells(mesh, &graph, room);
                 views.add_strips(mesh, &graph, room);
                 graph.views = Some(views);
             } else {

@@ -27,7 +27,8 @@
 //!    the goal sees, and runs between them through the corner graph; and it is taut at both, so
 //!    `a` is [taut from](CornerGraph::taut_from) the start and `b` from the goal. The views give
 //!    both sets exactly: the candidates of the endpoints' polygons, filtered by their cones and
-//!    the taut test.
+//!    the taut test; in a large polygon only those of the endpoint's cell, some of them taken
+//!    with no test (`cells.rs` says how that is decided, exactly, at build time).
 //! 3. An upper bound: the two corners, one per side, with the least straight-line bound
 //!    (`|s a| + |a t|`, `|s b| + |b t|`), joined label to label, give the length of a real path;
 //!    a corner whose straight-line bound exceeds it is on no shortest path and is dropped.
@@ -67,11 +68,13 @@
 //! determinants behind `orient`'s own error filter (the exact predicates decide the rest), the
 //! table lowered by a min and set back along the same labels. Memory: 8
 //! bytes per (polygon, corner seen) pair, 12 per cone and 8 per sweep node kept in the tree
-//! (the trees add about a fifth to an index), and 4 per polygon an edge's strip crosses (on
+//! (the trees add about a fifth to an index), about 14 per pair for the cells (another fifth),
+//! and 4 per polygon an edge's strip crosses (on
 //! open maps the most of all: 47 MB of a 110 MB index on a 1,024 × 1,024 map of round and
 //! square obstacles, before the budget dropped them); BENCHMARKS.md ("Fast search", "Does the
 //! index keep within its budget") has the figures per map.
 
+use super::cells::Cells;
 use super::labels::HubLabels;
 use super::sample::{least_times, pays, sample_pairs};
 use super::{CornerGraph, NONE};
@@ -124,6 +127,10 @@ pub(crate) struct Views {
     /// are then raycast.
     pub(super) strip_at: Vec<u32>,
     pub(super) strips: Vec<PolyId>,
+    /// Per polygon its cells, and per cell only the entries a point of it may take, those it
+    /// surely takes first ([`Cells`]). Empty where the index's memory budget left no room for
+    /// them: every entry of the polygon is then tested.
+    pub(super) cells: Cells,
     /// How queries use these views ([`fit`]; [`ViewChoice::ALWAYS`] until fitted).
     pub(super) choice: ViewChoice,
 }
@@ -219,13 +226,19 @@ impl Views {
 
     /// The entries of polygon `p`.
     #[inline]
-    fn entries(&self, p: PolyId) -> std::ops::Range<usize> {
+    pub(super) fn entries(&self, p: PolyId) -> std::ops::Range<usize> {
         self.offsets[p.index()] as usize..self.offsets[p.index() + 1] as usize
+    }
+
+    /// Entry `e`'s cones (none when its corner sees the whole polygon).
+    #[inline]
+    pub(super) fn cones_of(&self, e: usize) -> &[[u32; 2]] {
+        &self.cones[self.cone_at[e] as usize..self.cone_at[e + 1] as usize]
     }
 
     /// `true` when corner entry `e` (of a polygon holding `x`) is seen from `x`.
     #[inline]
-    fn sees(&self, mesh: &NavMesh, e: usize, x: Vec2) -> bool {
+    pub(super) fn sees(&self, mesh: &NavMesh, e: usize, x: Vec2) -> bool {
         self.cone_at[e] == self.cone_at[e + 1] || self.cone_holding(mesh, e, x).is_some()
     }
 
@@ -305,19 +318,39 @@ impl Views {
     }
 
     /// Keeps these views within `max_bytes`, if they can be: the per-edge strips go first,
-    /// then the cones' chains (both only save the raycasts of a path's channel; without them a
-    /// query gives the same path, its channel cast). `false` when even the views without them
-    /// pass `max_bytes` (the caller drops the views).
+    /// then the cells, then the cones' chains (the strips and chains only save the raycasts of
+    /// a path's channel, the cells the tests of entries a query cannot take or surely takes;
+    /// without any of them a query gives the same path). `false` when even the views without
+    /// them pass `max_bytes` (the caller drops the views).
     pub(crate) fn fit_memory(&mut self, max_bytes: usize) -> bool {
         if self.memory_bytes() > max_bytes {
             self.strip_at = Vec::new();
             self.strips = Vec::new();
         }
         if self.memory_bytes() > max_bytes {
+            self.cells = Cells::default();
+        }
+        if self.memory_bytes() > max_bytes {
             self.cone_node = Vec::new();
             self.tree = Vec::new();
         }
         self.memory_bytes() <= max_bytes
+    }
+
+    /// Adds the cells ([`Cells`]) where they fit: when these views, the cells with them, take at
+    /// most `max_bytes`. `false`, and none added, otherwise.
+    pub(crate) fn add_cells(
+        &mut self,
+        mesh: &NavMesh,
+        graph: &CornerGraph,
+        max_bytes: usize,
+    ) -> bool {
+        let cells = Cells::build(mesh, graph, self);
+        if self.memory_bytes() + cells.memory_bytes() > max_bytes {
+            return false;
+        }
+        self.cells = cells;
+        true
     }
 
     /// Adds the per-edge strips where they fit: when these views, the strips with them, take at
@@ -361,7 +394,15 @@ impl Views {
             + self.cone_node.len() * 4
             + self.tree.len() * 8
             + (self.strip_at.len() + self.strips.len()) * 4
+            + self.cells.memory_bytes()
     }
+}
+
+/// The entries of a polygon a query tests: all of them, or those its cell lists.
+enum Entries<'a> {
+    All(std::ops::Range<usize>),
+    /// Indices among the polygon's entries.
+    Listed(&'a [u16]),
 }
 
 /// Where corner `v` is, as [`NavMesh::locate`] would say, without locating it.
@@ -516,27 +557,33 @@ impl CornerGraph {
             // A point inside one polygon sees each of its corners once: no stamps.
             let single = matches!(xloc, Location::InPolygon(_));
             for_each_polygon(mesh, xloc, |p| {
-                let entries = views.entries(p);
-                // Every entry is written at the list's end, which moves on only past those
-                // taken (no branch on a test whose outcome is as good as random).
-                let mut len = list.len();
-                list.resize(len + entries.len(), (0.0, 0.0, NONE));
-                for e in entries {
-                    let c = views.corner[e];
-                    if !single && stamp[c as usize] == gen {
-                        continue;
-                    }
-                    let taken = match self.quick_take(mesh, views, e, x, bound) {
-                        Some(taken) => taken,
-                        None => self.taut_from(mesh, x, c) && views.sees(mesh, e, x),
-                    };
-                    if !single && taken {
+                // The cell's entries where there are cells (those surely taken with no test),
+                // otherwise the polygon's.
+                let first = views.entries(p).start;
+                let (sure, tested) = match views.cells.lists(p, x) {
+                    Some((sure, tested)) => (sure, Entries::Listed(tested)),
+                    None => (&[][..], Entries::All(views.entries(p))),
+                };
+                for &e in sure {
+                    let c = views.corner[first + usize::from(e)];
+                    if !single {
+                        if stamp[c as usize] == gen {
+                            continue;
+                        }
                         stamp[c as usize] = gen;
                     }
-                    list[len].2 = c;
-                    len += usize::from(taken);
+                    list.push((0.0, 0.0, c));
                 }
-                list.truncate(len);
+                // (One stamp per corner where the endpoint is in several polygons.)
+                let stamps = (!single).then_some((&mut stamp[..], gen));
+                let at = (x, bound);
+                match tested {
+                    Entries::All(r) => self.take_tested(mesh, views, at, r, stamps, list),
+                    Entries::Listed(l) => {
+                        let r = l.iter().map(|&e| first + usize::from(e));
+                        self.take_tested(mesh, views, at, r, stamps, list);
+                    }
+                }
             });
             // The distances of the corners taken only (two square roots each).
             for item in list.iter_mut() {
@@ -640,13 +687,51 @@ impl CornerGraph {
         }
     }
 
+    /// Appends to `list` the corners of the entries in `tested` that `x` takes (the distances
+    /// left for the caller; `bound` is [`quick_take`](Self::quick_take)'s), with `stamps`
+    /// (stamp array, generation) skipping the corners already stamped and stamping those taken.
+    /// Every entry is written at the list's end, which moves on only past those taken: no
+    /// branch on a test whose outcome is as good as random. Inlined into each of its two
+    /// callers (all of a polygon's entries, or a cell's), so each loop is as tight as one.
+    #[inline(always)]
+    fn take_tested(
+        &self,
+        mesh: &NavMesh,
+        views: &Views,
+        (x, bound): (Vec2, f64),
+        tested: impl ExactSizeIterator<Item = usize>,
+        mut stamps: Option<(&mut [u32], u32)>,
+        list: &mut Vec<(f64, f64, u32)>,
+    ) {
+        let mut len = list.len();
+        list.resize(len + tested.len(), (0.0, 0.0, NONE));
+        for e in tested {
+            let c = views.corner[e];
+            if let Some((stamp, gen)) = &stamps {
+                if stamp[c as usize] == *gen {
+                    continue;
+                }
+            }
+            let taken = match self.quick_take(mesh, views, e, x, bound) {
+                Some(taken) => taken,
+                None => self.taut_from(mesh, x, c) && views.sees(mesh, e, x),
+            };
+            if let (true, Some((stamp, gen))) = (taken, &mut stamps) {
+                stamp[c as usize] = *gen;
+            }
+            list[len].2 = c;
+            len += usize::from(taken);
+        }
+        list.truncate(len);
+    }
+
     /// Whether a query from `x` takes view entry `e` ([`taut_from`](CornerGraph::taut_from)
     /// its corner, and [`sees`](Views::sees) it), decided by the plain `f64` determinants of
     /// those tests where each is clear of its rounding error, with their signs combined as
     /// bits rather than tested one by one (the signs are as good as random, and a branch per
     /// test mispredicts about half the time: most of what the side lists cost); `None` when
     /// one is not clear, for the exact predicates to decide.
-    #[inline]
+    #[inline(always)]
     fn quick_take(
         &self,
         mesh: &NavMesh,
