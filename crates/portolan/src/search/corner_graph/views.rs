@@ -638,8 +638,16 @@ impl CornerGraph {
                 })
                 .map(|x| x.2)
         });
-        for &(_, _, c) in &sides[fill] {
-            labels.clear(c, &mut scratch.table);
+        // The table back to infinity: along the same labels, or whole where they hold more
+        // than an eighth of its size (a fill writes a row at a time, the labels one scattered
+        // hub at a time).
+        let hubs = labels.hub_count();
+        if [s0, s1][fill] * 8 >= hubs {
+            scratch.table[..hubs].fill(f64::INFINITY);
+        } else {
+            for &(_, _, c) in &sides[fill] {
+                labels.clear(c, &mut scratch.table);
+            }
         }
         scratch.sides = sides;
         // The path: the labels' next hops from the joined corner to the hub, and from the
