@@ -162,6 +162,36 @@ fn strips_are_added_only_where_they_fit_whole() {
     assert!(chainless.strips.is_empty());
 }
 
+/// The cells are added only whole, within the room left and with the cones' chains (the budget
+/// drops the cells before the chains); the strips only with the cells (it drops the strips
+/// first).
+#[test]
+fn cells_are_added_only_where_they_fit_and_the_chains_are_kept() {
+    let (mesh, _) = den011d();
+    let full = within(&mesh, usize::MAX);
+    let views = full.views.as_ref().expect("den011d keeps its views");
+    let mut bare = views.clone();
+    bare.strip_at = Vec::new();
+    bare.strips = Vec::new();
+    bare.cells = Cells::default();
+    let with_cells = bare.memory_bytes() + views.cells.memory_bytes();
+    let mut short = bare.clone();
+    assert!(!short.add_cells(&mesh, &full, with_cells - 1));
+    assert_eq!(short.cells, Cells::default());
+    // Without the cells, no strips either, whatever the room.
+    assert!(!short.add_strips(&mesh, &full, usize::MAX));
+    assert!(short.strips.is_empty());
+    let mut exact = bare.clone();
+    assert!(exact.add_cells(&mesh, &full, with_cells));
+    assert_eq!(exact.cells, views.cells);
+    assert_eq!(exact.memory_bytes(), with_cells);
+    let mut chainless = bare;
+    chainless.tree = Vec::new();
+    chainless.cone_node = Vec::new();
+    assert!(!chainless.add_cells(&mesh, &full, usize::MAX));
+    assert_eq!(chainless.cells, Cells::default());
+}
+
 #[test]
 fn a_budget_short_of_the_views_drops_them_with_the_labels_then_the_edges() {
     let (mesh, pairs) = den011d();

@@ -28,14 +28,15 @@
 //!   side (taut), and the entry has no cones or the part lies inside one of them (seen).
 //!
 //! Anything else is tested per query as before. So the query takes exactly the entries it took
-//! without cells, in a different order within a polygon (which no answer depends on: the
-//! lists are reduced by minima, and the tie between equal sums goes to the first in a list
-//! whose order is that of the entries taken, which cells keep within each kind).
+//! without cells, in another order within a polygon (the surely taken first): the length it
+//! finds is the same, and so is the path unless several are shortest, where the first of equal
+//! sums wins (the same one for every query on one index).
 //!
 //! # Cost
 //! Measured on the dao maps and AcrosstheCape with their scenarios before this was written, a
-//! 3 × 3 grid left 0.61–0.69 of the entries an endpoint tests, of which about 45% sure; the
-//! figures per map and the query times are in BENCHMARKS.md ("Fast search"). Memory: 2 bytes
+//! 3 × 3 grid left 0.61–0.69 of the entries an endpoint reads, about a third of them taken
+//! untested, so 0.44–0.46 of its tests; the figures per map and the query times are in
+//! BENCHMARKS.md ("Fast search", "Session 24"). Memory: 2 bytes
 //! per (cell, entry) kept (about six times the entries), 8 per cell, 36 per polygon; the
 //! budget drops the cells after the edges' strips ([`Views::fit_memory`]), and a query without
 //! them tests every entry of the polygon. Build: per entry of a cut polygon, its lines' signs
@@ -142,9 +143,19 @@ impl Cells {
         };
         #[cfg(not(feature = "parallel"))]
         let per: Vec<(Lines, CellLists)> = (0..n).map(polygon).collect();
+        // Allocated once at their sizes: the budget counts the lengths.
+        let count = per.iter().map(|x| x.1.len()).sum::<usize>();
+        let kept = per
+            .iter()
+            .flat_map(|x| &x.1)
+            .map(|x| x.1.len())
+            .sum::<usize>();
         let mut cells = Cells {
             start: Vec::with_capacity(n + 1),
-            ..Cells::default()
+            lines: Vec::with_capacity(n),
+            at: Vec::with_capacity(count + 1),
+            sure: Vec::with_capacity(count),
+            entries: Vec::with_capacity(kept),
         };
         cells.start.push(0);
         for (lines, list) in per {

@@ -334,9 +334,14 @@ fn check_offsets(offsets: &[u32], len: usize, end: usize, what: &str) -> Result<
 
 /// The views' cells ([`Cells`]), checked against the views' entries per polygon (`offsets`):
 /// one or [`GRID`]² cells per polygon, the grid lines of a cut polygon finite and in order (a
-/// polygon not cut has infinite ones), each cell's entries its polygon's, the surely taken
-/// ones among them (by their index among the polygon's). All arrays empty: dropped to fit the memory budget.
-fn view_cells(i: &mut In<'_>, offsets: &[u32]) -> Result<Cells, IndexError> {
+/// polygon not cut has infinite ones), each cell's entries its polygon's (by their index among
+/// the polygon's), the surely taken ones among them and of corners (a query takes them with no
+/// test). All arrays empty: dropped to fit the memory budget.
+fn view_cells(
+    i: &mut In<'_>,
+    (offsets, corner): (&[u32], &[u32]),
+    turns: &[[u32; 2]],
+) -> Result<Cells, IndexError> {
     const WHAT: &str = "the view cells";
     let start = i.u32s("the view cells' offsets")?;
     let lines = i.f64s("the view cells' grid lines")?;
@@ -393,6 +398,13 @@ fn view_cells(i: &mut In<'_>, offsets: &[u32]) -> Result<Cells, IndexError> {
             {
                 return Err(corrupt(format!(
                     "{WHAT}: cell {c} lists entries not of its polygon {p}"
+                )));
+            }
+            let sure = &entries[at[c] as usize..sure[c] as usize];
+            let corner_of = |e: u16| corner[offsets[p] as usize + usize::from(e)] as usize;
+            if sure.iter().any(|&e| turns[corner_of(e)][0] == NONE) {
+                return Err(corrupt(format!(
+                    "{WHAT}: cell {c} takes the view of a vertex that is not a corner"
                 )));
             }
         }
@@ -701,7 +713,7 @@ impl CornerGraph {
                     )?;
                 }
                 check_ids(&strips, np, false, "the edge strips")?;
-                let cells = view_cells(&mut i, &offsets)?;
+                let cells = view_cells(&mut i, (&offsets, &corner), &turns)?;
                 if labels.is_none() {
                     return Err(corrupt("views without labels (the views join labels)"));
                 }
@@ -923,14 +935,24 @@ mod tests {
             .expect("a polygon of one cell");
         let own = views.entries(PolyId(cut as u32)).len() as u16;
         let first = cells.start[cut] as usize;
+        // A cell of it that keeps an entry, and one that takes one untested.
+        let listing = (first..cells.start[cut + 1] as usize)
+            .find(|&c| cells.at[c] < cells.at[c + 1])
+            .expect("a cell keeping entries");
+        let sure = (0..cells.sure.len())
+            .find(|&c| cells.at[c] < cells.sure[c])
+            .expect("a cell taking an entry untested");
+        let not_corner = (0..mesh.vertex_count() as u32)
+            .find(|&v| !graph.is_corner(VertexId(v)))
+            .expect("a vertex that is not a corner");
         type Edit<'a> = &'a dyn Fn(&mut Views);
-        let edits: [Edit; 7] = [
+        let edits: [Edit; 8] = [
             &|v| {
-                let k = v.cells.at[first] as usize;
+                let k = v.cells.at[listing] as usize;
                 v.cells.entries[k] = own;
             },
             &|v| v.cells.lines[whole][0] = 1.0,
-            &|v| v.cells.lines[cut].swap(0, 1),
+            &|v| v.cells.lines[cut][0] = v.cells.lines[cut][1] + 1.0,
             &|v| v.cells.lines[cut][0] = f64::NAN,
             &|v| v.cells.sure[first] = v.cells.at[first + 1] + 1,
             &|v| {
@@ -938,6 +960,14 @@ mod tests {
             },
             &|v| {
                 v.cells.start[cut + 1] -= 1;
+            },
+            &|v| {
+                // The polygon of the sure entry's cell, and its entry's corner made a vertex
+                // that is not one.
+                let p = v.cells.start.partition_point(|&s| s as usize <= sure) - 1;
+                let e =
+                    v.offsets[p] as usize + usize::from(v.cells.entries[v.cells.at[sure] as usize]);
+                v.corner[e] = not_corner;
             },
         ];
         for (i, edit) in edits.iter().enumerate() {

@@ -442,10 +442,12 @@ impl CornerGraph {
             let room = budget.saturating_sub(edge_bytes + label_bytes);
             // Within the budget, or not at all (and the labels go with them); the cells and
             // then the strips, which the budget drops first, only where the rest leaves them
-            // room.
+            // room (the strips only with the cells, the cells only with the chains).
             if views.fit_memory(room) {
-                views.add_cells(mesh, &graph, room);
-                views.add_strips(mesh, &graph, room);
+                if views.add_cells(mesh, &graph, room) {
+                    cancel.check()?;
+                    views.add_strips(mesh, &graph, room);
+                }
                 graph.views = Some(views);
             } else {
                 graph.labels = None;

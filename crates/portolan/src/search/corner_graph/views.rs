@@ -320,8 +320,10 @@ impl Views {
     /// Keeps these views within `max_bytes`, if they can be: the per-edge strips go first,
     /// then the cells, then the cones' chains (the strips and chains only save the raycasts of
     /// a path's channel, the cells the tests of entries a query cannot take or surely takes;
-    /// without any of them a query gives the same path). `false` when even the views without
-    /// them pass `max_bytes` (the caller drops the views).
+    /// without any of them a query gives a path of the same length, the same path but where
+    /// several are shortest: the cells change the order the corners are met in, and the first
+    /// of equal sums wins). `false` when even the views without them pass `max_bytes` (the
+    /// caller drops the views).
     pub(crate) fn fit_memory(&mut self, max_bytes: usize) -> bool {
         if self.memory_bytes() > max_bytes {
             self.strip_at = Vec::new();
@@ -338,13 +340,17 @@ impl Views {
     }
 
     /// Adds the cells ([`Cells`]) where they fit: when these views, the cells with them, take at
-    /// most `max_bytes`. `false`, and none added, otherwise.
+    /// most `max_bytes` and the cones' chains are kept (the budget drops the cells before the
+    /// chains, [`Views::fit_memory`]). `false`, and none added, otherwise.
     pub(crate) fn add_cells(
         &mut self,
         mesh: &NavMesh,
         graph: &CornerGraph,
         max_bytes: usize,
     ) -> bool {
+        if self.chains_dropped() || self.memory_bytes() > max_bytes {
+            return false;
+        }
         let cells = Cells::build(mesh, graph, self);
         if self.memory_bytes() + cells.memory_bytes() > max_bytes {
             return false;
@@ -354,8 +360,9 @@ impl Views {
     }
 
     /// Adds the per-edge strips where they fit: when these views, the strips with them, take at
-    /// most `max_bytes` and the cones' chains are kept (the budget drops the strips before the
-    /// chains, [`Views::fit_memory`]). `false`, and none added, otherwise. The strips are counted
+    /// most `max_bytes` and the cells and the cones' chains are kept (the budget drops the
+    /// strips before both, [`Views::fit_memory`]; views with a polygon of more entries than
+    /// the cells index have neither). `false`, and none added, otherwise. The strips are counted
     /// as they are made and the making stops once they pass the room left, so a map whose
     /// strips do not fit does not build them whole first (on an open 1,024 × 1,024 map they
     /// were 47 MB, made and dropped).
@@ -366,10 +373,7 @@ impl Views {
         max_bytes: usize,
     ) -> bool {
         let held = self.memory_bytes();
-        // (The chains were dropped where the cones have no nodes; views without cones have
-        // neither, and keep their strips.)
-        let chains_dropped = self.cone_node.len() != self.cones.len();
-        if chains_dropped || held > max_bytes {
+        if self.chains_dropped() || self.cells.start.is_empty() || held > max_bytes {
             return false;
         }
         match edge_strips(mesh, graph, max_bytes - held) {
@@ -380,6 +384,12 @@ impl Views {
             }
             None => false,
         }
+    }
+
+    /// `true` where the cones' chains were dropped: the cones have no nodes (views without
+    /// cones have neither, and count as keeping them).
+    fn chains_dropped(&self) -> bool {
+        self.cone_node.len() != self.cones.len()
     }
 
     /// (polygon, corner) pairs held.
