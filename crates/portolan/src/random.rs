@@ -447,6 +447,40 @@ pub fn quad_grid_scene(n: usize, seed: u64) -> Scene {
     scene
 }
 
+/// Draws of an index with a chance in proportion to its weight (weights ≥ 0): the running sums,
+/// one uniform number per draw and a binary search. What draws polygons by area for the crowd's
+/// scenarios and the corner graph's fitting sample.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WeightedIndex {
+    upto: Vec<f64>,
+}
+
+impl WeightedIndex {
+    /// The draws over `weights`, in order.
+    pub(crate) fn new(weights: impl IntoIterator<Item = f64>) -> WeightedIndex {
+        let mut total = 0.0;
+        let upto = weights
+            .into_iter()
+            .map(|w| {
+                total += w;
+                total
+            })
+            .collect();
+        WeightedIndex { upto }
+    }
+
+    /// One draw; `None` without weights.
+    pub(crate) fn pick(&self, rng: &mut Rng) -> Option<usize> {
+        let total = *self.upto.last()?;
+        let x = rng.range_f64(0.0, total);
+        Some(
+            self.upto
+                .partition_point(|&c| c <= x)
+                .min(self.upto.len() - 1),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,7 +29,9 @@ use super::{AgentParams, Crowd, CrowdError, CrowdOptions};
 use crate::build::{build, BuildError, BuildOptions};
 use crate::geom::{Aabb, Vec2};
 use crate::mesh::{NavMesh, PolyId};
-use crate::random::{random_scene, sin_cos, RandomSceneError, RandomSceneOptions, Rng};
+use crate::random::{
+    random_scene, sin_cos, RandomSceneError, RandomSceneOptions, Rng, WeightedIndex,
+};
 use crate::scene::Scene;
 
 /// Radius of the agents of the built-in scenarios (`random` excepted: see [`Scenario::random`]).
@@ -538,41 +540,30 @@ impl Scenario {
 /// one of its fan triangles by area.
 struct Sampler {
     polys: Vec<PolyId>,
-    cumulative: Vec<f64>,
+    by_area: WeightedIndex,
 }
 
 impl Sampler {
     fn new(mesh: &NavMesh) -> Sampler {
         let part = mesh.connected_components();
         let mut area_of = vec![0.0; part.iter().map(|&p| p as usize + 1).max().unwrap_or(0)];
-        let areas: Vec<f64> = mesh.polygons().map(|p| poly_area(mesh, p)).collect();
+        let areas: Vec<f64> = mesh.polygons().map(|p| mesh.polygon_area(p)).collect();
         for (i, &p) in part.iter().enumerate() {
             area_of[p as usize] += areas[i];
         }
         let best = (0..area_of.len())
             .max_by(|&a, &b| area_of[a].total_cmp(&area_of[b]).then(b.cmp(&a)))
             .unwrap_or(0);
-        let mut polys = Vec::new();
-        let mut cumulative = Vec::new();
-        let mut total = 0.0;
-        for p in mesh.polygons() {
-            if part[p.index()] as usize == best {
-                total += areas[p.index()];
-                polys.push(p);
-                cumulative.push(total);
-            }
-        }
-        Sampler { polys, cumulative }
+        let polys: Vec<PolyId> = mesh
+            .polygons()
+            .filter(|p| part[p.index()] as usize == best)
+            .collect();
+        let by_area = WeightedIndex::new(polys.iter().map(|p| areas[p.index()]));
+        Sampler { polys, by_area }
     }
 
     fn sample(&self, mesh: &NavMesh, rng: &mut Rng) -> Option<(PolyId, Vec2)> {
-        let total = *self.cumulative.last()?;
-        let x = rng.range_f64(0.0, total);
-        let k = self
-            .cumulative
-            .partition_point(|&c| c <= x)
-            .min(self.polys.len() - 1);
-        let poly = self.polys[k];
+        let poly = self.polys[self.by_area.pick(rng)?];
         let pts: Vec<Vec2> = mesh.polygon_points(poly).collect();
         let tri_areas: Vec<f64> = (1..pts.len() - 1)
             .map(|i| (pts[i] - pts[0]).cross(pts[i + 1] - pts[0]) * 0.5)
@@ -591,11 +582,6 @@ impl Sampler {
         let p = pts[0] + (pts[t + 1] - pts[0]) * u + (pts[t + 2] - pts[0]) * v;
         mesh.locate_in(poly, p).map(|_| (poly, p))
     }
-}
-
-fn poly_area(mesh: &NavMesh, p: PolyId) -> f64 {
-    let pts: Vec<Vec2> = mesh.polygon_points(p).collect();
-    crate::geom::signed_area(&pts).abs()
 }
 
 /// Points kept at least `spacing` apart (a hash grid of cells `spacing` wide).

@@ -325,6 +325,11 @@ impl NavMesh {
     pub fn polygon_bounds(&self, p: PolyId) -> Aabb {
         self.poly_bounds[p.index()]
     }
+    /// The area of a polygon.
+    pub(crate) fn polygon_area(&self, p: PolyId) -> f64 {
+        let pts: Vec<Vec2> = self.polygon_points(p).collect();
+        crate::geom::signed_area(&pts).abs()
+    }
     /// The vertex average of a polygon (the chapter's `center`).
     #[inline]
     pub fn centroid(&self, p: PolyId) -> Vec2 {

@@ -44,7 +44,7 @@
 
 use super::views::Views;
 use super::{CornerGraph, NONE};
-use crate::geom::{orient, Orientation, Vec2};
+use crate::geom::{orient, Aabb, Orientation, Vec2};
 use crate::mesh::{NavMesh, PolyId};
 
 /// The cells per side of a cut polygon.
@@ -171,6 +171,12 @@ impl Cells {
         cells
     }
 
+    /// `true` without cells (dropped by the budget, or a polygon with more entries than two
+    /// bytes index).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.start.is_empty()
+    }
+
     /// The entries of polygon `p` that `x`, a point of it, may take, by their index among the
     /// polygon's: (surely taken, to test); `None` without cells.
     #[inline]
@@ -208,19 +214,11 @@ fn polygon_cells(
     views: &Views,
     p: PolyId,
 ) -> (Lines, CellLists) {
-    let ring: Vec<Vec2> = mesh
-        .polygon_vertices(p)
-        .iter()
-        .map(|&v| mesh.vertex(v))
-        .collect();
+    let ring: Vec<Vec2> = mesh.polygon_points(p).collect();
     let entries = views.entries(p);
     let cut = entries.len() > SPLIT_MIN;
-    let (lo, hi) = ring.iter().fold((ring[0], ring[0]), |(lo, hi), v| {
-        (
-            Vec2::new(lo.x.min(v.x), lo.y.min(v.y)),
-            Vec2::new(hi.x.max(v.x), hi.y.max(v.y)),
-        )
-    });
+    // (The vertices' least and greatest coordinates, exactly.)
+    let Aabb { min: lo, max: hi } = mesh.polygon_bounds(p);
     // The grid's coordinates, the box's sides included (as they are, not computed: every point
     // of the polygon lies between them): `xs[i]..=xs[i + 1]` is column `i`.
     let at = |a: f64, b: f64, i: usize| match i {
@@ -404,6 +402,45 @@ mod tests {
             points > 8_000 && on_lines > 3_000 && sure > 50_000 && taken > sure + 20_000,
             "{points} points ({on_lines} on grid lines), {sure} sure, {tested} tested, {taken} taken"
         );
+    }
+
+    /// What the cells save, per endpoint of the scenarios of three maps (BENCHMARKS.md, "Session
+    /// 24", prints its table with `--nocapture`): the entries a query reads and tests with
+    /// cells, against all of its polygons' entries without. Fewer than half are tested on each.
+    #[test]
+    fn cells_spare_most_tests_on_the_scenarios() {
+        for (dir, name) in [
+            ("movingai/dao", "lak303d"),
+            ("movingai/dao", "den011d"),
+            ("gppc", "AcrosstheCape"),
+        ] {
+            let dir = crate::testkit::data_dir().join(dir);
+            let open = |f: String| std::fs::File::open(dir.join(f)).expect("data file");
+            let map = read_map(open(format!("{name}.map"))).expect("valid map");
+            let mesh = build(&map.to_scene(), &BuildOptions::cdt()).expect("builds");
+            let graph = CornerGraph::build_with_views(&mesh);
+            let views = graph.views.as_ref().expect("views");
+            let queries =
+                crate::io::scenario::read(open(format!("{name}.map.scen"))).expect("scenario");
+            let (mut all, mut sure, mut tested) = (0, 0, 0);
+            for x in queries.iter().flat_map(|q| [q.start, q.goal]) {
+                for_each_polygon(&mesh, mesh.locate(x), |p| {
+                    let (s, t) = views.cells.lists(p, x).expect("cells");
+                    all += views.entries(p).len();
+                    sure += s.len();
+                    tested += t.len();
+                });
+            }
+            let per = |k: usize| k as f64 / (2 * queries.len()) as f64;
+            eprintln!(
+                "{name}: {:.1} entries per endpoint without cells; with them {:.1} tested + {:.1} \
+                 taken untested",
+                per(all),
+                per(tested),
+                per(sure)
+            );
+            assert!(2 * tested < all && sure + tested < all, "{name}");
+        }
     }
 
     /// The decisions on a corner at the origin with walls along −x and −y (the obstacle is the

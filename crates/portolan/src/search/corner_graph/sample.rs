@@ -32,6 +32,7 @@ use super::CornerGraph;
 use crate::build::{BuildError, CancelToken};
 use crate::geom::Vec2;
 use crate::mesh::{NavMesh, PolyId};
+use crate::random::WeightedIndex;
 use crate::search::polyanya::ExactSearch;
 use crate::search::SearchOptions;
 use std::sync::Arc;
@@ -121,22 +122,10 @@ pub(super) fn sample_pairs(mesh: &NavMesh) -> Vec<(PolyId, PolyId)> {
 }
 
 /// A draw of one of `mesh`'s polygons (at least one), each with a chance in proportion to its
-/// area: one uniform number and a binary search over the running sums of the areas.
+/// area.
 fn by_area(mesh: &NavMesh) -> impl Fn(&mut crate::random::Rng) -> PolyId {
-    let mut upto = Vec::with_capacity(mesh.polygon_count());
-    let mut total = 0.0;
-    let mut ring = Vec::new();
-    for p in mesh.polygons() {
-        ring.clear();
-        ring.extend(mesh.polygon_vertices(p).iter().map(|&v| mesh.vertex(v)));
-        total += crate::geom::signed_area(&ring).abs();
-        upto.push(total);
-    }
-    let last = upto.len().saturating_sub(1);
-    move |rng| {
-        let u = rng.next_f64() * total;
-        PolyId(upto.partition_point(|&x| x <= u).min(last) as u32)
-    }
+    let weights = WeightedIndex::new(mesh.polygons().map(|p| mesh.polygon_area(p)));
+    move |rng| PolyId(weights.pick(rng).unwrap_or(0) as u32)
 }
 
 /// The share of the sample's time the views or the landmarks must save to be used: both hold memory
@@ -348,14 +337,7 @@ mod tests {
         )
         .unwrap();
         let mesh = build(&map.to_scene(), &BuildOptions::cdt()).unwrap();
-        let area = |p: PolyId| {
-            let ring: Vec<Vec2> = mesh
-                .polygon_vertices(p)
-                .iter()
-                .map(|&v| mesh.vertex(v))
-                .collect();
-            crate::geom::signed_area(&ring).abs()
-        };
+        let area = |p: PolyId| mesh.polygon_area(p);
         let total: f64 = mesh.polygons().map(area).sum();
         let draw = by_area(&mesh);
         let mut rng = crate::random::Rng::new(7);

@@ -373,7 +373,7 @@ impl Views {
         max_bytes: usize,
     ) -> bool {
         let held = self.memory_bytes();
-        if self.chains_dropped() || self.cells.start.is_empty() || held > max_bytes {
+        if self.chains_dropped() || self.cells.is_empty() || held > max_bytes {
             return false;
         }
         match edge_strips(mesh, graph, max_bytes - held) {
@@ -406,13 +406,6 @@ impl Views {
             + (self.strip_at.len() + self.strips.len()) * 4
             + self.cells.memory_bytes()
     }
-}
-
-/// The entries of a polygon a query tests: all of them, or those its cell lists.
-enum Entries<'a> {
-    All(std::ops::Range<usize>),
-    /// Indices among the polygon's entries.
-    Listed(&'a [u16]),
 }
 
 /// Where corner `v` is, as [`NavMesh::locate`] would say, without locating it.
@@ -567,33 +560,28 @@ impl CornerGraph {
             // A point inside one polygon sees each of its corners once: no stamps.
             let single = matches!(xloc, Location::InPolygon(_));
             for_each_polygon(mesh, xloc, |p| {
-                // The cell's entries where there are cells (those surely taken with no test),
-                // otherwise the polygon's.
-                let first = views.entries(p).start;
-                let (sure, tested) = match views.cells.lists(p, x) {
-                    Some((sure, tested)) => (sure, Entries::Listed(tested)),
-                    None => (&[][..], Entries::All(views.entries(p))),
+                // (One stamp per corner where the endpoint is in several polygons.)
+                let mut stamps = (!single).then_some((&mut stamp[..], gen));
+                let at = (x, bound);
+                let entries = views.entries(p);
+                // The cell's entries where there are cells, those surely taken with no test;
+                // otherwise all of the polygon's, tested.
+                let Some((sure, tested)) = views.cells.lists(p, x) else {
+                    return self.take_tested(mesh, views, at, entries, stamps, list);
                 };
+                let first = entries.start;
                 for &e in sure {
                     let c = views.corner[first + usize::from(e)];
-                    if !single {
-                        if stamp[c as usize] == gen {
+                    if let Some((stamp, gen)) = &mut stamps {
+                        if stamp[c as usize] == *gen {
                             continue;
                         }
-                        stamp[c as usize] = gen;
+                        stamp[c as usize] = *gen;
                     }
                     list.push((0.0, 0.0, c));
                 }
-                // (One stamp per corner where the endpoint is in several polygons.)
-                let stamps = (!single).then_some((&mut stamp[..], gen));
-                let at = (x, bound);
-                match tested {
-                    Entries::All(r) => self.take_tested(mesh, views, at, r, stamps, list),
-                    Entries::Listed(l) => {
-                        let r = l.iter().map(|&e| first + usize::from(e));
-                        self.take_tested(mesh, views, at, r, stamps, list);
-                    }
-                }
+                let tested = tested.iter().map(|&e| first + usize::from(e));
+                self.take_tested(mesh, views, at, tested, stamps, list);
             });
             // The distances of the corners taken only (two square roots each).
             for item in list.iter_mut() {
