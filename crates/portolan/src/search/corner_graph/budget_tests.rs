@@ -80,7 +80,10 @@ fn a_budget_drops_the_channel_caches_first_and_answers_stay_exact() {
     assert!(strips > 0 && cells > 0 && chains > 0);
     let total = full.memory_bytes();
 
-    // Room for all but the strips: the strips go, the chains stay.
+    // Room for all but the strips, and not for the strips with coarse cells either: the strips
+    // go, the chains and the fine cells stay.
+    let coarse = Cells::build(&mesh, &full, views, false).memory_bytes();
+    assert!(coarse + strips > cells, "{coarse} + {strips} vs {cells}");
     let g = within(&mesh, total - strips);
     let v = g
         .views
@@ -176,20 +179,49 @@ fn cells_are_added_only_where_they_fit_and_the_chains_are_kept() {
     bare.cells = Cells::default();
     let with_cells = bare.memory_bytes() + views.cells.memory_bytes();
     let mut short = bare.clone();
-    assert!(!short.add_cells(&mesh, &full, with_cells - 1));
+    assert!(!short.add_cells(&mesh, &full, with_cells - 1, true));
     assert_eq!(short.cells, Cells::default());
     // Without the cells, no strips either, whatever the room.
     assert!(!short.add_strips(&mesh, &full, usize::MAX));
     assert!(short.strips.is_empty());
     let mut exact = bare.clone();
-    assert!(exact.add_cells(&mesh, &full, with_cells));
+    assert!(exact.add_cells(&mesh, &full, with_cells, true));
     assert_eq!(exact.cells, views.cells);
     assert_eq!(exact.memory_bytes(), with_cells);
     let mut chainless = bare;
     chainless.tree = Vec::new();
     chainless.cone_node = Vec::new();
-    assert!(!chainless.add_cells(&mesh, &full, usize::MAX));
+    assert!(!chainless.add_cells(&mesh, &full, usize::MAX, true));
     assert_eq!(chainless.cells, Cells::default());
+}
+
+/// The cells are cut finely where the strips fit with them, and coarsely where only that
+/// leaves the strips room; either way every query is answered exactly.
+#[test]
+fn the_cells_are_cut_coarsely_where_fine_cells_leave_the_strips_no_room() {
+    let (mesh, pairs) = den011d();
+    let full = within(&mesh, usize::MAX);
+    let views = full.views.as_ref().expect("den011d keeps its views");
+    let fine = views.cells.memory_bytes();
+    let coarse = Cells::build(&mesh, &full, views, false);
+    assert!(!views.strips.is_empty());
+    assert_eq!(views.cells, Cells::build(&mesh, &full, views, true));
+    assert!(
+        coarse.memory_bytes() < fine,
+        "den011d has polygons cut finely"
+    );
+    let strips = (views.strip_at.len() + views.strips.len()) * 4;
+    assert!(
+        fine <= coarse.memory_bytes() + strips,
+        "fine cells alone fit the room"
+    );
+    let budget = full.memory_bytes() - fine + coarse.memory_bytes();
+    let g = within(&mesh, budget);
+    let v = g.views.as_ref().expect("views");
+    assert_eq!(v.cells, coarse);
+    assert_eq!(v.strips, views.strips);
+    assert_eq!(g.memory_bytes(), budget);
+    same_as_exact(&mesh, g, &pairs, "coarse cells");
 }
 
 #[test]

@@ -13,8 +13,9 @@
 //! always taken, with no test.
 //!
 //! # The cells
-//! A polygon with more than [`SPLIT_MIN`] entries is cut by its bounding box into [`GRID`] ×
-//! [`GRID`] cells, by grid lines kept as exact `f64` values (a point's cell is found by
+//! A polygon with more than [`SPLIT_MIN`] entries is cut by its bounding box into [`COARSE`] ×
+//! [`COARSE`] cells, or [`FINE`] × [`FINE`] past [`FINE_MIN`] entries where the budget leaves
+//! room (see "Cost"), by grid lines kept as exact `f64` values (a point's cell is found by
 //! comparing its coordinates with them, exactly, so a point always lies in the closed box of its
 //! cell); a smaller polygon is one cell. Per cell, the entries are kept except those never taken
 //! in it, the surely taken ones first. Each is decided exactly, on the points that bound the
@@ -36,36 +37,59 @@
 //! Measured on the dao maps and AcrosstheCape with their scenarios before this was written, a
 //! 3 × 3 grid left 0.61–0.69 of the entries an endpoint reads, about a third of them taken
 //! untested, so 0.44–0.46 of its tests; the figures per map and the query times are in
-//! BENCHMARKS.md ("Fast search", "Session 24"). Memory: 2 bytes
-//! per (cell, entry) kept (about six times the entries), 8 per cell, 36 per polygon; the
-//! budget drops the cells after the edges' strips ([`Views::fit_memory`]), and a query without
-//! them tests every entry of the polygon. Build: per entry of a cut polygon, its lines' signs
-//! at the polygon's vertices and at the grid's 16 points, in parallel over polygons.
+//! BENCHMARKS.md ("Fast search", "Session 24"). Cutting the polygons of more than [`FINE_MIN`]
+//! entries 5 × 5 instead left 0.64–0.85 of the 3 × 3 grid's tests and saved 1–9% of a corner
+//! query's time, for 6–22% more index ("Session 25"); finer grids saved no more (an 8 × 8 grid
+//! on every cut polygon: 0–4%). Memory: 2 bytes per (cell, entry) kept, 8 per
+//! cell, 8 per polygon and 8 per grid line; the budget drops the cells after the edges'
+//! strips ([`Views::fit_memory`]), and a query without them tests every entry of the polygon.
+//! A build cuts finely only where the strips still fit with the cells, coarsely where only
+//! that leaves them room ([`Views::add_cells_and_strips`]). Build: per entry of a cut polygon,
+//! its lines' signs at the polygon's vertices and at the grid's `(g + 1)²` points, in
+//! parallel over a block of polygons at a time, stopped at the first block past the room.
 
 use super::views::Views;
 use super::{CornerGraph, NONE};
 use crate::geom::{orient, Aabb, Orientation, Vec2};
 use crate::mesh::{NavMesh, PolyId};
 
-/// The cells per side of a cut polygon.
-pub(crate) const GRID: usize = 3;
+/// The cells per side of a cut polygon: [`COARSE`], or [`FINE`] for a polygon of more than
+/// [`FINE_MIN`] entries where the budget leaves room for that ([`Views::add_cells`]).
+pub(crate) const COARSE: usize = 3;
+
+/// The cells per side of a polygon of more than [`FINE_MIN`] entries, cut finely.
+pub(crate) const FINE: usize = 5;
+
+/// Polygons with more entries than this are cut into [`FINE`] × [`FINE`] cells when cut finely.
+pub(crate) const FINE_MIN: usize = 48;
+
+/// The most cells per side a loaded index may give a polygon.
+pub(crate) const MAX_GRID: usize = 16;
 
 /// Polygons with more entries than this are cut into cells; the others are one cell.
 pub(crate) const SPLIT_MIN: usize = 24;
 
-/// The grid lines of a cut polygon: `GRID - 1` for `x`, then as many for `y`.
-pub(crate) type Lines = [f64; 2 * (GRID - 1)];
-
-/// The lines of a polygon that is one cell: no coordinate passes them.
-const UNCUT: Lines = [f64::INFINITY; 2 * (GRID - 1)];
+/// The cells per side of a polygon of `entries` entries, cut finely or not.
+fn grid_for(entries: usize, fine: bool) -> usize {
+    if entries <= SPLIT_MIN {
+        1
+    } else if fine && entries > FINE_MIN {
+        FINE
+    } else {
+        COARSE
+    }
+}
 
 /// Per polygon its cells, per cell the entries kept (see the [module docs](self)).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Cells {
-    /// Polygon `p`'s cells are `start[p]..start[p + 1]`: one, or `GRID²` row by row.
+    /// Polygon `p`'s cells are `start[p]..start[p + 1]`: one, or `g²` row by row for a
+    /// polygon cut by a grid of `g` cells per side.
     pub(super) start: Vec<u32>,
-    /// Per polygon: its grid lines, [`UNCUT`] for a polygon that is one cell.
-    pub(super) lines: Vec<Lines>,
+    /// Polygon `p`'s grid lines are `lines[line_at[p]..line_at[p + 1]]`: `g - 1` for `x`, then
+    /// as many for `y`; none for a polygon that is one cell.
+    pub(super) line_at: Vec<u32>,
+    pub(super) lines: Vec<f64>,
     /// Cell `c` keeps `entries[at[c]..at[c + 1]]`: entries of its polygon, by their index
     /// among the polygon's (two bytes: a polygon with more than 65,536 entries leaves the views
     /// without cells), the surely taken ones `at[c]..sure[c]`, those to test after them.
@@ -128,21 +152,54 @@ fn decide(sets: [&[u8]; 2], cones: usize) -> Option<bool> {
 }
 
 impl Cells {
-    /// The cells of `views` on `mesh` (their entries' corners' walls from `graph`); none where
-    /// a polygon has more entries than two bytes index.
-    pub(super) fn build(mesh: &NavMesh, graph: &CornerGraph, views: &Views) -> Cells {
+    /// [`Cells::build_within`] with no limit.
+    #[cfg(test)]
+    pub(super) fn build(mesh: &NavMesh, graph: &CornerGraph, views: &Views, fine: bool) -> Cells {
+        Cells::build_within(mesh, graph, views, fine, usize::MAX).expect("no limit")
+    }
+
+    /// The cells of `views` on `mesh` (their entries' corners' walls from `graph`), the
+    /// polygons of more than [`FINE_MIN`] entries cut finely or not, within `max_bytes` of
+    /// memory: `None` once they pass it; no cells where a polygon has more entries than two
+    /// bytes index. The polygons are cut a block at a time (in parallel within a block), and
+    /// the cutting stops at the first block past the room, so cells that do not fit are not
+    /// made whole first.
+    pub(super) fn build_within(
+        mesh: &NavMesh,
+        graph: &CornerGraph,
+        views: &Views,
+        fine: bool,
+        max_bytes: usize,
+    ) -> Option<Cells> {
+        const BLOCK: usize = 4096;
         let n = mesh.polygon_count();
         if (0..n).any(|p| views.entries(PolyId(p as u32)).len() > usize::from(u16::MAX) + 1) {
-            return Cells::default();
+            return Some(Cells::default());
         }
-        let polygon = |p: usize| polygon_cells(mesh, graph, views, PolyId(p as u32));
-        #[cfg(feature = "parallel")]
-        let per: Vec<(Lines, CellLists)> = {
-            use rayon::prelude::*;
-            (0..n).into_par_iter().map(polygon).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let per: Vec<(Lines, CellLists)> = (0..n).map(polygon).collect();
+        let polygon = |p: usize| polygon_cells(mesh, graph, views, PolyId(p as u32), fine);
+        // What `memory_bytes` will count: the per-polygon offsets, then per block its cells.
+        let mut bytes = (2 * (n + 1) + 1) * 4;
+        let mut per: Vec<(Vec<f64>, CellLists)> = Vec::with_capacity(n);
+        for first in (0..n).step_by(BLOCK) {
+            let block = first..(first + BLOCK).min(n);
+            #[cfg(feature = "parallel")]
+            let cut: Vec<(Vec<f64>, CellLists)> = {
+                use rayon::prelude::*;
+                block.into_par_iter().map(polygon).collect()
+            };
+            #[cfg(not(feature = "parallel"))]
+            let cut: Vec<(Vec<f64>, CellLists)> = block.map(polygon).collect();
+            bytes += cut
+                .iter()
+                .map(|(lines, list)| {
+                    lines.len() * 8 + list.iter().map(|x| 8 + 2 * x.1.len()).sum::<usize>()
+                })
+                .sum::<usize>();
+            if bytes > max_bytes {
+                return None;
+            }
+            per.extend(cut);
+        }
         // Allocated once at their sizes: the budget counts the lengths.
         let count = per.iter().map(|x| x.1.len()).sum::<usize>();
         let kept = per
@@ -150,25 +207,30 @@ impl Cells {
             .flat_map(|x| &x.1)
             .map(|x| x.1.len())
             .sum::<usize>();
+        let lines = per.iter().map(|x| x.0.len()).sum::<usize>();
         let mut cells = Cells {
             start: Vec::with_capacity(n + 1),
-            lines: Vec::with_capacity(n),
+            line_at: Vec::with_capacity(n + 1),
+            lines: Vec::with_capacity(lines),
             at: Vec::with_capacity(count + 1),
             sure: Vec::with_capacity(count),
             entries: Vec::with_capacity(kept),
         };
         cells.start.push(0);
+        cells.line_at.push(0);
         for (lines, list) in per {
             for (sure, entries) in list {
                 cells.at.push(cells.entries.len() as u32);
                 cells.sure.push(cells.entries.len() as u32 + sure);
                 cells.entries.extend(entries);
             }
-            cells.lines.push(lines);
+            cells.lines.extend(lines);
+            cells.line_at.push(cells.lines.len() as u32);
             cells.start.push(cells.at.len() as u32);
         }
         cells.at.push(cells.entries.len() as u32);
-        cells
+        debug_assert_eq!(cells.memory_bytes(), bytes);
+        Some(cells)
     }
 
     /// `true` without cells (dropped by the budget, or a polygon with more entries than two
@@ -182,11 +244,10 @@ impl Cells {
     #[inline]
     pub(super) fn lists(&self, p: PolyId, x: Vec2) -> Option<(&[u16], &[u16])> {
         let first = *self.start.get(p.index())? as usize;
-        let l = &self.lines[p.index()];
-        let (gx, gy) = l.split_at(GRID - 1);
+        let (gx, gy) = self.lines_of(p);
         let ix: usize = gx.iter().map(|&g| usize::from(x.x >= g)).sum();
         let iy: usize = gy.iter().map(|&g| usize::from(x.y >= g)).sum();
-        let c = first + iy * GRID + ix;
+        let c = first + iy * (gx.len() + 1) + ix;
         let (a, s, b) = (
             self.at[c] as usize,
             self.sure[c] as usize,
@@ -195,11 +256,23 @@ impl Cells {
         Some((&self.entries[a..s], &self.entries[s..b]))
     }
 
+    /// Polygon `p`'s grid lines, for `x` and for `y` (empty for a polygon that is one cell).
+    #[inline]
+    pub(super) fn lines_of(&self, p: PolyId) -> (&[f64], &[f64]) {
+        let l = &self.lines[self.line_at[p.index()] as usize..self.line_at[p.index() + 1] as usize];
+        l.split_at(l.len() / 2)
+    }
+
+    /// Whether cutting finely would cut some polygon of `views` otherwise than coarsely.
+    pub(super) fn fine_differs(views: &Views, polygons: usize) -> bool {
+        (0..polygons).any(|p| views.entries(PolyId(p as u32)).len() > FINE_MIN)
+    }
+
     /// Heap memory held, in bytes.
     pub(crate) fn memory_bytes(&self) -> usize {
-        (self.start.len() + self.at.len() + self.sure.len()) * 4
+        (self.start.len() + self.line_at.len() + self.at.len() + self.sure.len()) * 4
             + self.entries.len() * 2
-            + self.lines.len() * std::mem::size_of::<Lines>()
+            + self.lines.len() * 8
     }
 }
 
@@ -207,33 +280,35 @@ impl Cells {
 /// their index among the polygon's), those first.
 type CellLists = Vec<(u32, Vec<u16>)>;
 
-/// Polygon `p`'s grid lines and cells.
+/// Polygon `p`'s grid lines and cells, cut finely or not.
 fn polygon_cells(
     mesh: &NavMesh,
     graph: &CornerGraph,
     views: &Views,
     p: PolyId,
-) -> (Lines, CellLists) {
+    fine: bool,
+) -> (Vec<f64>, CellLists) {
     let ring: Vec<Vec2> = mesh.polygon_points(p).collect();
     let entries = views.entries(p);
-    let cut = entries.len() > SPLIT_MIN;
+    let side = grid_for(entries.len(), fine);
+    let cut = side > 1;
     // (The vertices' least and greatest coordinates, exactly.)
     let Aabb { min: lo, max: hi } = mesh.polygon_bounds(p);
     // The grid's coordinates, the box's sides included (as they are, not computed: every point
     // of the polygon lies between them): `xs[i]..=xs[i + 1]` is column `i`.
-    let at = |a: f64, b: f64, i: usize| match i {
-        0 => a,
-        GRID => b,
-        _ => a + (b - a) * (i as f64 / GRID as f64),
+    let at = |a: f64, b: f64, i: usize| {
+        if i == 0 {
+            a
+        } else if i == side {
+            b
+        } else {
+            a + (b - a) * (i as f64 / side as f64)
+        }
     };
-    let xs: Vec<f64> = (0..=GRID).map(|i| at(lo.x, hi.x, i)).collect();
-    let ys: Vec<f64> = (0..=GRID).map(|i| at(lo.y, hi.y, i)).collect();
-    let mut lines = UNCUT;
-    if cut {
-        lines[..GRID - 1].copy_from_slice(&xs[1..GRID]);
-        lines[GRID - 1..].copy_from_slice(&ys[1..GRID]);
-    }
-    let cells = if cut { GRID * GRID } else { 1 };
+    let xs: Vec<f64> = (0..=side).map(|i| at(lo.x, hi.x, i)).collect();
+    let ys: Vec<f64> = (0..=side).map(|i| at(lo.y, hi.y, i)).collect();
+    let lines: Vec<f64> = xs[1..side].iter().chain(&ys[1..side]).copied().collect();
+    let cells = side * side;
     let mut lists: Vec<(Vec<u16>, Vec<u16>)> = vec![Default::default(); cells];
     let vs = mesh.vertices();
     let (mut through, mut at_ring, mut at_grid) = (Vec::new(), Vec::new(), Vec::new());
@@ -243,7 +318,7 @@ fn polygon_cells(
         .collect();
     let (mut at_point, mut box_signs) = (Vec::new(), Vec::new());
     for (local, e) in entries.enumerate() {
-        // (At most 65,536 entries: `Cells::build`.)
+        // (At most 65,536 entries: `Cells::build_within`.)
         let local = local as u16;
         let c = views.corner[e] as usize;
         let [u, w] = graph.turns[c];
@@ -260,7 +335,7 @@ fn polygon_cells(
         );
         signs(vs[c], &through, &ring, &mut at_ring);
         if cut {
-            // Each line's sign at each of the (GRID + 1)² grid points, once per entry; a cell
+            // Each line's sign at each of the (side + 1)² grid points, once per entry; a cell
             // box's are its four corners'.
             at_grid.clear();
             for &x in &grid {
@@ -271,11 +346,11 @@ fn polygon_cells(
         let n = through.len();
         for (k, (sure, test)) in lists.iter_mut().enumerate() {
             let kept = if cut {
-                let (i, j) = (k % GRID, k / GRID);
+                let (i, j) = (k % side, k / side);
                 box_signs.clear();
                 box_signs.resize(n, 0);
                 for (di, dj) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                    let g = (j + dj) * (GRID + 1) + i + di;
+                    let g = (j + dj) * (side + 1) + i + di;
                     for (m, s) in box_signs.iter_mut().zip(&at_grid[g * n..(g + 1) * n]) {
                         *m |= s;
                     }
@@ -329,72 +404,73 @@ mod tests {
             let graph = CornerGraph::build_with_views(&mesh);
             let views = graph.views.as_ref().expect("views");
             assert!(!views.cells.start.is_empty(), "cells within the budget");
-            for p in mesh.polygons() {
-                let ring: Vec<Vec2> = mesh
-                    .polygon_vertices(p)
-                    .iter()
-                    .map(|&v| mesh.vertex(v))
-                    .collect();
-                let mut xs = ring.clone();
-                for (k, &a) in ring.iter().enumerate() {
-                    xs.push((a + ring[(k + 1) % ring.len()]) * 0.5);
-                }
-                let inside = |rng: &mut crate::random::Rng| {
-                    let w: Vec<f64> = ring.iter().map(|_| rng.next_f64() + 1e-3).collect();
-                    let sum: f64 = w.iter().sum();
-                    ring.iter()
-                        .zip(&w)
-                        .fold(Vec2::new(0.0, 0.0), |q, (&v, wi)| q + v * (wi / sum))
-                };
-                for _ in 0..6 {
-                    xs.push(inside(&mut rng));
-                }
-                // On the grid lines, where they cross the polygon, and at their crossings.
-                let l = views.cells.lines[p.index()];
-                let (gx, gy) = l.split_at(GRID - 1);
-                let mut lined = Vec::new();
-                for _ in 0..4 {
-                    let q = inside(&mut rng);
-                    lined.extend(gx.iter().map(|&x| Vec2::new(x, q.y)));
-                    lined.extend(gy.iter().map(|&y| Vec2::new(q.x, y)));
-                }
-                lined.extend(
-                    gx.iter()
-                        .flat_map(|&x| gy.iter().map(move |&y| Vec2::new(x, y))),
-                );
-                lined.retain(|q| q.x.is_finite() && q.y.is_finite());
-                let lines_from = xs.len();
-                xs.extend(lined);
-                for (k, x) in xs.into_iter().enumerate() {
-                    // Every polygon a query at `x` reads (those of its location).
-                    let Some(loc) = mesh.locate_in(p, x) else {
-                        continue;
+            // Cut finely and coarsely.
+            for cells in [true, false].map(|fine| Cells::build(&mesh, &graph, views, fine)) {
+                for p in mesh.polygons() {
+                    let ring: Vec<Vec2> = mesh
+                        .polygon_vertices(p)
+                        .iter()
+                        .map(|&v| mesh.vertex(v))
+                        .collect();
+                    let mut xs = ring.clone();
+                    for (k, &a) in ring.iter().enumerate() {
+                        xs.push((a + ring[(k + 1) % ring.len()]) * 0.5);
+                    }
+                    let inside = |rng: &mut crate::random::Rng| {
+                        let w: Vec<f64> = ring.iter().map(|_| rng.next_f64() + 1e-3).collect();
+                        let sum: f64 = w.iter().sum();
+                        ring.iter()
+                            .zip(&w)
+                            .fold(Vec2::new(0.0, 0.0), |q, (&v, wi)| q + v * (wi / sum))
                     };
-                    points += 1;
-                    on_lines += usize::from(k >= lines_from);
-                    for_each_polygon(&mesh, loc, |q| {
-                        let first = views.entries(q).start;
-                        let (s, t) = views.cells.lists(q, x).expect("cells");
-                        let kept: Vec<usize> =
-                            s.iter().chain(t).map(|&e| first + usize::from(e)).collect();
-                        for e in views.entries(q) {
-                            let c = views.corner[e];
-                            if graph.taut_from(&mesh, x, c) && views.sees(&mesh, e, x) {
-                                assert!(kept.contains(&e), "{q:?} at {x:?}: entry {e} dropped");
-                                taken += 1;
+                    for _ in 0..6 {
+                        xs.push(inside(&mut rng));
+                    }
+                    // On the grid lines, where they cross the polygon, and at their crossings.
+                    let (gx, gy) = cells.lines_of(p);
+                    let mut lined = Vec::new();
+                    for _ in 0..4 {
+                        let q = inside(&mut rng);
+                        lined.extend(gx.iter().map(|&x| Vec2::new(x, q.y)));
+                        lined.extend(gy.iter().map(|&y| Vec2::new(q.x, y)));
+                    }
+                    lined.extend(
+                        gx.iter()
+                            .flat_map(|&x| gy.iter().map(move |&y| Vec2::new(x, y))),
+                    );
+                    let lines_from = xs.len();
+                    xs.extend(lined);
+                    for (k, x) in xs.into_iter().enumerate() {
+                        // Every polygon a query at `x` reads (those of its location).
+                        let Some(loc) = mesh.locate_in(p, x) else {
+                            continue;
+                        };
+                        points += 1;
+                        on_lines += usize::from(k >= lines_from);
+                        for_each_polygon(&mesh, loc, |q| {
+                            let first = views.entries(q).start;
+                            let (s, t) = cells.lists(q, x).expect("cells");
+                            let kept: Vec<usize> =
+                                s.iter().chain(t).map(|&e| first + usize::from(e)).collect();
+                            for e in views.entries(q) {
+                                let c = views.corner[e];
+                                if graph.taut_from(&mesh, x, c) && views.sees(&mesh, e, x) {
+                                    assert!(kept.contains(&e), "{q:?} at {x:?}: entry {e} dropped");
+                                    taken += 1;
+                                }
                             }
-                        }
-                        for &e in s {
-                            let e = first + usize::from(e);
-                            let c = views.corner[e];
-                            assert!(
-                                graph.taut_from(&mesh, x, c) && views.sees(&mesh, e, x),
-                                "{q:?} at {x:?}: entry {e} said surely taken, but is not"
-                            );
-                        }
-                        sure += s.len();
-                        tested += t.len();
-                    });
+                            for &e in s {
+                                let e = first + usize::from(e);
+                                let c = views.corner[e];
+                                assert!(
+                                    graph.taut_from(&mesh, x, c) && views.sees(&mesh, e, x),
+                                    "{q:?} at {x:?}: entry {e} said surely taken, but is not"
+                                );
+                            }
+                            sure += s.len();
+                            tested += t.len();
+                        });
+                    }
                 }
             }
         }

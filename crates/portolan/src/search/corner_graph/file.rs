@@ -1,7 +1,7 @@
 //! The corner graph as bytes: a saved index that a later process loads instead of building it
 //! again ([`CornerGraph::to_bytes`], [`CornerGraph::from_bytes`]).
 //!
-//! # Format (version 6)
+//! # Format (version 7)
 //! Little-endian throughout:
 //!
 //! | bytes | what |
@@ -31,7 +31,7 @@
 //! Writing and reading are linear in the graph's size (BENCHMARKS.md, "Fast search", gives
 //! sizes per map); the checksum and the fingerprint are one pass each.
 
-use super::cells::{Cells, Lines, GRID};
+use super::cells::{Cells, MAX_GRID};
 use super::labels::HubLabels;
 use super::views::{ViewChoice, Views};
 use super::{side_group, CornerGraph, NONE};
@@ -52,7 +52,8 @@ use std::sync::Arc;
 /// ```
 pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 
-/// The format version this build writes and reads (6: the views' cells; 5: each corner's edges grouped by the
+/// The format version this build writes and reads (7: a grid per polygon for the cells, and
+/// no grid lines for a polygon that is one cell; 6: the views' cells; 5: each corner's edges grouped by the
 /// turns they continue, then by target; 4: the landmark table in `f32`; 3: the views
 /// keep their sweeps' trees, the channels of their paths' first and last legs; 2: a graph
 /// without labels says whether its edges are swept, `CornerGraph::answers_from_edges`). Older
@@ -71,7 +72,7 @@ pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 ///     IndexError::Version { found: VERSION - 1, supported: VERSION }
 /// );
 /// ```
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// Why [`CornerGraph::from_bytes`] refused a file.
 ///
@@ -333,9 +334,9 @@ fn check_offsets(offsets: &[u32], len: usize, end: usize, what: &str) -> Result<
 }
 
 /// The views' cells ([`Cells`]), checked against the views' entries per polygon (`offsets`):
-/// one or [`GRID`]² cells per polygon, the grid lines of a cut polygon finite and in order (a
-/// polygon not cut has infinite ones), each cell's entries its polygon's (by their index among
-/// the polygon's), the surely taken ones among them and of corners (a query takes them with no
+/// per polygon, `g²` cells and `2 (g − 1)` grid lines for some `g` from 1 to [`MAX_GRID`], the
+/// lines finite and in order, each cell's entries its polygon's (by their index among the
+/// polygon's), the surely taken ones among them and of corners (a query takes them with no
 /// test). All arrays empty: dropped to fit the memory budget.
 fn view_cells(
     i: &mut In<'_>,
@@ -344,46 +345,50 @@ fn view_cells(
 ) -> Result<Cells, IndexError> {
     const WHAT: &str = "the view cells";
     let start = i.u32s("the view cells' offsets")?;
+    let line_at = i.u32s("the view cells' grid line offsets")?;
     let lines = i.f64s("the view cells' grid lines")?;
     let at = i.u32s("the view cells' entry offsets")?;
     let sure = i.u32s("the view cells' sure entries")?;
     let entries = i.u16s("the view cells' entries")?;
     if [
         start.len(),
+        line_at.len(),
         lines.len(),
         at.len(),
         sure.len(),
         entries.len(),
-    ] == [0; 5]
+    ] == [0; 6]
     {
         return Ok(Cells::default());
     }
     let np = offsets.len() - 1;
-    let per = 2 * (GRID - 1);
-    if lines.len() != np * per || sure.len() + 1 != at.len() {
+    if sure.len() + 1 != at.len() {
         return Err(corrupt(format!("{WHAT}: arrays of the wrong lengths")));
     }
     check_offsets(&start, np, sure.len(), "the view cells' offsets")?;
+    check_offsets(
+        &line_at,
+        np,
+        lines.len(),
+        "the view cells' grid line offsets",
+    )?;
     check_offsets(
         &at,
         sure.len(),
         entries.len(),
         "the view cells' entry offsets",
     )?;
-    let lines: Vec<Lines> = lines
-        .chunks_exact(per)
-        .map(|l| l.try_into().expect("chunks of the lines' length"))
-        .collect();
     for p in 0..np {
         let cells = start[p] as usize..start[p + 1] as usize;
-        let l = &lines[p];
-        let cut = match cells.len() {
-            1 => l.iter().all(|x| *x == f64::INFINITY),
-            n if n == GRID * GRID => l
-                .chunks(GRID - 1)
-                .all(|g| g.iter().all(|x| x.is_finite()) && g.windows(2).all(|w| w[0] <= w[1])),
-            _ => false,
-        };
+        let l = &lines[line_at[p] as usize..line_at[p + 1] as usize];
+        let g = l.len() / 2 + 1;
+        let cut = l.len() % 2 == 0
+            && g <= MAX_GRID
+            && cells.len() == g * g
+            && (l.is_empty()
+                || l.chunks(g - 1).all(|side| {
+                    side.iter().all(|x| x.is_finite()) && side.windows(2).all(|w| w[0] <= w[1])
+                }));
         if !cut {
             return Err(corrupt(format!(
                 "{WHAT}: polygon {p} has {} cells or grid lines that do not go with them",
@@ -411,6 +416,7 @@ fn view_cells(
     }
     Ok(Cells {
         start,
+        line_at,
         lines,
         at,
         sure,
@@ -482,7 +488,8 @@ impl CornerGraph {
                 o.u32s(v.strip_at.iter().copied());
                 o.u32s(v.strips.iter().map(|p| p.0));
                 o.u32s(v.cells.start.iter().copied());
-                o.f64s(v.cells.lines.as_flattened());
+                o.u32s(v.cells.line_at.iter().copied());
+                o.f64s(&v.cells.lines);
                 o.u32s(v.cells.at.iter().copied());
                 o.u32s(v.cells.sure.iter().copied());
                 o.u16s(&v.cells.entries);
@@ -951,9 +958,19 @@ mod tests {
                 let k = v.cells.at[listing] as usize;
                 v.cells.entries[k] = own;
             },
-            &|v| v.cells.lines[whole][0] = 1.0,
-            &|v| v.cells.lines[cut][0] = v.cells.lines[cut][1] + 1.0,
-            &|v| v.cells.lines[cut][0] = f64::NAN,
+            &|v| {
+                // Two grid lines for a polygon of one cell.
+                let k = v.cells.line_at[whole] as usize;
+                v.cells.lines.splice(k..k, [1.0, 1.0]);
+                for x in &mut v.cells.line_at[whole + 1..] {
+                    *x += 2;
+                }
+            },
+            &|v| {
+                let k = v.cells.line_at[cut] as usize;
+                v.cells.lines[k] = v.cells.lines[k + 1] + 1.0;
+            },
+            &|v| v.cells.lines[v.cells.line_at[cut] as usize] = f64::NAN,
             &|v| v.cells.sure[first] = v.cells.at[first + 1] + 1,
             &|v| {
                 v.cells.lines.pop();

@@ -444,10 +444,7 @@ impl CornerGraph {
             // then the strips, which the budget drops first, only where the rest leaves them
             // room (the strips only with the cells, the cells only with the chains).
             if views.fit_memory(room) {
-                if views.add_cells(mesh, &graph, room) {
-                    cancel.check()?;
-                    views.add_strips(mesh, &graph, room);
-                }
+                views.add_cells_and_strips(mesh, &graph, room, cancel)?;
                 graph.views = Some(views);
             } else {
                 graph.labels = None;

@@ -339,24 +339,63 @@ impl Views {
         self.memory_bytes() <= max_bytes
     }
 
-    /// Adds the cells ([`Cells`]) where they fit: when these views, the cells with them, take at
-    /// most `max_bytes` and the cones' chains are kept (the budget drops the cells before the
-    /// chains, [`Views::fit_memory`]). `false`, and none added, otherwise.
+    /// Adds the cells ([`Cells`]) where they fit, cut finely or not: when these views, the
+    /// cells with them, take at most `max_bytes` and the cones' chains are kept (the budget
+    /// drops the cells before the chains, [`Views::fit_memory`]). `false`, and the cells left
+    /// as they were, otherwise.
     pub(crate) fn add_cells(
         &mut self,
         mesh: &NavMesh,
         graph: &CornerGraph,
         max_bytes: usize,
+        fine: bool,
     ) -> bool {
-        if self.chains_dropped() || self.memory_bytes() > max_bytes {
+        let held = self.memory_bytes() - self.cells.memory_bytes();
+        if self.chains_dropped() || held > max_bytes {
             return false;
         }
-        let cells = Cells::build(mesh, graph, self);
-        if self.memory_bytes() + cells.memory_bytes() > max_bytes {
-            return false;
+        match Cells::build_within(mesh, graph, self, fine, max_bytes - held) {
+            Some(cells) => {
+                self.cells = cells;
+                true
+            }
+            None => false,
         }
-        self.cells = cells;
-        true
+    }
+
+    /// Adds the cells and then the strips ([`add_cells`](Views::add_cells),
+    /// [`add_strips`](Views::add_strips)) where they fit, the cells cut finely where the strips
+    /// still fit with them, else coarsely: the strips save a path's channel its raycasts, more
+    /// than a finer cut saves the side lists (on AcrosstheCape, the fullest map in shared data,
+    /// a 4 × 4 cut of every polygon left no room for the strips). Where no cells leave the
+    /// strips room, the finest cells that fit are kept without them.
+    pub(crate) fn add_cells_and_strips(
+        &mut self,
+        mesh: &NavMesh,
+        graph: &CornerGraph,
+        max_bytes: usize,
+        cancel: &CancelToken,
+    ) -> Result<(), BuildError> {
+        let rounds: &[bool] = if Cells::fine_differs(self, mesh.polygon_count()) {
+            &[true, false]
+        } else {
+            &[false]
+        };
+        // The finest cells that fit, kept where no cells leave the strips room.
+        let mut finest = None;
+        for &fine in rounds {
+            if !self.add_cells(mesh, graph, max_bytes, fine) {
+                continue;
+            }
+            cancel.check()?;
+            if self.add_strips(mesh, graph, max_bytes) {
+                return Ok(());
+            }
+            let cells = std::mem::take(&mut self.cells);
+            finest.get_or_insert(cells);
+        }
+        self.cells = finest.unwrap_or_default();
+        Ok(())
     }
 
     /// Adds the per-edge strips where they fit: when these views, the strips with them, take at
