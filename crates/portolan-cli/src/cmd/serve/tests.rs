@@ -410,6 +410,55 @@ fn exact_path_matches_the_library_and_is_never_longer_than_the_funnel() {
     srv.shutdown();
 }
 
+/// `"channel": false` gives the same path with no channel (and, for the funnel, no funnel to
+/// draw), for every method; `true` and absent list it; anything but a boolean is refused.
+#[test]
+fn a_path_without_its_channel_is_the_same_path() {
+    let srv = server();
+    let addr = srv.addr();
+    let (s, g) = (Scene::DEFAULT_START, Scene::DEFAULT_GOAL);
+    for method in [
+        SearchMethod::Funnel,
+        SearchMethod::Exact,
+        SearchMethod::Corner,
+    ] {
+        let with = post(
+            addr,
+            "/api/path",
+            &json!({"start": s, "goal": g, "method": method, "channel": true}),
+        )
+        .json();
+        let absent = post(
+            addr,
+            "/api/path",
+            &json!({"start": s, "goal": g, "method": method}),
+        )
+        .json();
+        let without = post(
+            addr,
+            "/api/path",
+            &json!({"start": s, "goal": g, "method": method, "channel": false}),
+        )
+        .json();
+        assert!(
+            !with["channel"].as_array().unwrap().is_empty(),
+            "{method:?}"
+        );
+        assert_eq!(absent["channel"], with["channel"], "{method:?}");
+        assert_eq!(without["channel"], json!([]), "{method:?}");
+        assert_eq!(without["points"], with["points"], "{method:?}");
+        assert_eq!(without["length"], with["length"], "{method:?}");
+        assert_eq!(with["funnel"].is_null(), method != SearchMethod::Funnel);
+        assert!(without["funnel"].is_null(), "{method:?}");
+    }
+    let body = format!(
+        r#"{{"start": [{}, {}], "goal": [{}, {}], "channel": "no"}}"#,
+        s.x, s.y, g.x, g.y
+    );
+    send(addr, "POST", "/api/path", body.as_bytes()).assert_error(400, "bad-json");
+    srv.shutdown();
+}
+
 #[test]
 fn corner_offset_moves_the_corners_and_is_validated() {
     let srv = server();

@@ -109,6 +109,7 @@ impl App {
         options.portal_point = req.portal;
         options.snap = snap;
         options.corner_offset = req.corner_offset;
+        options.channel = req.channel;
         if req.method == SearchMethod::Corner {
             options.corner_graph = Some(world.corner_graph(self.limits(), meta.cancel.as_ref())?);
         }
@@ -182,7 +183,8 @@ fn trace(mesh: &NavMesh, req: &PathRequest, snap: Snap, path: Option<&Path>) -> 
         };
     };
     let traced = FunnelTrace::of_path(mesh, path);
-    let funnel = (req.method == SearchMethod::Funnel).then(|| {
+    // (Without the channel, no portals to step through.)
+    let funnel = (req.method == SearchMethod::Funnel && req.channel).then(|| {
         let midpoints = Polyline {
             length: traced.midpoint_length(),
             points: traced.midpoint_path.clone(),

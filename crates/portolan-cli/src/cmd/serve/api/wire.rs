@@ -151,6 +151,16 @@ pub struct PathRequest {
     /// (`SearchOptions::corner_offset`): finite and ≥ 0 (the library checks it), default 0.
     #[serde(default)]
     pub corner_offset: f64,
+    /// Whether the answer lists the path's channel (`SearchOptions::channel`), default `true`.
+    /// `false` skips building it (the corner search's answers then cost less; the reply's
+    /// `channel` is empty and no `funnel` is drawn, as it steps through the channel's portals).
+    #[serde(default = "yes")]
+    pub channel: bool,
+}
+
+/// `true`: a serde default.
+fn yes() -> bool {
+    true
 }
 
 /// `POST /api/path` answer.
