@@ -918,7 +918,8 @@ mod tests {
 
     /// Cells that do not fit their views are corrupt, named, even with a right checksum: an
     /// entry index past its polygon's entries (a query would read another polygon's), a cell
-    /// count that is neither one nor a grid's, grid lines out of order or not numbers, the
+    /// count that is neither one nor a grid's, grid lines out of order, not numbers or in a
+    /// number that no grid has (or lines for a polygon of one cell), the
     /// sure entries past the cell's, or arrays of the wrong lengths. Cells dropped whole (every
     /// array empty) load as none.
     #[test]
@@ -953,7 +954,7 @@ mod tests {
             .find(|&v| !graph.is_corner(VertexId(v)))
             .expect("a vertex that is not a corner");
         type Edit<'a> = &'a dyn Fn(&mut Views);
-        let edits: [Edit; 8] = [
+        let edits: [Edit; 9] = [
             &|v| {
                 let k = v.cells.at[listing] as usize;
                 v.cells.entries[k] = own;
@@ -977,6 +978,10 @@ mod tests {
             },
             &|v| {
                 v.cells.start[cut + 1] -= 1;
+            },
+            &|v| {
+                // An odd number of grid lines: one taken from the cut polygon, given to the next.
+                v.cells.line_at[cut + 1] -= 1;
             },
             &|v| {
                 // The polygon of the sure entry's cell, and its entry's corner made a vertex
