@@ -3,6 +3,10 @@
 #   docs/bench/ab.sh BASE MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]
 # INDEX may be OLD,NEW: one index file per side, where the base's index format differs (each written
 # by `portolan index` built at its revision).
+# Where the two indexes come from two builds, each build's timed fit may choose another threshold (plain search
+# first below it), which can move a map's time more than the change does. To force one choice on both sides,
+# apply docs/bench/fixed-fit.patch to the base (on a scratch branch, committed, as BASE) and to the working tree,
+# and write both indexes with PORTOLAN_FIT=BELOW,BUDGET set (BENCHMARKS.md, "Session 25").
 # BASE is any git revision (HEAD: the last commit, against uncommitted changes). The harness and
 # both library builds live in WORK (default /tmp/portolan-ab); the base's tree is refreshed each
 # run. Use it where two binaries alternated cannot resolve a change of a few per cent
