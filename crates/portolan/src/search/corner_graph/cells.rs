@@ -39,12 +39,14 @@
 //! untested, so 0.44–0.46 of its tests; the figures per map and the query times are in
 //! BENCHMARKS.md ("Fast search", "Session 24"). Cutting the polygons of more than [`FINE_MIN`]
 //! entries 5 × 5 instead left 0.64–0.85 of the 3 × 3 grid's tests and saved 1–9% of a corner
-//! query's time, for 6–22% more index ("Session 25"); finer grids saved no more (an 8 × 8 grid
-//! on every cut polygon: 0–4%). Memory: 2 bytes per (cell, entry) kept, 8 per
-//! cell, 8 per polygon and 8 per grid line; the budget drops the cells after the edges'
-//! strips ([`Views::fit_memory`]), and a query without them tests every entry of the polygon.
-//! A build cuts finely only where the strips still fit with the cells, coarsely where only
-//! that leaves them room ([`Views::add_cells_and_strips`]). Build: per entry of a cut polygon,
+//! query's time, for 6–22% more index ("Session 25", with the fit's choice forced equal on both
+//! sides); finer grids did not clearly save more (an 8 × 8 grid on every cut polygon: 0–5%,
+//! the fit's choice not forced). Memory: 2 bytes per (cell, entry) kept, 8 per cell, 8 per
+//! polygon and 8 per grid line; the budget drops the cells after the edges' strips
+//! ([`Views::fit_memory`]), and a query without them tests every entry of the polygon. A build
+//! cuts finely where the strips still fit with the cells, coarsely where only that leaves them
+//! room, and keeps the finest cells that fit, without the strips, where neither does
+//! ([`Views::add_cells_and_strips`]). Build: per entry of a cut polygon,
 //! its lines' signs at the polygon's vertices and at the grid's `(g + 1)²` points, in
 //! parallel over a block of polygons at a time, stopped at the first block past the room.
 
@@ -54,7 +56,8 @@ use crate::geom::{orient, Aabb, Orientation, Vec2};
 use crate::mesh::{NavMesh, PolyId};
 
 /// The cells per side of a cut polygon: [`COARSE`], or [`FINE`] for a polygon of more than
-/// [`FINE_MIN`] entries where the budget leaves room for that ([`Views::add_cells`]).
+/// [`FINE_MIN`] entries where the budget leaves room for that
+/// ([`Views::add_cells_and_strips`]).
 pub(crate) const COARSE: usize = 3;
 
 /// The cells per side of a polygon of more than [`FINE_MIN`] entries, cut finely.
@@ -398,15 +401,21 @@ mod tests {
         .expect("valid map")
         .to_scene();
         let mut rng = crate::random::Rng::new(23);
-        let (mut points, mut on_lines, mut sure, mut tested, mut taken) = (0, 0, 0, 0, 0);
+        // Per cut (fine, coarse): points, of them on grid lines, entries sure, tested, taken;
+        // and whether the fine cut cut some polygon 5 × 5.
+        let mut counts = [[0usize; 5]; 2];
+        let mut cut_finely = false;
         for scene in [Scene::default_map(), den] {
             let mesh = build(&scene, &BuildOptions::cdt()).expect("builds");
             let graph = CornerGraph::build_with_views(&mesh);
             let views = graph.views.as_ref().expect("views");
             assert!(!views.cells.start.is_empty(), "cells within the budget");
             // Cut finely and coarsely.
-            for cells in [true, false].map(|fine| Cells::build(&mesh, &graph, views, fine)) {
+            for (pass, fine) in [true, false].into_iter().enumerate() {
+                let cells = Cells::build(&mesh, &graph, views, fine);
+                let [points, on_lines, sure, tested, taken] = &mut counts[pass];
                 for p in mesh.polygons() {
+                    cut_finely |= fine && cells.lines_of(p).0.len() == FINE - 1;
                     let ring: Vec<Vec2> = mesh
                         .polygon_vertices(p)
                         .iter()
@@ -445,8 +454,8 @@ mod tests {
                         let Some(loc) = mesh.locate_in(p, x) else {
                             continue;
                         };
-                        points += 1;
-                        on_lines += usize::from(k >= lines_from);
+                        *points += 1;
+                        *on_lines += usize::from(k >= lines_from);
                         for_each_polygon(&mesh, loc, |q| {
                             let first = views.entries(q).start;
                             let (s, t) = cells.lists(q, x).expect("cells");
@@ -456,7 +465,7 @@ mod tests {
                                 let c = views.corner[e];
                                 if graph.taut_from(&mesh, x, c) && views.sees(&mesh, e, x) {
                                     assert!(kept.contains(&e), "{q:?} at {x:?}: entry {e} dropped");
-                                    taken += 1;
+                                    *taken += 1;
                                 }
                             }
                             for &e in s {
@@ -467,17 +476,21 @@ mod tests {
                                     "{q:?} at {x:?}: entry {e} said surely taken, but is not"
                                 );
                             }
-                            sure += s.len();
-                            tested += t.len();
+                            *sure += s.len();
+                            *tested += t.len();
                         });
                     }
                 }
             }
         }
-        assert!(
-            points > 8_000 && on_lines > 3_000 && sure > 50_000 && taken > sure + 20_000,
-            "{points} points ({on_lines} on grid lines), {sure} sure, {tested} tested, {taken} taken"
-        );
+        assert!(cut_finely, "no polygon cut finely");
+        for [points, on_lines, sure, tested, taken] in counts {
+            assert!(
+                points > 8_000 && on_lines > 3_000 && sure > 50_000 && taken > sure + 20_000,
+                "{points} points ({on_lines} on grid lines), {sure} sure, {tested} tested, \
+                 {taken} taken"
+            );
+        }
     }
 
     /// What the cells save, per endpoint of the scenarios of three maps (BENCHMARKS.md, "Session

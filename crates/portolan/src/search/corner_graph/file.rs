@@ -980,8 +980,14 @@ mod tests {
                 v.cells.start[cut + 1] -= 1;
             },
             &|v| {
-                // An odd number of grid lines: one taken from the cut polygon, given to the next.
-                v.cells.line_at[cut + 1] -= 1;
+                // An odd number of grid lines (one more, in order: 2k + 1 lines read as k + 1 a
+                // side, whose cell count would still match): only their parity refuses them.
+                let k = v.cells.line_at[cut + 1] as usize;
+                let last = v.cells.lines[k - 1];
+                v.cells.lines.insert(k, last);
+                for x in &mut v.cells.line_at[cut + 1..] {
+                    *x += 1;
+                }
             },
             &|v| {
                 // The polygon of the sure entry's cell, and its entry's corner made a vertex
@@ -997,7 +1003,12 @@ mod tests {
             edit(bad.views.as_mut().unwrap());
             match CornerGraph::from_bytes(&bad.to_bytes(), &mesh) {
                 Err(IndexError::Corrupt { what }) => {
-                    assert!(what.contains("view cells"), "edit {i}: {what}")
+                    assert!(what.contains("view cells"), "edit {i}: {what}");
+                    // The grid edits name the polygon.
+                    if (1..=3).contains(&i) || i == 7 {
+                        let p = if i == 1 { whole } else { cut };
+                        assert!(what.contains(&format!("polygon {p} ")), "edit {i}: {what}");
+                    }
                 }
                 other => panic!("edit {i}: {other:?}"),
             }

@@ -96,7 +96,7 @@
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
 //! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry,
 //! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
-//! views (`views.rs`), about 14 per pair for their cells (`cells.rs`), and 4 per polygon an
+//! views (`views.rs`), 12–34 per pair for their cells (`cells.rs`), and 4 per polygon an
 //! edge crosses; all of it within
 //! [`MAX_INDEX_BYTES`] (48 MiB up to 50,331 polygons), which a build keeps by dropping parts
 //! in a fixed order (see there).

@@ -68,7 +68,8 @@
 //! determinants behind `orient`'s own error filter (the exact predicates decide the rest), the
 //! table lowered by a min and set back along the same labels. Memory: 8
 //! bytes per (polygon, corner seen) pair, 12 per cone and 8 per sweep node kept in the tree
-//! (the trees add about a fifth to an index), about 14 per pair for the cells (another fifth),
+//! (the trees add about a fifth to an index), 12–15 per pair for the cells cut 3 × 3 and 17–34
+//! cut 5 × 5 past 48 entries (a fifth to a third of an index),
 //! and 4 per polygon an edge's strip crosses (on
 //! open maps the most of all: 47 MB of a 110 MB index on a 1,024 × 1,024 map of round and
 //! square obstacles, before the budget dropped them); BENCHMARKS.md ("Fast search", "Does the
@@ -384,10 +385,10 @@ impl Views {
         // The finest cells that fit, kept where no cells leave the strips room.
         let mut finest = None;
         for &fine in rounds {
+            cancel.check()?;
             if !self.add_cells(mesh, graph, max_bytes, fine) {
                 continue;
             }
-            cancel.check()?;
             if self.add_strips(mesh, graph, max_bytes) {
                 return Ok(());
             }
