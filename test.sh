@@ -52,6 +52,11 @@ step "package: the library builds from its crates.io tarball alone (no ../shared
 # generated files; what is packaged is listed by `include` in crates/portolan/Cargo.toml.
 cargo package -p portolan --allow-dirty
 
+step "the README's first command: \`cargo run --release\` has one binary to run (the tool's)"
+# (Its help, not the server: the default members must leave `cargo run` one binary; two made it
+# an error for days unnoticed.)
+cargo run --release --quiet -- --help >/dev/null
+
 step "end-to-end tests: the web demo in headless Chromium (screenshots in target/e2e-screenshots/)"
 cargo build --release --bin portolan
 (cd e2e && PORTOLAN_BIN="$PWD/../target/release/portolan" npm test)
