@@ -325,10 +325,9 @@ impl NavMesh {
     pub fn polygon_bounds(&self, p: PolyId) -> Aabb {
         self.poly_bounds[p.index()]
     }
-    /// The area of a polygon.
+    /// The area of a polygon (its share of [`NavMesh::area`], measured the same way).
     pub(crate) fn polygon_area(&self, p: PolyId) -> f64 {
-        let pts: Vec<Vec2> = self.polygon_points(p).collect();
-        crate::geom::signed_area(&pts).abs()
+        (polygon_measures(&self.vertices, self.polygon_vertices(p)).2 * 0.5).abs()
     }
     /// The vertex average of a polygon (the chapter's `center`).
     #[inline]

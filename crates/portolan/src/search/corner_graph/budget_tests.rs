@@ -214,7 +214,7 @@ fn the_cells_are_cut_coarsely_where_fine_cells_leave_the_strips_no_room() {
     let made = Cells::build_within(&mesh, &full, views, true, fine);
     assert_eq!(made.as_ref(), Some(&views.cells));
     assert!(Cells::build_within(&mesh, &full, views, true, fine - 1).is_none());
-    let strips = (views.strip_at.len() + views.strips.len()) * 4;
+    let (strips, _, _) = caches(views);
     assert!(
         fine <= coarse.memory_bytes() + strips,
         "fine cells alone fit the room"

@@ -180,8 +180,12 @@ impl Cells {
             return Some(Cells::default());
         }
         let polygon = |p: usize| polygon_cells(mesh, graph, views, PolyId(p as u32), fine);
-        // What `memory_bytes` will count: the per-polygon offsets, then per block its cells.
-        let mut bytes = (2 * (n + 1) + 1) * 4;
+        // What the cells will hold, counted block by block: cells, entries kept, grid lines
+        // (`memory_bytes` of the lengths they give, with the per-polygon offsets).
+        let (mut count, mut kept, mut lines) = (0, 0, 0);
+        let bytes = |count: usize, kept: usize, lines: usize| {
+            (2 * (n + 1) + 2 * count + 1) * 4 + 2 * kept + 8 * lines
+        };
         let mut per: Vec<(Vec<f64>, CellLists)> = Vec::with_capacity(n);
         for first in (0..n).step_by(BLOCK) {
             let block = first..(first + BLOCK).min(n);
@@ -192,25 +196,17 @@ impl Cells {
             };
             #[cfg(not(feature = "parallel"))]
             let cut: Vec<(Vec<f64>, CellLists)> = block.map(polygon).collect();
-            bytes += cut
-                .iter()
-                .map(|(lines, list)| {
-                    lines.len() * 8 + list.iter().map(|x| 8 + 2 * x.1.len()).sum::<usize>()
-                })
-                .sum::<usize>();
-            if bytes > max_bytes {
+            for (l, list) in &cut {
+                lines += l.len();
+                count += list.len();
+                kept += list.iter().map(|x| x.1.len()).sum::<usize>();
+            }
+            if bytes(count, kept, lines) > max_bytes {
                 return None;
             }
             per.extend(cut);
         }
         // Allocated once at their sizes: the budget counts the lengths.
-        let count = per.iter().map(|x| x.1.len()).sum::<usize>();
-        let kept = per
-            .iter()
-            .flat_map(|x| &x.1)
-            .map(|x| x.1.len())
-            .sum::<usize>();
-        let lines = per.iter().map(|x| x.0.len()).sum::<usize>();
         let mut cells = Cells {
             start: Vec::with_capacity(n + 1),
             line_at: Vec::with_capacity(n + 1),
@@ -221,18 +217,18 @@ impl Cells {
         };
         cells.start.push(0);
         cells.line_at.push(0);
-        for (lines, list) in per {
+        for (grid, list) in per {
             for (sure, entries) in list {
                 cells.at.push(cells.entries.len() as u32);
                 cells.sure.push(cells.entries.len() as u32 + sure);
                 cells.entries.extend(entries);
             }
-            cells.lines.extend(lines);
+            cells.lines.extend(grid);
             cells.line_at.push(cells.lines.len() as u32);
             cells.start.push(cells.at.len() as u32);
         }
         cells.at.push(cells.entries.len() as u32);
-        debug_assert_eq!(cells.memory_bytes(), bytes);
+        debug_assert_eq!(cells.memory_bytes(), bytes(count, kept, lines));
         Some(cells)
     }
 
@@ -268,7 +264,10 @@ impl Cells {
 
     /// Whether cutting finely would cut some polygon of `views` otherwise than coarsely.
     pub(super) fn fine_differs(views: &Views, polygons: usize) -> bool {
-        (0..polygons).any(|p| views.entries(PolyId(p as u32)).len() > FINE_MIN)
+        (0..polygons).any(|p| {
+            let entries = views.entries(PolyId(p as u32)).len();
+            grid_for(entries, true) != grid_for(entries, false)
+        })
     }
 
     /// Heap memory held, in bytes.

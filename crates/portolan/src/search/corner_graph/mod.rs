@@ -678,8 +678,8 @@ impl CornerGraph {
     /// plain exact search because the build found the views saved less than a tenth of its time
     /// here (`false`: the views are then dropped, and the labels with them). The build decides by
     /// running a fixed sample of at most 256 queries between polygon centroids (polygons drawn by
-    /// area; a quarter between random polygons, the rest short; short draws off the mesh are
-    /// skipped) both ways, up to
+    /// area; a quarter between random polygons, the rest short; short draws off the mesh, and
+    /// pairs of one polygon, are skipped) both ways, up to
     /// three times in rounds, and comparing their least times. Where the views are kept, the same
     /// sample fits the straight-line distance below which a query first tries the plain search for
     /// a few nodes: short queries, which the plain search ends sooner than the views can read what
