@@ -1,7 +1,8 @@
 #!/bin/bash
 # A/B timing of the working tree against a base revision in one process (docs/bench/ab/main.rs):
 #   docs/bench/ab.sh BASE MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]
-# INDEX may be OLD,NEW: one index file per side, where the base's index format differs (each written
+# INDEX may be OLD,NEW (split at the first comma, unless INDEX names an existing file): one index file per
+# side, where the base's index format differs (each written
 # by `portolan index` built at its revision).
 # Where the two indexes come from two builds, each build's timed fit may choose another threshold (plain search
 # first below it), which can move a map's time more than the change does. To force one choice on both sides,

@@ -13,8 +13,15 @@
 //! query does before searching, to answer a goal in sight): no method that answers from the
 //! endpoints' positions can beat `locate`, and none of Portolan's exact ones can beat `sight`.
 //!
+//! An optional fifth argument, `BETWEEN`, runs other work between two queries, untimed, and
+//! times each query alone: `exact` runs the exact search on the same query (what `portolan scen
+//! --compare-exact` does between two queries of the method it compares), a number `K` writes to
+//! `K` KiB of memory of the example's own (what a game's frame does to the caches between two
+//! path queries). The query's time then counts what it loses to caches and predictors left
+//! cold by that work; the first round is not timed.
+//!
 //! ```text
-//! cargo run --release -p portolan --example scen_rounds -- MAP SCEN METHOD ROUNDS
+//! cargo run --release -p portolan --example scen_rounds -- MAP SCEN METHOD ROUNDS [BETWEEN]
 //! cargo run --release -p portolan --example scen_rounds -- \
 //!     ../shared/data/movingai/dao/arena.map ../shared/data/movingai/dao/arena.map.scen exact 3000
 //! ```
@@ -29,7 +36,8 @@ fn main() {
     if let Err(e) = run() {
         eprintln!("scen_rounds: {e}");
         eprintln!(
-            "usage: scen_rounds MAP|MESH SCEN exact|corner|corner:E|funnel[/bare]|locate|sight ROUNDS"
+            "usage: scen_rounds MAP|MESH SCEN exact|corner|corner:E|funnel[/bare]|locate|sight ROUNDS \
+             [exact|KIB]"
         );
         std::process::exit(2);
     }
@@ -37,8 +45,18 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [src, scen, method, rounds] = &args[..] else {
-        return Err("four arguments expected".into());
+    let (src, scen, method, rounds, between) = match &args[..] {
+        [a, b, c, d] => (a, b, c, d, None),
+        [a, b, c, d, e] => (a, b, c, d, Some(e.as_str())),
+        _ => return Err("four or five arguments expected".into()),
+    };
+    let between = match between {
+        None => Between::Nothing,
+        Some("exact") => Between::Exact,
+        Some(k) => Between::Write(
+            k.parse::<usize>()
+                .map_err(|e| format!("BETWEEN {k:?}: `exact` or KiB, {e}"))?,
+        ),
     };
     let rounds: usize = rounds
         .parse()
@@ -56,6 +74,9 @@ fn run() -> Result<(), String> {
         "sight" => Some(true),
         _ => None,
     };
+    if floor.is_some() && between != Between::Nothing {
+        return Err(format!("{method} takes no BETWEEN"));
+    }
     if let Some(cast) = floor {
         if queries.is_empty() || rounds == 0 {
             return Err("no queries to time".into());
@@ -106,6 +127,9 @@ fn run() -> Result<(), String> {
         return Err("no queries to time".into());
     }
     let mut finder = PathFinder::new();
+    if between != Between::Nothing {
+        return cold_rounds(&mesh, &queries, (method, &options), rounds, between);
+    }
     let started = std::time::Instant::now();
     let mut sum = 0.0;
     for _ in 0..rounds {
@@ -117,5 +141,69 @@ fn run() -> Result<(), String> {
     }
     let per_query = started.elapsed().as_secs_f64() * 1e6 / (rounds * queries.len()) as f64;
     println!("{method}: {per_query:.2} µs per query, {rounds} rounds (sum of lengths {sum:.6})");
+    Ok(())
+}
+
+/// What runs between two timed queries (the fifth argument).
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Between {
+    Nothing,
+    /// The exact search on the same query.
+    Exact,
+    /// A write to every cache line of this many KiB.
+    Write(usize),
+}
+
+/// The rounds with `between` run before each query, each query timed alone (the first round
+/// untimed).
+fn cold_rounds(
+    mesh: &NavMesh,
+    queries: &[scenario::Scenario],
+    (method, options): (&str, &SearchOptions),
+    rounds: usize,
+    between: Between,
+) -> Result<(), String> {
+    if rounds < 2 {
+        return Err("BETWEEN needs at least two rounds (the first is not timed)".into());
+    }
+    let (mut finder, mut other) = (PathFinder::new(), PathFinder::new());
+    let exact = SearchOptions::exact();
+    // 128 words of 8 bytes a KiB.
+    let words = match between {
+        Between::Write(k) => k * 128,
+        _ => 0,
+    };
+    let mut memory = vec![0u64; words];
+    let (mut timed, mut sum, mut touched) = (0.0, 0.0, 0u64);
+    for round in 0..rounds {
+        for q in queries {
+            match between {
+                Between::Exact => {
+                    let _ = other.find_path(mesh, q.start, q.goal, &exact);
+                }
+                Between::Write(_) => {
+                    // One write per 64-byte line.
+                    for x in memory.iter_mut().step_by(8) {
+                        *x = x.wrapping_add(1);
+                        touched ^= *x;
+                    }
+                }
+                Between::Nothing => {}
+            }
+            let started = std::time::Instant::now();
+            let found = finder.find_path(mesh, q.start, q.goal, options);
+            if round > 0 {
+                timed += started.elapsed().as_secs_f64();
+                sum += found.map_or(0.0, |p| p.length);
+            }
+        }
+    }
+    let per_query = timed * 1e6 / ((rounds - 1) * queries.len()) as f64;
+    std::hint::black_box(touched);
+    println!(
+        "{method} after {between:?}: {per_query:.2} µs per query, {} timed rounds (sum of lengths \
+         {sum:.6})",
+        rounds - 1
+    );
     Ok(())
 }

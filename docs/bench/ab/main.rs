@@ -65,8 +65,14 @@ fn main() {
         }
     };
     let method = rest.first().map_or("corner", String::as_str);
-    // One file for both sides, or the base's and the working tree's.
-    let (index_old, index_new) = index.split_once(',').unwrap_or((index, index));
+    // One file for both sides, or the base's and the working tree's: an existing file is one
+    // file, whatever its name holds (a comma too); otherwise the first comma splits two.
+    let index = index.as_str();
+    let (index_old, index_new) = if std::path::Path::new(index).exists() {
+        (index, index)
+    } else {
+        index.split_once(',').unwrap_or((index, index))
+    };
     let mut old = side!(
         portolan_old,
         src.as_str(),
