@@ -74,6 +74,13 @@
 //! open maps the most of all: 47 MB of a 110 MB index on a 1,024 × 1,024 map of round and
 //! square obstacles, before the budget dropped them); BENCHMARKS.md ("Fast search", "Does the
 //! index keep within its budget") has the figures per map.
+//!
+//! A view query reads little, but from all over the index: a label and a few records per corner
+//! seen. Its time therefore depends on what ran before it: with the index out of the caches (other
+//! work between two queries) it takes up to twice as long as back to back, where the exact search,
+//! which reads mostly the data its own nodes bring in, loses little. Queries run one after another
+//! (a frame's batch) gain the most; BENCHMARKS.md ("How much does a query lose when other work runs
+//! between queries?") has the figures.
 
 use super::cells::Cells;
 use super::labels::HubLabels;
