@@ -179,16 +179,12 @@ pub struct GoalRequest {
     pub goal: Vec2,
     /// Spread the goals around `goal` so that every agent has a place to stand (default true);
     /// `false` sends all to the very point.
-    #[serde(default = "yes")]
+    #[serde(default = "super::wire::yes")]
     pub spread: bool,
     /// Move an off-mesh goal onto the mesh within this distance; `null` refuses it
     /// (`goal-off-mesh`).
     #[serde(default)]
     pub snap: Option<f64>,
-}
-
-fn yes() -> bool {
-    true
 }
 
 /// A crowd's state as answered by every crowd endpoint.

@@ -158,8 +158,8 @@ pub struct PathRequest {
     pub channel: bool,
 }
 
-/// `true`: a serde default.
-fn yes() -> bool {
+/// `true`: the serde default of a flag that is on unless asked off (here and in `crowd.rs`).
+pub(super) fn yes() -> bool {
     true
 }
 
