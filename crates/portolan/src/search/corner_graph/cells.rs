@@ -180,11 +180,12 @@ impl Cells {
             return Some(Cells::default());
         }
         let polygon = |p: usize| polygon_cells(mesh, graph, views, PolyId(p as u32), fine);
-        // What the cells will hold, counted block by block: cells, entries kept, grid lines
-        // (`memory_bytes` of the lengths they give, with the per-polygon offsets).
+        // What the cells will hold, counted block by block: cells, entries kept, grid lines;
+        // their bytes as `memory_bytes` counts them, with the offsets those lengths give
+        // (`start` and `line_at` per polygon, `at` and `sure` per cell).
         let (mut count, mut kept, mut lines) = (0, 0, 0);
         let bytes = |count: usize, kept: usize, lines: usize| {
-            (2 * (n + 1) + 2 * count + 1) * 4 + 2 * kept + 8 * lines
+            bytes_of(2 * (n + 1) + 2 * count + 1, kept, lines)
         };
         let mut per: Vec<(Vec<f64>, CellLists)> = Vec::with_capacity(n);
         for first in (0..n).step_by(BLOCK) {
@@ -272,10 +273,15 @@ impl Cells {
 
     /// Heap memory held, in bytes.
     pub(crate) fn memory_bytes(&self) -> usize {
-        (self.start.len() + self.line_at.len() + self.at.len() + self.sure.len()) * 4
-            + self.entries.len() * 2
-            + self.lines.len() * 8
+        let offsets = self.start.len() + self.line_at.len() + self.at.len() + self.sure.len();
+        bytes_of(offsets, self.entries.len(), self.lines.len())
     }
+}
+
+/// The bytes of cells whose arrays hold `offsets` offsets in all (`start`, `line_at`, `at`,
+/// `sure`: 4 bytes each), `entries` entries (2 bytes) and `lines` grid lines (8 bytes).
+fn bytes_of(offsets: usize, entries: usize, lines: usize) -> usize {
+    offsets * 4 + entries * 2 + lines * 8
 }
 
 /// A polygon's cells: per cell, how many entries are surely taken, and the entries kept (by
