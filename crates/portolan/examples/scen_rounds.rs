@@ -51,12 +51,18 @@ fn run() -> Result<(), String> {
         _ => return Err("four or five arguments expected".into()),
     };
     let between = match between {
-        None => Between::Nothing,
-        Some("exact") => Between::Exact,
-        Some(k) => Between::Write(
-            k.parse::<usize>()
-                .map_err(|e| format!("BETWEEN {k:?}: `exact` or KiB, {e}"))?,
-        ),
+        None => None,
+        Some("exact") => Some(Between::Exact),
+        Some(k) => {
+            let kib: usize = k
+                .parse()
+                .map_err(|e| format!("BETWEEN {k:?}: `exact` or KiB, {e}"))?;
+            // 128 words of 8 bytes a KiB.
+            let words = kib
+                .checked_mul(128)
+                .ok_or_else(|| format!("BETWEEN {k:?}: too many KiB"))?;
+            Some(Between::Write(words))
+        }
     };
     let rounds: usize = rounds
         .parse()
@@ -74,7 +80,7 @@ fn run() -> Result<(), String> {
         "sight" => Some(true),
         _ => None,
     };
-    if floor.is_some() && between != Between::Nothing {
+    if floor.is_some() && between.is_some() {
         return Err(format!("{method} takes no BETWEEN"));
     }
     if let Some(cast) = floor {
@@ -126,10 +132,10 @@ fn run() -> Result<(), String> {
     if queries.is_empty() || rounds == 0 {
         return Err("no queries to time".into());
     }
-    let mut finder = PathFinder::new();
-    if between != Between::Nothing {
+    if let Some(between) = between {
         return cold_rounds(&mesh, &queries, (method, &options), rounds, between);
     }
+    let mut finder = PathFinder::new();
     let started = std::time::Instant::now();
     let mut sum = 0.0;
     for _ in 0..rounds {
@@ -147,10 +153,9 @@ fn run() -> Result<(), String> {
 /// What runs between two timed queries (the fifth argument).
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Between {
-    Nothing,
     /// The exact search on the same query.
     Exact,
-    /// A write to every cache line of this many KiB.
+    /// A write to every cache line of this many 8-byte words.
     Write(usize),
 }
 
@@ -168,10 +173,9 @@ fn cold_rounds(
     }
     let (mut finder, mut other) = (PathFinder::new(), PathFinder::new());
     let exact = SearchOptions::exact();
-    // 128 words of 8 bytes a KiB.
     let words = match between {
-        Between::Write(k) => k * 128,
-        _ => 0,
+        Between::Write(words) => words,
+        Between::Exact => 0,
     };
     let mut memory = vec![0u64; words];
     let (mut timed, mut sum, mut touched) = (0.0, 0.0, 0u64);
@@ -188,7 +192,6 @@ fn cold_rounds(
                         touched ^= *x;
                     }
                 }
-                Between::Nothing => {}
             }
             let started = std::time::Instant::now();
             let found = finder.find_path(mesh, q.start, q.goal, options);
@@ -200,8 +203,12 @@ fn cold_rounds(
     }
     let per_query = timed * 1e6 / ((rounds - 1) * queries.len()) as f64;
     std::hint::black_box(touched);
+    let after = match between {
+        Between::Exact => "Exact".to_string(),
+        Between::Write(words) => format!("Write({})", words / 128),
+    };
     println!(
-        "{method} after {between:?}: {per_query:.2} µs per query, {} timed rounds (sum of lengths \
+        "{method} after {after}: {per_query:.2} µs per query, {} timed rounds (sum of lengths \
          {sum:.6})",
         rounds - 1
     );
