@@ -274,7 +274,7 @@ pub struct SearchArgs {
     /// `inf` snaps from any distance (the library's `Snap::Within(f64::INFINITY)`).
     #[arg(long, value_name = "DIST", allow_hyphen_values = true)]
     pub snap: Option<f64>,
-    /// --no-time-limits, for the graph of --search corner built here.
+    /// --no-time-limits, --budget-mib, for the graph of --search corner built here.
     #[command(flatten)]
     pub graph: GraphArgs,
 }
@@ -288,18 +288,47 @@ pub struct GraphArgs {
     /// machine keeps the same parts, for a build of unbounded time.
     #[arg(long)]
     pub no_time_limits: bool,
+    /// For the corner graph built here: the most memory it may hold, in MiB (fractions
+    /// allowed); it drops parts to keep within it, down to the plain search. By default 48 MiB,
+    /// or 1,000 bytes per polygon past 50,331 polygons.
+    #[arg(long, value_name = "MIB", value_parser = parse_mib, allow_hyphen_values = true)]
+    pub budget_mib: Option<usize>,
+}
+
+/// `--budget-mib`: a finite, non-negative number of MiB, as bytes.
+fn parse_mib(s: &str) -> Result<usize, String> {
+    let mib: f64 = s
+        .parse()
+        .map_err(|e| format!("{s:?} is not a number of MiB: {e}"))?;
+    let bytes = (mib * (1 << 20) as f64).round();
+    if !(bytes >= 0.0 && bytes < usize::MAX as f64) {
+        return Err(format!(
+            "{s:?} MiB is not a budget (a finite number of MiB, 0 or more, is)"
+        ));
+    }
+    Ok(bytes as usize)
 }
 
 impl GraphArgs {
-    /// The corner graph of `mesh`, built with these flags.
-    pub fn build(&self, mesh: &NavMesh) -> Result<CornerGraph> {
-        let mut options = CornerGraphOptions::default();
+    /// The library options for these flags.
+    pub fn options(&self) -> CornerGraphOptions {
+        let mut options = CornerGraphOptions::default().with_memory_budget(self.budget_mib);
         if self.no_time_limits {
             options = options.with_time_limits(None, None);
         }
+        options
+    }
+
+    /// `true` when a flag of these asks for something of a graph built here.
+    pub fn any(&self) -> bool {
+        self.no_time_limits || self.budget_mib.is_some()
+    }
+
+    /// The corner graph of `mesh`, built with these flags.
+    pub fn build(&self, mesh: &NavMesh) -> Result<CornerGraph> {
         Ok(CornerGraph::build_with(
             mesh,
-            &options,
+            &self.options(),
             &CancelToken::new(),
         )?)
     }
@@ -365,8 +394,8 @@ impl SearchArgs {
         index: Option<&Path>,
     ) -> Result<SearchOptions> {
         let mut o = self.options()?;
-        if self.graph.no_time_limits && (o.method != SearchMethod::Corner || index.is_some()) {
-            bail!("--no-time-limits applies to a corner graph built here (--search corner, no --index)");
+        if self.graph.any() && (o.method != SearchMethod::Corner || index.is_some()) {
+            bail!("--no-time-limits and --budget-mib apply to a corner graph built here (--search corner, no --index)");
         }
         if let Some(path) = index {
             let t0 = std::time::Instant::now();
@@ -377,7 +406,7 @@ impl SearchArgs {
             if verbose {
                 eprintln!(
                     "corner graph: {}, loaded from {} in {:.1} ms",
-                    describe_graph(&graph, mesh),
+                    describe_graph(&graph, mesh, None),
                     path.display(),
                     t0.elapsed().as_secs_f64() * 1e3
                 );
@@ -389,7 +418,7 @@ impl SearchArgs {
             if verbose {
                 eprintln!(
                     "corner graph: {}, built in {:.1} ms",
-                    describe_graph(&graph, mesh),
+                    describe_graph(&graph, mesh, Some(self.graph.options())),
                     t0.elapsed().as_secs_f64() * 1e3
                 );
             }
@@ -400,7 +429,11 @@ impl SearchArgs {
 }
 
 /// What a corner graph holds, for a summary line: corners, edges, labels and views, memory.
-pub fn describe_graph(graph: &CornerGraph, mesh: &NavMesh) -> String {
+pub fn describe_graph(
+    graph: &CornerGraph,
+    mesh: &NavMesh,
+    built_with: Option<CornerGraphOptions>,
+) -> String {
     let per_corner = |l: usize| l as f64 / graph.corner_count().max(1) as f64;
     let labels = match (graph.label_entries(), graph.view_entries()) {
         (Some(l), Some(v)) => format!(
@@ -424,12 +457,23 @@ pub fn describe_graph(graph: &CornerGraph, mesh: &NavMesh) -> String {
             }
         ),
     };
+    // A loaded graph does not say what budget it was built in: the default one is given.
+    let kib = |b: usize| b as f64 / 1024.0;
+    let budget = match built_with {
+        Some(o) => format!(
+            "of a {:.0} KiB budget",
+            kib(o.budget_for(mesh.polygon_count()))
+        ),
+        None => format!(
+            "the default budget {:.0} KiB",
+            kib(CornerGraph::memory_budget(mesh.polygon_count()))
+        ),
+    };
     format!(
-        "{} corners, {} edges, {labels} ({:.0} KiB of a {:.0} KiB budget)",
+        "{} corners, {} edges, {labels} ({:.0} KiB {budget})",
         graph.corner_count(),
         graph.edge_count(),
-        graph.memory_bytes() as f64 / 1024.0,
-        CornerGraph::memory_budget(mesh.polygon_count()) as f64 / 1024.0
+        kib(graph.memory_bytes()),
     )
 }
 

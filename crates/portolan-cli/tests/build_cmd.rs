@@ -652,13 +652,19 @@ fn scen_without_channels_gives_the_same_answers() {
         path,
         "--no-time-limits",
     ]);
-    assert_clean_failure(&o, "--no-time-limits applies to a corner graph built here");
+    assert_clean_failure(
+        &o,
+        "--no-time-limits and --budget-mib apply to a corner graph built here",
+    );
     // Built here, by `path`: lifted; with another search, refused.
     let query = ["path", "--map", &map, "--from", "104,99", "--to", "30,30"];
     let o = portolan(&[&query[..], &["--search", "corner", "--no-time-limits"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let o = portolan(&[&query[..], &["--search", "exact", "--no-time-limits"]].concat());
-    assert_clean_failure(&o, "--no-time-limits applies to a corner graph built here");
+    assert_clean_failure(
+        &o,
+        "--no-time-limits and --budget-mib apply to a corner graph built here",
+    );
     let (with, without) = (columns(&[]), columns(&["--no-channel"]));
     assert_eq!(with.len(), 781);
     let differ: Vec<_> = with.iter().zip(&without).filter(|(a, b)| a != b).collect();
@@ -668,6 +674,56 @@ fn scen_without_channels_gives_the_same_answers() {
         differ.len(),
         differ[0]
     );
+}
+
+/// `--budget-mib` bounds the index built: a smaller budget gives a smaller file, which says the
+/// budget and answers every query with the optimum; 0 leaves the corners alone (the plain
+/// search); a budget that is not a finite number of MiB, 0 or more, is refused naming the flag.
+#[test]
+fn index_within_a_memory_budget() {
+    let map = data("movingai/dao/den011d.map");
+    let scen = data("movingai/dao/den011d.map.scen");
+    let size = |mib: &str| {
+        let idx = temp(&format!("den-budget-{mib}.idx"));
+        let path = idx.to_str().unwrap();
+        let o = portolan(&["index", "--map", &map, "-o", path, "--budget-mib", mib]);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        let kib: f64 = mib.parse::<f64>().unwrap() * 1024.0;
+        assert!(err.contains(&format!("of a {kib:.0} KiB budget")), "{err}");
+        let o = portolan(&[
+            "scen",
+            "--map",
+            &map,
+            "--scen",
+            &scen,
+            "--index",
+            path,
+            "--compare-exact",
+        ]);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(err.contains("optimal 100.0%"), "{err}");
+        let bytes = std::fs::metadata(&idx).unwrap().len() as f64;
+        // (The file's header and checksum past the graph's memory; 0 keeps the corners.)
+        assert!(
+            kib == 0.0 || bytes <= kib * 1024.0 + 1024.0,
+            "{mib} MiB: {bytes} bytes"
+        );
+        (bytes, err)
+    };
+    let (full, _) = size("8");
+    let (half, _) = size("0.5");
+    let (none, err) = size("0");
+    assert!(none < half && half < full, "{none} {half} {full}");
+    assert!(
+        err.contains("0 edges, no labels; the plain search, no landmarks"),
+        "{err}"
+    );
+    for bad in ["-1", "NaN", "inf", "1e300", "lots"] {
+        let o = portolan(&["index", "--map", &map, "-o", "x.idx", "--budget-mib", bad]);
+        assert_clean_failure(&o, "--budget-mib");
+    }
 }
 
 /// Issue 15: `portolan index` saves the corner graph; `scen --index` loads it instead of

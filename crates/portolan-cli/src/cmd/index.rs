@@ -13,6 +13,7 @@ use std::path::PathBuf;
   portolan index --map AcrosstheCape.map -o AcrosstheCape.idx
   portolan scen --map AcrosstheCape.map --scen AcrosstheCape.map.scen --index AcrosstheCape.idx
   portolan index --map streets.map -o streets.idx --no-time-limits
+  portolan index --map lak303d.map -o lak303d.idx --budget-mib 0.5
 
 The file is versioned and checksummed and names its mesh by a fingerprint of the mesh's geometry:
 loading it with another mesh (another map, radius or decomposition) is refused with an error.")]
@@ -25,7 +26,7 @@ pub struct Args {
     /// The index file to write.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// --no-time-limits.
+    /// --no-time-limits, --budget-mib.
     #[command(flatten)]
     pub graph: GraphArgs,
 }
@@ -45,7 +46,7 @@ pub fn run(args: Args) -> Result<()> {
     out.commit()?;
     eprintln!(
         "corner graph: {}, built in {ms:.1} ms; {} polygons; wrote {} ({:.0} KiB)",
-        describe_graph(&graph, &mesh),
+        describe_graph(&graph, &mesh, Some(args.graph.options())),
         mesh.polygon_count(),
         args.output.display(),
         bytes.len() as f64 / 1024.0

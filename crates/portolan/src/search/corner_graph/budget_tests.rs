@@ -269,6 +269,42 @@ fn a_budget_short_of_the_views_drops_them_with_the_labels_then_the_edges() {
     same_as_exact(&mesh, loaded, &pairs, "without edges");
 }
 
+/// The options' budget is the one a build keeps within: the same graph as `build_within`
+/// with it, at each step of the drop order and below the corners' own size (all dropped:
+/// the plain search answers); and every graph answers exactly.
+#[test]
+fn the_options_budget_is_the_budget_kept() {
+    let (mesh, pairs) = den011d();
+    let full = within(&mesh, usize::MAX);
+    let bare = 16 * mesh.vertex_count() + 4;
+    let some: Vec<_> = pairs.iter().copied().step_by(17).collect();
+    for budget in [
+        full.memory_bytes(),
+        full.memory_bytes() / 2,
+        200_000,
+        bare,
+        0,
+    ] {
+        let options = CornerGraphOptions::untimed().with_memory_budget(Some(budget));
+        assert_eq!(options.budget_for(mesh.polygon_count()), budget);
+        let g = CornerGraph::build_with(&mesh, &options, &CancelToken::new()).unwrap();
+        assert_eq!(g, within(&mesh, budget), "budget {budget}");
+        assert!(g.memory_bytes() <= budget.max(bare), "budget {budget}");
+        if budget <= bare {
+            assert_eq!(g.memory_bytes(), bare);
+            assert!(!g.answers_from_edges() && !g.answers_from_views());
+            assert!(g.landmarks().is_none());
+        }
+        same_as_exact(&mesh, g, &some, &format!("budget {budget}"));
+    }
+    // No budget given: the mesh's.
+    let default = CornerGraphOptions::untimed();
+    assert_eq!(
+        default.budget_for(mesh.polygon_count()),
+        CornerGraph::memory_budget(mesh.polygon_count())
+    );
+}
+
 /// The labels of a build are those of no budget at all; a budget under their size, or under
 /// one entry per corner, gives none.
 #[test]

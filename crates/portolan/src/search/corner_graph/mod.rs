@@ -323,8 +323,8 @@ impl CornerGraph {
     }
 
     /// The graph built as `options` say ([`CornerGraphOptions`]: whether the build times its
-    /// choices, and how long its labels and landmarks may take), within its
-    /// [`memory_budget`](CornerGraph::memory_budget); stops with [`BuildError::Cancelled`] as
+    /// choices, how long its labels and landmarks may take, and within how much memory: by
+    /// default its [`memory_budget`](CornerGraph::memory_budget)); stops with [`BuildError::Cancelled`] as
     /// [`build_cancellable`](CornerGraph::build_cancellable) does. [`CornerGraph::build`] is
     /// this with the default options.
     ///
@@ -343,7 +343,7 @@ impl CornerGraph {
         options: &CornerGraphOptions,
         cancel: &CancelToken,
     ) -> Result<CornerGraph, BuildError> {
-        let budget = Self::memory_budget(mesh.polygon_count());
+        let budget = options.budget_for(mesh.polygon_count());
         Self::build_within(mesh, options, budget, cancel)
     }
 
@@ -1038,6 +1038,14 @@ pub struct CornerGraphOptions {
     /// The longest the landmarks' searches may take; past it the graph keeps the landmarks
     /// whose searches ended, or none. `None`: no limit. Default 5 s.
     pub landmark_time: Option<std::time::Duration>,
+    /// The most memory, in bytes, the graph may hold ([`CornerGraph::memory_bytes`]); a build
+    /// drops parts to keep within it, in the order [`MAX_INDEX_BYTES`] gives, down to the
+    /// plain search (for a console or a phone that can spare less, or to see what each part
+    /// buys: BENCHMARKS.md, "What does the index buy per megabyte?"). Its corners are always
+    /// kept, 16 bytes per mesh vertex and 4 more: a budget below that gives a graph of that
+    /// size, which leaves every query to the plain search. `None`: [`CornerGraph::memory_budget`] of the
+    /// mesh. Default `None`.
+    pub memory_budget: Option<usize>,
 }
 
 impl Default for CornerGraphOptions {
@@ -1053,6 +1061,7 @@ impl Default for CornerGraphOptions {
             fit: true,
             label_time: Some(LABEL_TIME),
             landmark_time: Some(LANDMARK_TIME),
+            memory_budget: None,
         }
     }
 }
@@ -1070,6 +1079,7 @@ impl CornerGraphOptions {
             fit: false,
             label_time: None,
             landmark_time: None,
+            memory_budget: None,
         }
     }
 
@@ -1089,6 +1099,39 @@ impl CornerGraphOptions {
         self.label_time = label_time;
         self.landmark_time = landmark_time;
         self
+    }
+
+    /// Sets [`CornerGraphOptions::memory_budget`] (`None`: the mesh's default budget).
+    ///
+    /// ```
+    /// use portolan::search::corner_graph::{CornerGraph, CornerGraphOptions};
+    /// use portolan::build::CancelToken;
+    /// use portolan::{build, BuildOptions, Scene};
+    /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let full = CornerGraph::build_with_views(&mesh);
+    /// // Half of what the whole graph holds: it keeps less, and within the budget.
+    /// let half = full.memory_bytes() / 2;
+    /// let options = CornerGraphOptions::untimed().with_memory_budget(Some(half));
+    /// let small = CornerGraph::build_with(&mesh, &options, &CancelToken::new()).unwrap();
+    /// assert!(small.memory_bytes() <= half);
+    /// ```
+    pub fn with_memory_budget(mut self, bytes: Option<usize>) -> CornerGraphOptions {
+        self.memory_budget = bytes;
+        self
+    }
+
+    /// The budget a build of a mesh of `polygons` polygons keeps within:
+    /// [`CornerGraphOptions::memory_budget`], or [`CornerGraph::memory_budget`] of the mesh.
+    ///
+    /// ```
+    /// use portolan::search::corner_graph::{CornerGraph, CornerGraphOptions};
+    /// let o = CornerGraphOptions::default();
+    /// assert_eq!(o.budget_for(1_000), CornerGraph::memory_budget(1_000));
+    /// assert_eq!(o.with_memory_budget(Some(1 << 20)).budget_for(1_000), 1 << 20);
+    /// ```
+    pub fn budget_for(&self, polygons: usize) -> usize {
+        self.memory_budget
+            .unwrap_or_else(|| CornerGraph::memory_budget(polygons))
     }
 
     /// Sets [`CornerGraphOptions::fit`].
