@@ -3,7 +3,7 @@
 //! process.
 //!
 //! ```text
-//! cargo run --release -p portolan-compare -- [DATA_DIR] [--reps N] [--landmarks K] [--index] [--only NAME[,NAME...]]
+//! cargo run --release -p portolan-compare -- [DATA_DIR] [--reps N] [--landmarks K] [--index [--budget-mib MIB]] [--only NAME[,NAME...]]
 //! ```
 //!
 //! Rows (`--only` takes these names; the default is all of them, in this order):
@@ -34,15 +34,18 @@
 //! mesh's [`CornerGraph`], built, saved with [`CornerGraph::to_bytes`] and loaded back with
 //! [`CornerGraph::from_bytes`]; its lengths must equal the plain run's (1e-9). Its build time,
 //! memory, file size and load time are printed, and a second geometric mean, of its ratio to
-//! the crate.
+//! the crate. `--budget-mib` builds the index within that many MiB
+//! ([`CornerGraphOptions::with_memory_budget`]) instead of its mesh's own budget: what each
+//! budget buys against the crate (BENCHMARKS.md, "What does the index buy per megabyte?").
 
 use anyhow::{bail, Context, Result};
+use portolan::build::CancelToken;
 use portolan::geom::{orient, Aabb, Vec2};
 use portolan::io::movingai::{self, GridMap};
 use portolan::io::polyanya_mesh;
 use portolan::random::Rng;
 use portolan::random_grid;
-use portolan::search::corner_graph::CornerGraph;
+use portolan::search::corner_graph::{CornerGraph, CornerGraphOptions};
 use portolan::search::landmarks::Landmarks;
 use portolan::{build, BuildOptions, Location, NavMesh, PathFinder, Scene, SearchOptions};
 use std::time::Instant;
@@ -310,6 +313,7 @@ fn main() -> Result<()> {
     let mut reps = 5usize;
     let mut landmark_count = 16usize;
     let mut with_index = false;
+    let mut budget: Option<usize> = None;
     let mut only: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -325,14 +329,25 @@ fn main() -> Result<()> {
                 .context("--landmarks K")?;
         } else if a == "--index" {
             with_index = true;
+        } else if a == "--budget-mib" {
+            let mib: f64 = args
+                .next()
+                .and_then(|r| r.parse().ok())
+                .context("--budget-mib MIB")?;
+            let bytes = (mib * (1 << 20) as f64).round();
+            if !(bytes >= 0.0 && bytes < usize::MAX as f64) {
+                bail!("--budget-mib {mib}: a finite number of MiB, 0 or more");
+            }
+            budget = Some(bytes as usize);
         } else if a == "--only" {
             let names = args.next().context("--only NAME[,NAME...]")?;
             only.extend(names.split(',').map(str::to_owned));
         } else if a == "--help" || a == "-h" {
             println!(
-                "portolan-compare [DATA_DIR] [--reps N] [--landmarks K] [--index] [--only NAME[,NAME...]]\n\
+                "portolan-compare [DATA_DIR] [--reps N] [--landmarks K] [--index [--budget-mib MIB]] [--only NAME[,NAME...]]\n\
                  rows: {}\n--landmarks 0 skips the landmark runs; --index adds the corner search on a\n\
-                 saved corner graph index (CornerGraph::to_bytes, loaded back).",
+                 saved corner graph index (CornerGraph::to_bytes, loaded back), built within\n\
+                 --budget-mib MiB (default: the mesh's own budget).",
                 ROWS.join(", ")
             );
             return Ok(());
@@ -386,7 +401,8 @@ fn main() -> Result<()> {
         // shipping it next to its mesh would.
         let (opts_index, index_build) = if with_index {
             let t = Instant::now();
-            let graph = CornerGraph::build(&ours);
+            let options = CornerGraphOptions::default().with_memory_budget(budget);
+            let graph = CornerGraph::build_with(&ours, &options, &CancelToken::new())?;
             let build_ms = t.elapsed().as_secs_f64() * 1e3;
             let bytes = graph.to_bytes();
             let t = Instant::now();
