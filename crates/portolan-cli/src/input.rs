@@ -444,8 +444,13 @@ pub fn describe_graph(
             graph.plain_first_below().unwrap_or(0.0)
         ),
         (Some(l), None) => format!(
-            "{:.0} label entries per corner, no views (they saved less than 10% here)",
-            per_corner(l)
+            "{:.0} label entries per corner, no views (past the budget); {}",
+            per_corner(l),
+            if graph.answers_from_edges() {
+                "its edges swept, with the labels"
+            } else {
+                "the plain search"
+            }
         ),
         (None, _) => format!(
             "no labels; {}",

@@ -1,6 +1,6 @@
 //! The index's memory budget ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)): a graph built
 //! under a budget too small for all of it drops its parts in the documented order (the views'
-//! strips, then their chains, then the views and labels, then the landmarks or the edges),
+//! strips, then their chains, then the views, then the labels, then the landmarks or the edges),
 //! holds no more than the budget, and still answers every query of a published map exactly,
 //! with a valid channel; a graph without its channel caches is saved and loaded like any other.
 
@@ -229,7 +229,7 @@ fn the_cells_are_cut_coarsely_where_fine_cells_leave_the_strips_no_room() {
 }
 
 #[test]
-fn a_budget_short_of_the_views_drops_them_with_the_labels_then_the_edges() {
+fn a_budget_short_of_the_views_drops_them_then_the_labels_then_the_edges() {
     let (mesh, pairs) = den011d();
     let full = within(&mesh, usize::MAX);
     let labels = full.labels.as_ref().map_or(0, HubLabels::memory_bytes);
@@ -237,8 +237,34 @@ fn a_budget_short_of_the_views_drops_them_with_the_labels_then_the_edges() {
     let edges = full.memory_bytes() - labels - views;
     let landmarks = LANDMARKS * 4 * mesh.vertex_count();
 
-    // The labels fit, the views (even bare) do not: both go; edges and landmarks stay.
+    // The labels fit, the views (even bare) do not: the views go; the labels stay as the
+    // swept search's heuristic (the untimed build's choice), with the edges, and no landmarks
+    // (which that heuristic would not read).
     let budget = edges + landmarks + labels;
+    let g = within(&mesh, budget);
+    assert!(g.views.is_none());
+    assert_eq!(g.labels, full.labels);
+    assert_eq!(g.edge_count(), full.edge_count());
+    assert!(g.answers_from_edges() && g.landmarks().is_none());
+    assert!(g.memory_bytes() <= budget);
+    let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
+    assert_eq!(loaded, g);
+    same_as_exact(&mesh, loaded, &pairs, "labels without views");
+
+    // Edges and labels fit, not the views, in a timed build: the labels stay only with the
+    // swept search (the sample decides which way answers), and it stays within its budget.
+    let timed = CornerGraphOptions::default()
+        .with_time_limits(None, None)
+        .with_memory_budget(Some(budget));
+    let g = CornerGraph::build_with(&mesh, &timed, &CancelToken::new()).unwrap();
+    assert!(g.views.is_none());
+    assert_eq!(g.labels.is_some(), g.answers_from_edges());
+    assert!(g.labels.is_none() || g.landmarks().is_none());
+    assert!(g.memory_bytes() <= budget);
+    same_as_exact(&mesh, g, &pairs, "labels without views, timed");
+
+    // The labels do not fit beside the edges: they go, and the edges stay with landmarks.
+    let budget = edges + landmarks;
     let g = within(&mesh, budget);
     assert!(g.labels.is_none() && g.views.is_none());
     assert_eq!(g.edge_count(), full.edge_count());

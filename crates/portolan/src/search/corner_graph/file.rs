@@ -57,7 +57,9 @@ pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 /// turns they continue, then by target; 4: the landmark table in `f32`; 3: the views
 /// keep their sweeps' trees, the channels of their paths' first and last legs; 2: a graph
 /// without labels says whether its edges are swept, `CornerGraph::answers_from_edges`). Older
-/// files are refused, to be built again.
+/// files are refused, to be built again. (Since version 7 a graph whose views passed its budget
+/// may keep its labels and sweep its edges: the same layout, which builds before that refuse
+/// as damaged.)
 ///
 /// ```
 /// use portolan::search::corner_graph::file::VERSION;
@@ -770,10 +772,10 @@ impl CornerGraph {
         };
         let sweeps = match i.u8("the sweeps flag")? {
             0 => false,
-            1 if labels.is_none() => true,
+            1 if views.is_none() => true,
             1 => {
                 return Err(corrupt(
-                    "the sweeps flag on a graph with labels (only graphs without them sweep)",
+                    "the sweeps flag on a graph with views (only graphs without them sweep)",
                 ))
             }
             x => return Err(corrupt(format!("the sweeps flag: {x}, not 0 or 1"))),
@@ -813,6 +815,19 @@ mod tests {
         bytes[body..].copy_from_slice(&sum);
     }
 
+    /// A graph whose views passed its budget keeps its labels for the swept search: labels, no
+    /// views and the sweeps flag round-trip.
+    #[test]
+    fn labels_without_views_round_trip() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let mut graph = CornerGraph::build_with_views(&mesh);
+        graph.views = None;
+        graph.sweeps = true;
+        assert!(graph.labels.is_some());
+        let loaded = CornerGraph::from_bytes(&graph.to_bytes(), &mesh).unwrap();
+        assert_eq!(loaded, graph);
+    }
+
     /// A graph without labels (open maps) carries landmarks instead, and may sweep its edges;
     /// both round-trip.
     #[test]
@@ -840,12 +855,12 @@ mod tests {
         ));
     }
 
-    /// The sweeps flag is 0 or 1, and 1 only without labels: anything else is corrupt, named.
+    /// The sweeps flag is 0 or 1, and 1 only without views: anything else is corrupt, named.
     #[test]
     fn a_bad_sweeps_flag_is_corrupt() {
         let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
         let graph = CornerGraph::build_with_views(&mesh);
-        assert!(graph.labels.is_some());
+        assert!(graph.labels.is_some() && graph.views.is_some());
         for flag in [1u8, 2] {
             let mut bytes = graph.to_bytes();
             let at = bytes.len() - 9;

@@ -30,7 +30,8 @@
 //! edges ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)), which bounds both the time and the
 //! memory. 16 bytes per entry (hub, distance, next hop).
 //!
-//! It also stops early where the first hubs label too much for the whole to fit: after hub `k`
+//! It also stops early, where its budget allows at least [`FORECAST_MIN_ENTRIES`] entries, when
+//! the first hubs label too much for the whole to fit: after hub `k`
 //! of the first 1,024 in rank order the labels may hold at most `sqrt(max(k, 8) / 1024)` of the
 //! budget ([`FORECAST_HUBS`]): 9% after hub 8, 18% after hub 32, half after hub 256. That is a
 //! forecast, not a bound: PLL's first hubs label the most, and the labels' growth slows as
@@ -126,9 +127,18 @@ fn entry_budget(n: usize, corners: usize, max_bytes: usize) -> usize {
         .min(max_bytes.saturating_sub(fixed) / ENTRY_BYTES)
 }
 
-/// Whether `entries` after `done` hubs pass the early stop's curve for `budget` (module docs).
+/// The fewest entries a budget must allow for the early stop to apply: 2¹⁹ (8 MiB of labels).
+/// Below it a build that will not fit reaches its budget within about a second, and the curve,
+/// drawn for the budgets of [`MAX_MEAN_ENTRIES`] and [`MAX_ENTRIES`], would stop labels that fit a
+/// budget cut close to their size (`CornerGraphOptions::with_memory_budget`): den011d's 13,646
+/// entries pass it only with room for about 45,000, three times what they hold.
+const FORECAST_MIN_ENTRIES: usize = 1 << 19;
+
+/// Whether `entries` after `done` hubs pass the early stop's curve for `budget` (module docs);
+/// never for a budget under [`FORECAST_MIN_ENTRIES`].
 fn past_forecast(entries: usize, done: usize, budget: usize) -> bool {
-    done < FORECAST_HUBS
+    budget >= FORECAST_MIN_ENTRIES
+        && done < FORECAST_HUBS
         && (entries as f64).powi(2) * FORECAST_HUBS as f64
             > (budget as f64).powi(2) * done.max(8) as f64
 }
@@ -963,7 +973,7 @@ mod tests {
     }
 
     /// The early stop's curve: `sqrt(max(k, 8) / 1024)` of the budget after hub `k`, none
-    /// from hub 1,024 on.
+    /// from hub 1,024 on, nor under [`FORECAST_MIN_ENTRIES`].
     #[test]
     fn the_forecast_is_the_square_root_curve() {
         let budget = 1 << 20;
@@ -979,6 +989,10 @@ mod tests {
         assert!(past_forecast(budget / 2 + 1, 256, budget));
         assert!(!past_forecast(budget, 1024, budget));
         assert!(!past_forecast(budget * 4, 5000, budget));
+        // None for a budget under FORECAST_MIN_ENTRIES, however full after the first hub.
+        let (least, less) = (FORECAST_MIN_ENTRIES, FORECAST_MIN_ENTRIES - 1);
+        assert!(past_forecast(least, 1, least));
+        assert!(!past_forecast(less, 1, less));
     }
 
     /// The labels of the published maps that keep them grow well under the early stop's

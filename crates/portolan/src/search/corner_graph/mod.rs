@@ -31,7 +31,9 @@
 //!   two corners, when they fit a budget ([`MAX_MEAN_ENTRIES`] per corner, [`MAX_ENTRIES`] in
 //!   all; they do on cave and dungeon maps and mazes, not on large open ones), and kept only
 //!   with the views they serve (below): where the build finds the views not worth it, the
-//!   labels go too, and the graph is fitted as one without them.
+//!   labels go too, and the graph is fitted as one without them. Where the views pass the
+//!   memory budget and the labels do not, the labels may stay without them, as the swept
+//!   search's exact corner heuristic, if the build's sample finds that search the fastest way.
 //! - **Landmarks**: 16 [`Landmarks`] for an ALT heuristic where there are no labels:
 //!   `h(c) = max(|c t|, landmark bound)`; kept only where they make the search at least 10%
 //!   faster on the build's fixed sample of queries (`sample.rs`): on mazes, dead-end pruning
@@ -139,11 +141,13 @@ pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
 /// 1. the views' per-edge strips, then their cells (which only save the tests of entries a
 ///    query surely takes or cannot take), then the cones' chains (the strips and the chains only
 ///    save the raycasts that build a view path's channel);
-/// 2. the views, and the labels with them (the queries then sweep the edges or run the plain
-///    search, as for a map whose labels do not fit);
-/// 3. of the ways a graph without labels answers (the plain search or the sweeps over its
-///    edges, each with or without landmarks), those whose edges and landmarks pass it are not
-///    timed or chosen, and edges that no query sweeps are dropped where they pass it (on maps
+/// 2. the views (the queries then sweep the edges, with the labels as their heuristic, or run
+///    the plain search, whichever the build's sample finds faster; the labels go where the
+///    plain search is chosen);
+/// 3. of the ways a graph without views answers (the plain search or the sweeps over its
+///    edges, each with or without landmarks, the sweeps with the labels where they stayed),
+///    those whose edges, labels and landmarks pass it are not timed or chosen, and edges that
+///    no query sweeps are dropped where they pass it (on maps
 ///    of dense lines of sight, such as a large grid of city blocks, the plain search with
 ///    landmarks then answers the queries).
 ///
@@ -440,21 +444,19 @@ impl CornerGraph {
             let mut views = Views::build(mesh, &graph, &corners, cones);
             let label_bytes = graph.labels.as_ref().map_or(0, HubLabels::memory_bytes);
             let room = budget.saturating_sub(edge_bytes + label_bytes);
-            // Within the budget, or not at all (and the labels go with them); the cells and
-            // then the strips, which the budget drops first, only where the rest leaves them
-            // room (the strips only with the cells, the cells only with the chains).
+            // Within the budget, or not at all (the labels stay, for the swept search below);
+            // the cells and then the strips, which the budget drops first, only where the rest
+            // leaves them room (the strips only with the cells, the cells only with the chains).
             if views.fit_memory(room) {
                 views.add_cells_and_strips(mesh, &graph, room, cancel)?;
                 graph.views = Some(views);
-            } else {
-                graph.labels = None;
             }
             cancel.check()?;
             // Kept where they pay (`views::fit`), with how queries use them. Where they do
             // not, the labels go too: no query would read them (a 512 × 512 maze's labels
             // fit since the greedy hub order, 43 entries per corner and 8.5 MB, and its views
             // save nothing over its forced channels), and the graph is fitted as one without.
-            if timed {
+            if timed && graph.views.is_some() {
                 let choice = views::fit(mesh, &graph, cancel)?;
                 match (graph.views.as_mut(), choice) {
                     (Some(v), Some(c)) => v.choice = c,
@@ -465,16 +467,30 @@ impl CornerGraph {
                 }
             }
         }
-        if graph.labels.is_none() {
-            // Without labels (with them the corner heuristic is exact): landmarks and the
-            // swept search over the edges, both, either or neither, as `sample.rs` decides,
-            // among the ways whose memory fits the budget; edges that no query sweeps are
-            // dropped where they pass it.
+        if graph.views.is_none() {
+            // Without views: landmarks and the swept search over the edges, both, either or
+            // neither, as `sample.rs` decides, among the ways whose memory fits the budget;
+            // edges that no query sweeps are dropped where they pass it. Labels left here (the
+            // views passed the budget, the labels did not) go with the edges: they serve the
+            // swept search alone, as its exact corner heuristic (so it takes no landmarks:
+            // `corner_heuristic` would not read them), about 1.1–2 times the speed of the
+            // landmarks' (BENCHMARKS.md, "What does the index buy per megabyte?").
+            let label_bytes = graph.labels.as_ref().map_or(0, HubLabels::memory_bytes);
             let fits = |edges: bool, lm: bool| {
-                let edges = if edges { edge_bytes } else { bare_bytes };
+                let edges = if edges {
+                    edge_bytes + label_bytes
+                } else {
+                    bare_bytes
+                };
                 edges + if lm { lm_bytes } else { 0 } <= budget
             };
-            let allowed = [true, fits(false, true), fits(true, false), fits(true, true)];
+            let labels = graph.labels.is_some();
+            let allowed = [
+                true,
+                fits(false, true),
+                fits(true, false),
+                fits(true, true) && !labels,
+            ];
             let landmarks = || landmarks_within(mesh, landmark_time, cancel);
             let (fitted, choice) =
                 sample::label_less_fit(mesh, graph, landmarks, timed, allowed, cancel)?;
@@ -482,6 +498,9 @@ impl CornerGraph {
             graph.sweeps = choice.sweeps;
             if !choice.landmarks {
                 graph.landmarks = None;
+            }
+            if !choice.sweeps {
+                graph.labels = None;
             }
             if !graph.sweeps && graph.memory_bytes() > budget {
                 graph.drop_edges();
@@ -629,9 +648,10 @@ impl CornerGraph {
     }
 
     /// How many hub-label entries the graph holds, or `None` when it has no labels: they
-    /// would have passed [`MAX_MEAN_ENTRIES`] per corner (open maps), or the build's timed
-    /// fit found the views they serve not worth it (then no query would read them); see the
-    /// [module docs](self).
+    /// would have passed [`MAX_MEAN_ENTRIES`] per corner (open maps) or the memory budget, or
+    /// the build's timed fit found the views they serve not worth it (then no query would read
+    /// them), or, where the views passed the budget, the plain search faster than the labels'
+    /// swept search; see the [module docs](self).
     ///
     /// ```
     /// # use portolan::{build, BuildOptions, Scene};
