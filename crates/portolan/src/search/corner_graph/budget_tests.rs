@@ -252,14 +252,14 @@ fn a_budget_short_of_the_views_drops_them_then_the_labels_then_the_edges() {
     same_as_exact(&mesh, loaded, &pairs, "labels without views");
 
     // Edges and labels fit, not the views, in a timed build: the labels stay only with the
-    // swept search (the sample decides which way answers), and it stays within its budget.
+    // swept search, where the sample finds it faster than the best way without them, and the
+    // graph stays within its budget.
     let timed = CornerGraphOptions::default()
         .with_time_limits(None, None)
         .with_memory_budget(Some(budget));
     let g = CornerGraph::build_with(&mesh, &timed, &CancelToken::new()).unwrap();
     assert!(g.views.is_none());
-    assert_eq!(g.labels.is_some(), g.answers_from_edges());
-    assert!(g.labels.is_none() || g.landmarks().is_none());
+    assert!(g.labels.is_none() || (g.answers_from_edges() && g.landmarks().is_none()));
     assert!(g.memory_bytes() <= budget);
     same_as_exact(&mesh, g, &pairs, "labels without views, timed");
 

@@ -33,7 +33,8 @@
 //!   with the views they serve (below): where the build finds the views not worth it, the
 //!   labels go too, and the graph is fitted as one without them. Where the views pass the
 //!   memory budget and the labels do not, the labels may stay without them, as the swept
-//!   search's exact corner heuristic, if the build's sample finds that search the fastest way.
+//!   search's exact corner heuristic, where the build's sample finds that search at least a
+//!   tenth faster than the best way without them.
 //! - **Landmarks**: 16 [`Landmarks`] for an ALT heuristic where there are no labels:
 //!   `h(c) = max(|c t|, landmark bound)`; kept only where they make the search at least 10%
 //!   faster on the build's fixed sample of queries (`sample.rs`): on mazes, dead-end pruning
@@ -141,13 +142,11 @@ pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
 /// 1. the views' per-edge strips, then their cells (which only save the tests of entries a
 ///    query surely takes or cannot take), then the cones' chains (the strips and the chains only
 ///    save the raycasts that build a view path's channel);
-/// 2. the views (the queries then sweep the edges, with the labels as their heuristic, or run
-///    the plain search, whichever the build's sample finds faster; the labels go where the
-///    plain search is chosen);
-/// 3. of the ways a graph without views answers (the plain search or the sweeps over its
-///    edges, each with or without landmarks, the sweeps with the labels where they stayed),
-///    those whose edges, labels and landmarks pass it are not timed or chosen, and edges that
-///    no query sweeps are dropped where they pass it (on maps
+/// 2. the views (the labels stay, as the swept search's heuristic, where the build's sample
+///    finds that search at least a tenth faster than the best way without them);
+/// 3. of the ways a graph without labels answers (the plain search or the sweeps over its
+///    edges, each with or without landmarks), those whose edges and landmarks pass it are not
+///    timed or chosen, and edges that no query sweeps are dropped where they pass it (on maps
 ///    of dense lines of sight, such as a large grid of city blocks, the plain search with
 ///    landmarks then answers the queries).
 ///
@@ -470,27 +469,13 @@ impl CornerGraph {
         if graph.views.is_none() {
             // Without views: landmarks and the swept search over the edges, both, either or
             // neither, as `sample.rs` decides, among the ways whose memory fits the budget;
-            // edges that no query sweeps are dropped where they pass it. Labels left here (the
-            // views passed the budget, the labels did not) go with the edges: they serve the
-            // swept search alone, as its exact corner heuristic (so it takes no landmarks:
-            // `corner_heuristic` would not read them), about 1.1–2 times the speed of the
-            // landmarks' (BENCHMARKS.md, "What does the index buy per megabyte?").
-            let label_bytes = graph.labels.as_ref().map_or(0, HubLabels::memory_bytes);
+            // edges that no query sweeps are dropped where they pass it.
+            let labels = graph.labels.take();
             let fits = |edges: bool, lm: bool| {
-                let edges = if edges {
-                    edge_bytes + label_bytes
-                } else {
-                    bare_bytes
-                };
+                let edges = if edges { edge_bytes } else { bare_bytes };
                 edges + if lm { lm_bytes } else { 0 } <= budget
             };
-            let labels = graph.labels.is_some();
-            let allowed = [
-                true,
-                fits(false, true),
-                fits(true, false),
-                fits(true, true) && !labels,
-            ];
+            let allowed = [true, fits(false, true), fits(true, false), fits(true, true)];
             let landmarks = || landmarks_within(mesh, landmark_time, cancel);
             let (fitted, choice) =
                 sample::label_less_fit(mesh, graph, landmarks, timed, allowed, cancel)?;
@@ -499,8 +484,19 @@ impl CornerGraph {
             if !choice.landmarks {
                 graph.landmarks = None;
             }
-            if !choice.sweeps {
-                graph.labels = None;
+            // Labels left here (the views passed the budget, the labels did not) serve the
+            // swept search alone, as its exact corner heuristic (which reads no landmarks):
+            // kept where that search is at least a tenth faster than the way just chosen
+            // (untimed: always), 1.1–2 times on the label maps' whole scenarios (BENCHMARKS.md,
+            // "What does the index buy per megabyte?").
+            if let Some(labels) = labels {
+                let mut with = graph.clone();
+                with.labels = Some(labels);
+                with.sweeps = true;
+                with.landmarks = None;
+                if sample::labels_pay(mesh, &graph, &with, timed, cancel)? {
+                    graph = with;
+                }
             }
             if !graph.sweeps && graph.memory_bytes() > budget {
                 graph.drop_edges();
@@ -650,8 +646,8 @@ impl CornerGraph {
     /// How many hub-label entries the graph holds, or `None` when it has no labels: they
     /// would have passed [`MAX_MEAN_ENTRIES`] per corner (open maps) or the memory budget, or
     /// the build's timed fit found the views they serve not worth it (then no query would read
-    /// them), or, where the views passed the budget, the plain search faster than the labels'
-    /// swept search; see the [module docs](self).
+    /// them), or, where the views passed the budget, the labels' swept search not a tenth
+    /// faster than the best way without them; see the [module docs](self).
     ///
     /// ```
     /// # use portolan::{build, BuildOptions, Scene};

@@ -302,6 +302,45 @@ pub(super) fn label_less_fit(
 /// The rule of [`label_less_fit`] on the sample's total times `[plain, plain with landmarks,
 /// sweeps, sweeps with landmarks]`, infinite for a way not allowed (never chosen; the plain
 /// search always is).
+/// Whether the graph `with` (labels without views: the swept search with the labels'
+/// heuristic) answers the build's sample at least [`GAIN`] faster than `without` (the way
+/// [`label_less_fit`] chose); untimed (`timed` false), or on a mesh too small for a sample,
+/// always; on a mesh with off-mesh links never (the corner search is the plain search there).
+pub(super) fn labels_pay(
+    mesh: &NavMesh,
+    without: &CornerGraph,
+    with: &CornerGraph,
+    timed: bool,
+    cancel: &CancelToken,
+) -> Result<bool, BuildError> {
+    if mesh.has_links() {
+        return Ok(false);
+    }
+    let pairs = if timed {
+        sample_pairs(mesh)
+    } else {
+        Vec::new()
+    };
+    if pairs.is_empty() {
+        return Ok(true);
+    }
+    let options = [without, with].map(|g| SearchOptions::corner(Arc::new(g.clone())));
+    let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
+    let mut searches: [ExactSearch; 2] = Default::default();
+    let [a, b] = &mut searches;
+    let way = |search: &mut ExactSearch, k: usize, i: usize| {
+        let (s, t) = ends(i);
+        let _ = search.find_path(mesh, s, t, &options[k]);
+    };
+    let least = least_times(
+        pairs.len(),
+        cancel,
+        [&mut |i| way(a, 0, i), &mut |i| way(b, 1, i)],
+    )?;
+    let total = |k: usize| least.iter().map(|x| x[k]).sum::<f64>();
+    Ok(pays(total(0), total(1)))
+}
+
 fn label_less_choice(t: [f64; 4]) -> LabelLess {
     let sweeps_bare = t[2].is_finite() && pays(t[0], t[2]);
     let sweeps_lm = t[3].is_finite() && pays(t[1], t[3]);
