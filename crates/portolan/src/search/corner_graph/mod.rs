@@ -327,9 +327,9 @@ impl CornerGraph {
 
     /// The graph built as `options` say ([`CornerGraphOptions`]: whether the build times its
     /// choices, how long its labels and landmarks may take, and within how much memory: by
-    /// default its [`memory_budget`](CornerGraph::memory_budget)); stops with [`BuildError::Cancelled`] as
-    /// [`build_cancellable`](CornerGraph::build_cancellable) does. [`CornerGraph::build`] is
-    /// this with the default options.
+    /// default its [`memory_budget`](CornerGraph::memory_budget)); stops with
+    /// [`BuildError::Cancelled`] as [`build_cancellable`](CornerGraph::build_cancellable) does.
+    /// [`CornerGraph::build`] is this with the default options.
     ///
     /// ```
     /// use portolan::build::CancelToken;
@@ -1059,8 +1059,8 @@ pub struct CornerGraphOptions {
     /// plain search (for a console or a phone that can spare less, or to see what each part
     /// buys: BENCHMARKS.md, "What does the index buy per megabyte?"). Its corners are always
     /// kept, 16 bytes per mesh vertex and 4 more: a budget below that gives a graph of that
-    /// size, which leaves every query to the plain search. `None`: [`CornerGraph::memory_budget`] of the
-    /// mesh. Default `None`.
+    /// size, which leaves every query to the plain search. `None`:
+    /// [`CornerGraph::memory_budget`] of the mesh. Default `None`.
     pub memory_budget: Option<usize>,
 }
 
