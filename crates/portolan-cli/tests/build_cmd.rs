@@ -598,6 +598,17 @@ fn scen_corner_search_with_compare_exact() {
     }
 }
 
+/// `portolan scen --map MAP --scen SCEN --index INDEX` with `extra` flags.
+fn scen_with_index(map: &str, scen: &str, index: &str, extra: &[&str]) -> Output {
+    portolan(
+        &[
+            &["scen", "--map", map, "--scen", scen, "--index", index][..],
+            extra,
+        ]
+        .concat(),
+    )
+}
+
 /// `scen --no-channel` times the paths without their channels: on one index (a build's timed
 /// fit can differ), every column but the times is the same as with them, for the corner search
 /// and, with --compare-exact, the exact search. The index is built with `--no-time-limits`, so
@@ -642,16 +653,7 @@ fn scen_without_channels_gives_the_same_answers() {
             .collect::<Vec<_>>()
     };
     // The graph is loaded, not built: no time limits to lift.
-    let o = portolan(&[
-        "scen",
-        "--map",
-        &map,
-        "--scen",
-        &scen,
-        "--index",
-        path,
-        "--no-time-limits",
-    ]);
+    let o = scen_with_index(&map, &scen, path, &["--no-time-limits"]);
     assert_clean_failure(
         &o,
         "--no-time-limits and --budget-mib apply to a corner graph built here",
@@ -691,16 +693,7 @@ fn index_within_a_memory_budget() {
         assert!(o.status.success(), "{err}");
         let kib: f64 = mib.parse::<f64>().unwrap() * 1024.0;
         assert!(err.contains(&format!("of a {kib:.0} KiB budget")), "{err}");
-        let o = portolan(&[
-            "scen",
-            "--map",
-            &map,
-            "--scen",
-            &scen,
-            "--index",
-            path,
-            "--compare-exact",
-        ]);
+        let o = scen_with_index(&map, &scen, path, &["--compare-exact"]);
         let err = stderr(&o);
         assert!(o.status.success(), "{err}");
         assert!(err.contains("optimal 100.0%"), "{err}");
