@@ -490,13 +490,7 @@ impl CornerGraph {
             // (untimed: always), 1.1–2 times on the label maps' whole scenarios (BENCHMARKS.md,
             // "What does the index buy per megabyte?").
             if let Some(labels) = labels {
-                let mut with = graph.clone();
-                with.labels = Some(labels);
-                with.sweeps = true;
-                with.landmarks = None;
-                if sample::labels_pay(mesh, &graph, &with, timed, cancel)? {
-                    graph = with;
-                }
+                graph = sample::labels_where_they_pay(mesh, graph, labels, timed, cancel)?;
             }
             if !graph.sweeps && graph.memory_bytes() > budget {
                 graph.drop_edges();

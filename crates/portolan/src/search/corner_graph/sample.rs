@@ -28,7 +28,7 @@
 //! random grid, the four ways' round takes 0.63–0.68 s.
 
 use super::super::landmarks::Landmarks;
-use super::CornerGraph;
+use super::{CornerGraph, HubLabels};
 use crate::build::{BuildError, CancelToken};
 use crate::geom::Vec2;
 use crate::mesh::{NavMesh, PolyId};
@@ -265,33 +265,7 @@ pub(super) fn label_less_fit(
         SearchOptions::corner(Arc::clone(&bare)),
         with_lm(SearchOptions::corner(Arc::clone(&bare))),
     ];
-    let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
-    let mut searches: [ExactSearch; 4] = Default::default();
-    let [a, b, c, d] = &mut searches;
-    let way = |search: &mut ExactSearch, k: usize, i: usize| {
-        if allowed[k] {
-            let (s, t) = ends(i);
-            let _ = search.find_path(mesh, s, t, &options[k]);
-        }
-    };
-    let least = least_times(
-        pairs.len(),
-        cancel,
-        [
-            &mut |i| way(a, 0, i),
-            &mut |i| way(b, 1, i),
-            &mut |i| way(c, 2, i),
-            &mut |i| way(d, 3, i),
-        ],
-    )?;
-    let total = |k: usize| {
-        if allowed[k] {
-            least.iter().map(|x| x[k]).sum::<f64>()
-        } else {
-            f64::INFINITY
-        }
-    };
-    let choice = label_less_choice([total(0), total(1), total(2), total(3)]);
+    let choice = label_less_choice(sample_totals(mesh, &pairs, &options, allowed, cancel)?);
     drop(options);
     // The options were the only other owners: no copy.
     let mut graph = Arc::try_unwrap(bare).unwrap_or_else(|shared| (*shared).clone());
@@ -299,48 +273,82 @@ pub(super) fn label_less_fit(
     Ok((graph, choice))
 }
 
-/// The rule of [`label_less_fit`] on the sample's total times `[plain, plain with landmarks,
-/// sweeps, sweeps with landmarks]`, infinite for a way not allowed (never chosen; the plain
-/// search always is).
-/// Whether the graph `with` (labels without views: the swept search with the labels'
-/// heuristic) answers the build's sample at least [`GAIN`] faster than `without` (the way
-/// [`label_less_fit`] chose); untimed (`timed` false), or on a mesh too small for a sample,
-/// always; on a mesh with off-mesh links never (the corner search is the plain search there).
-pub(super) fn labels_pay(
+/// The sample's total time each way of `options` takes (per query the least of its rounds,
+/// [`least_times`], summed), each way with an exact search of its own; infinite for a way not
+/// `allowed`, which does not run.
+fn sample_totals<const K: usize>(
     mesh: &NavMesh,
-    without: &CornerGraph,
-    with: &CornerGraph,
+    pairs: &[(PolyId, PolyId)],
+    options: &[SearchOptions; K],
+    allowed: [bool; K],
+    cancel: &CancelToken,
+) -> Result<[f64; K], BuildError> {
+    let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
+    let mut searches: [ExactSearch; K] = std::array::from_fn(|_| ExactSearch::default());
+    let mut k = 0;
+    let mut ways = searches.each_mut().map(|search| {
+        let way = k;
+        k += 1;
+        move |i: usize| {
+            if allowed[way] {
+                let (s, t) = ends(i);
+                let _ = search.find_path(mesh, s, t, &options[way]);
+            }
+        }
+    });
+    let ways = ways.each_mut().map(|w| w as &mut dyn FnMut(usize));
+    let least = least_times(pairs.len(), cancel, ways)?;
+    Ok(std::array::from_fn(|k| {
+        if allowed[k] {
+            least.iter().map(|x| x[k]).sum()
+        } else {
+            f64::INFINITY
+        }
+    }))
+}
+
+/// `graph` (without views, answering as [`label_less_fit`] chose) with `labels` as its swept
+/// search's exact corner heuristic (sweeping, no landmarks: that heuristic reads none), where
+/// that answers the build's sample at least [`GAIN`] faster; otherwise `graph` as it was. With
+/// them untimed (`timed` false) or on a mesh too small for a sample; never on a mesh with
+/// off-mesh links (the corner search is the plain search there).
+pub(super) fn labels_where_they_pay(
+    mesh: &NavMesh,
+    graph: CornerGraph,
+    labels: HubLabels,
     timed: bool,
     cancel: &CancelToken,
-) -> Result<bool, BuildError> {
+) -> Result<CornerGraph, BuildError> {
     if mesh.has_links() {
-        return Ok(false);
+        return Ok(graph);
     }
+    let with_labels = |mut g: CornerGraph| {
+        g.labels = Some(labels);
+        g.sweeps = true;
+        g.landmarks = None;
+        g
+    };
     let pairs = if timed {
         sample_pairs(mesh)
     } else {
         Vec::new()
     };
     if pairs.is_empty() {
-        return Ok(true);
+        return Ok(with_labels(graph));
     }
-    let options = [without, with].map(|g| SearchOptions::corner(Arc::new(g.clone())));
-    let ends = |i: usize| (mesh.centroid(pairs[i].0), mesh.centroid(pairs[i].1));
-    let mut searches: [ExactSearch; 2] = Default::default();
-    let [a, b] = &mut searches;
-    let way = |search: &mut ExactSearch, k: usize, i: usize| {
-        let (s, t) = ends(i);
-        let _ = search.find_path(mesh, s, t, &options[k]);
-    };
-    let least = least_times(
-        pairs.len(),
-        cancel,
-        [&mut |i| way(a, 0, i), &mut |i| way(b, 1, i)],
-    )?;
-    let total = |k: usize| least.iter().map(|x| x[k]).sum::<f64>();
-    Ok(pays(total(0), total(1)))
+    let with = Arc::new(with_labels(graph.clone()));
+    let without = Arc::new(graph);
+    let options = [&without, &with].map(|g| SearchOptions::corner(Arc::clone(g)));
+    let [before, after] = sample_totals(mesh, &pairs, &options, [true; 2], cancel)?;
+    drop(options);
+    let kept = if pays(before, after) { with } else { without };
+    // The options were the only other owners: no copy.
+    Ok(Arc::try_unwrap(kept).unwrap_or_else(|shared| (*shared).clone()))
 }
 
+/// The rule of [`label_less_fit`] on the sample's total times `[plain, plain with landmarks,
+/// sweeps, sweeps with landmarks]`, infinite for a way not allowed (never chosen; the plain
+/// search always is).
 fn label_less_choice(t: [f64; 4]) -> LabelLess {
     let sweeps_bare = t[2].is_finite() && pays(t[0], t[2]);
     let sweeps_lm = t[3].is_finite() && pays(t[1], t[3]);
