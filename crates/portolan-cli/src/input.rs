@@ -300,13 +300,10 @@ fn parse_mib(s: &str) -> Result<usize, String> {
     let mib: f64 = s
         .parse()
         .map_err(|e| format!("{s:?} is not a number of MiB: {e}"))?;
-    let bytes = (mib * (1 << 20) as f64).round();
-    if !(bytes >= 0.0 && bytes < usize::MAX as f64) {
-        return Err(format!(
-            "{s:?} MiB is not a budget (a finite number of MiB, 0 or more, is)"
-        ));
-    }
-    Ok(bytes as usize)
+    CornerGraphOptions::default()
+        .with_memory_budget_mib(mib)
+        .and_then(|o| o.memory_budget)
+        .ok_or_else(|| format!("{s:?} MiB is not a budget (a finite number of MiB, 0 or more, is)"))
 }
 
 impl GraphArgs {

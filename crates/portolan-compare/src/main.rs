@@ -313,7 +313,8 @@ fn main() -> Result<()> {
     let mut reps = 5usize;
     let mut landmark_count = 16usize;
     let mut with_index = false;
-    let mut budget: Option<usize> = None;
+    let mut graph_options = CornerGraphOptions::default();
+    let mut budget_given = false;
     let mut only: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -334,11 +335,10 @@ fn main() -> Result<()> {
                 .next()
                 .and_then(|r| r.parse().ok())
                 .context("--budget-mib MIB")?;
-            let bytes = (mib * (1 << 20) as f64).round();
-            if !(bytes >= 0.0 && bytes < usize::MAX as f64) {
-                bail!("--budget-mib {mib}: a finite number of MiB, 0 or more");
-            }
-            budget = Some(bytes as usize);
+            graph_options = graph_options.with_memory_budget_mib(mib).with_context(|| {
+                format!("--budget-mib {mib}: a finite number of MiB, 0 or more")
+            })?;
+            budget_given = true;
         } else if a == "--only" {
             let names = args.next().context("--only NAME[,NAME...]")?;
             only.extend(names.split(',').map(str::to_owned));
@@ -357,6 +357,9 @@ fn main() -> Result<()> {
     }
     if reps == 0 {
         bail!("--reps must be at least 1");
+    }
+    if budget_given && !with_index {
+        bail!("--budget-mib applies to the index: add --index");
     }
     for name in &only {
         if !ROWS.contains(&name.as_str()) {
@@ -401,8 +404,7 @@ fn main() -> Result<()> {
         // shipping it next to its mesh would.
         let (opts_index, index_build) = if with_index {
             let t = Instant::now();
-            let options = CornerGraphOptions::default().with_memory_budget(budget);
-            let graph = CornerGraph::build_with(&ours, &options, &CancelToken::new())?;
+            let graph = CornerGraph::build_with(&ours, &graph_options, &CancelToken::new())?;
             let build_ms = t.elapsed().as_secs_f64() * 1e3;
             let bytes = graph.to_bytes();
             let t = Instant::now();

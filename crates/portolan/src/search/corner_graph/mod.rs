@@ -1130,6 +1130,24 @@ impl CornerGraphOptions {
         self
     }
 
+    /// [`with_memory_budget`](CornerGraphOptions::with_memory_budget) of `mib` MiB (2²⁰
+    /// bytes; fractions allowed, rounded to the byte), for a budget a user types in MiB; `None`
+    /// for a count that is negative, not a number, infinite or past `usize`.
+    ///
+    /// ```
+    /// use portolan::search::corner_graph::CornerGraphOptions;
+    /// let o = CornerGraphOptions::default();
+    /// assert_eq!(o.clone().with_memory_budget_mib(0.5).unwrap().memory_budget, Some(1 << 19));
+    /// for bad in [-1.0, f64::NAN, f64::INFINITY, 1e300] {
+    ///     assert!(o.clone().with_memory_budget_mib(bad).is_none());
+    /// }
+    /// ```
+    pub fn with_memory_budget_mib(self, mib: f64) -> Option<CornerGraphOptions> {
+        let bytes = (mib * (1u64 << 20) as f64).round();
+        (bytes >= 0.0 && bytes < usize::MAX as f64)
+            .then(|| self.with_memory_budget(Some(bytes as usize)))
+    }
+
     /// The budget a build of a mesh of `polygons` polygons keeps within:
     /// [`CornerGraphOptions::memory_budget`], or [`CornerGraph::memory_budget`] of the mesh.
     ///
