@@ -487,8 +487,8 @@ impl CornerGraph {
             // Labels left here (the views passed the budget, the labels did not) serve the
             // swept search alone, as its exact corner heuristic (which reads no landmarks):
             // kept where that search is at least a tenth faster than the way just chosen
-            // (untimed: always), 1.1–2 times on the label maps' whole scenarios (BENCHMARKS.md,
-            // "What does the index buy per megabyte?").
+            // (untimed: always): brc202d within 2 MiB, 3.2 times its exact search against 1.8
+            // with landmarks (BENCHMARKS.md, "What does the index buy per megabyte?").
             if let Some(labels) = labels {
                 graph = sample::labels_where_they_pay(mesh, graph, labels, timed, cancel)?;
             }
