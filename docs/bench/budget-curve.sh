@@ -14,14 +14,12 @@ mkdir -p "$OUT"
 R="$OUT/random20-15.map"
 [ -f "$R" ] || { $P gen-map random --size 512 --density 0.2 --seed 15 --output "$R" >/dev/null &&
   python3 docs/bench/other-maps.py scen "$R" 8; }
-rows=(
- "scene_mp_2p_01|--mesh $D/polyanya/meshes/scene_mp_2p_01.mesh|$D/polyanya/meshes/scene_mp_2p_01.mesh.scen"
- "brc202d|--map $D/movingai/dao/brc202d.map|$D/movingai/dao/brc202d.map.scen"
- "lak303d|--map $D/movingai/dao/lak303d.map|$D/movingai/dao/lak303d.map.scen"
- "den011d|--map $D/movingai/dao/den011d.map|$D/movingai/dao/den011d.map.scen"
- "AcrosstheCape|--map $D/gppc/AcrosstheCape.map|$D/gppc/AcrosstheCape.map.scen"
- "random20|--map $R|$R.scen"
-)
+source docs/bench/maps.sh
+rows=()
+for m in scene_mp_2p_01 brc202d lak303d den011d AcrosstheCape; do
+  r=$(map_row $m) || exit 1; rows+=("$r")
+done
+rows+=("random20|--map $R|$R.scen")
 echo "# $(date -u) load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in "${rows[@]}"; do
   IFS='|' read -r name src scen <<< "$r"

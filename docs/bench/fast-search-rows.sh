@@ -5,15 +5,11 @@
 # where ../shared/data is, PORTOLAN which binary runs (to compare two builds).
 cd "$(dirname "$0")/../.."
 P=${PORTOLAN:-target/release/portolan}; D=${DATA:-../shared/data}
-rows=(
- "scene_mp_2p_01|--mesh $D/polyanya/meshes/scene_mp_2p_01.mesh|$D/polyanya/meshes/scene_mp_2p_01.mesh.scen"
- "brc202d|--map $D/movingai/dao/brc202d.map|$D/movingai/dao/brc202d.map.scen"
- "lak303d|--map $D/movingai/dao/lak303d.map|$D/movingai/dao/lak303d.map.scen"
- "den011d|--map $D/movingai/dao/den011d.map|$D/movingai/dao/den011d.map.scen"
- "arena|--map $D/movingai/dao/arena.map|$D/movingai/dao/arena.map.scen"
- "AcrosstheCape|--map $D/gppc/AcrosstheCape.map|$D/gppc/AcrosstheCape.map.scen"
- "arena-merged|--mesh $D/polyanya/meshes/arena-merged.mesh|$D/polyanya/scenarios/arena.scen"
-)
+source docs/bench/maps.sh
+rows=()
+for m in scene_mp_2p_01 brc202d lak303d den011d arena AcrosstheCape arena-merged; do
+  r=$(map_row $m) || exit 1; rows+=("$r")
+done
 echo "# $(date -u) load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in "${rows[@]}"; do
   IFS='|' read -r name src scen <<< "$r"
