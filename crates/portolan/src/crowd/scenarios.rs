@@ -136,6 +136,14 @@ pub enum ScenarioError {
         /// The value.
         value: f64,
     },
+    /// A spacing or clearance that is not finite and ≥ 0 ([`random_pairs`]).
+    #[error("{what} {value} must be finite and >= 0")]
+    InvalidDistance {
+        /// `spacing` or `clearance`.
+        what: &'static str,
+        /// The value.
+        value: f64,
+    },
     /// The map has no room for that many agents (starts and goals apart by 2.4 radii).
     #[error("room for only {placed} of {wanted} agents on this map")]
     NoRoom {
@@ -469,43 +477,13 @@ impl Scenario {
             }
         }
         let mesh = mesh_for(&scene, radius)?;
-        let mut rng = Rng::new(seed);
-        let sampler = Sampler::new(&mesh);
-        let spacing = SPACING * radius;
-        let mut starts = Spread::new(spacing);
-        let mut goals = Spread::new(spacing);
-        let mut agents = Vec::with_capacity(n);
-        let mut misses = 0;
         // Starts and goals keep a radius of room to every wall (in the mesh, where walls are
         // already inflated by the radius), so an agent standing at its goal leaves a gap to
         // walk around it.
-        let clearance = radius;
-        let mut scratch = SurfaceScratch::default();
-        while agents.len() < n && misses < 200 * n + 1000 {
-            let s = sampler.sample(&mesh, &mut rng);
-            let g = sampler.sample(&mesh, &mut rng);
-            let clear = |(poly, p): (PolyId, Vec2), scratch: &mut SurfaceScratch| {
-                let mut wall = false;
-                for_each_wall_near(&mesh, poly, p, clearance, 16, scratch, |_| wall = true);
-                (!wall).then_some(p)
-            };
-            let s = s.and_then(|s| clear(s, &mut scratch));
-            let g = g.and_then(|g| clear(g, &mut scratch));
-            match (s, g) {
-                (Some(s), Some(g)) if starts.fits(s) && goals.fits(g) => {
-                    starts.insert(s);
-                    goals.insert(g);
-                    agents.push(AgentParams::new(s, g, radius, max_speed));
-                }
-                _ => misses += 1,
-            }
-        }
-        if agents.len() < n {
-            return Err(ScenarioError::NoRoom {
-                placed: agents.len(),
-                wanted: n,
-            });
-        }
+        let agents = random_pairs(&mesh, n, SPACING * radius, radius, seed)?
+            .into_iter()
+            .map(|(s, g)| AgentParams::new(s, g, radius, max_speed))
+            .collect();
         // Half a radius per step at top speed.
         let dt = 0.5 * radius / max_speed;
         Ok(Scenario {
@@ -534,6 +512,85 @@ impl Scenario {
         }
         Ok(crowd)
     }
+}
+
+/// `n` random (start, goal) pairs on the largest connected part of `mesh` (by area), each point
+/// uniform over that part's area: the starts at least `spacing` apart, the goals too, and every
+/// point at least `clearance` from every wall (0: anywhere on the part). A pure function of its
+/// arguments: [`Scenario::random_on`] places its agents with it, and so does the web demo's
+/// crowd on the page's own mesh.
+///
+/// Points are drawn in pairs until `n` pairs fit or `200 n + 1000` pairs did not;
+/// [`ScenarioError::NoRoom`] then says how many fitted. A spacing or clearance that is negative
+/// or not finite is [`ScenarioError::InvalidDistance`]; `n = 0` gives no pairs.
+///
+/// ```
+/// use portolan::crowd::scenarios::{random_pairs, ScenarioError};
+/// use portolan::{build, BuildOptions, Scene};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+/// let pairs = random_pairs(&mesh, 30, 10.0, 2.0, 7).unwrap();
+/// assert_eq!(pairs.len(), 30);
+/// assert!(pairs.iter().all(|&(s, g)| mesh.locate(s).polygon().is_some()
+///     && mesh.locate(g).polygon().is_some()));
+/// assert!(pairs[1..].iter().all(|&(s, _)| s.distance(pairs[0].0) >= 10.0));
+/// assert_eq!(random_pairs(&mesh, 30, 10.0, 2.0, 7).unwrap(), pairs);
+/// // Far more than the map holds 300 units apart.
+/// assert!(matches!(
+///     random_pairs(&mesh, 100, 300.0, 0.0, 7),
+///     Err(ScenarioError::NoRoom { wanted: 100, .. })
+/// ));
+/// assert!(matches!(
+///     random_pairs(&mesh, 3, f64::NAN, 0.0, 7),
+///     Err(ScenarioError::InvalidDistance { what: "spacing", .. })
+/// ));
+/// ```
+pub fn random_pairs(
+    mesh: &NavMesh,
+    n: usize,
+    spacing: f64,
+    clearance: f64,
+    seed: u64,
+) -> Result<Vec<(Vec2, Vec2)>, ScenarioError> {
+    for (what, value) in [("spacing", spacing), ("clearance", clearance)] {
+        if !(value.is_finite() && value >= 0.0) {
+            return Err(ScenarioError::InvalidDistance { what, value });
+        }
+    }
+    let mut rng = Rng::new(seed);
+    let sampler = Sampler::new(mesh);
+    let mut starts = Spread::new(spacing);
+    let mut goals = Spread::new(spacing);
+    let mut pairs = Vec::with_capacity(n);
+    let mut misses = 0;
+    let mut scratch = SurfaceScratch::default();
+    let mut clear = |(poly, p): (PolyId, Vec2)| {
+        let mut wall = false;
+        if clearance > 0.0 {
+            for_each_wall_near(mesh, poly, p, clearance, 16, &mut scratch, |_| wall = true);
+        }
+        (!wall).then_some(p)
+    };
+    while pairs.len() < n && misses < 200 * n + 1000 {
+        let s = sampler.sample(mesh, &mut rng);
+        let g = sampler.sample(mesh, &mut rng);
+        let s = s.and_then(&mut clear);
+        let g = g.and_then(&mut clear);
+        match (s, g) {
+            (Some(s), Some(g)) if starts.fits(s) && goals.fits(g) => {
+                starts.insert(s);
+                goals.insert(g);
+                pairs.push((s, g));
+            }
+            _ => misses += 1,
+        }
+    }
+    if pairs.len() < n {
+        return Err(ScenarioError::NoRoom {
+            placed: pairs.len(),
+            wanted: n,
+        });
+    }
+    Ok(pairs)
 }
 
 /// Uniform points on the largest connected part of a mesh: a polygon by area, then a point in
@@ -591,9 +648,10 @@ struct Spread {
 }
 
 impl Spread {
+    /// (A spacing of 0 takes any point: cells of the least positive width.)
     fn new(spacing: f64) -> Spread {
         Spread {
-            spacing,
+            spacing: spacing.max(f64::MIN_POSITIVE),
             cells: HashMap::new(),
         }
     }

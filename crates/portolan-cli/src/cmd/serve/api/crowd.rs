@@ -46,6 +46,7 @@ use super::errors::ApiError;
 use super::limits::Limits;
 use super::routes::{Reply, Route};
 use super::world::{App, World};
+use portolan::crowd::scenarios::{random_pairs, ScenarioError};
 use portolan::crowd::{AgentId, AgentParams, Crowd, CrowdError, CrowdOptions};
 use portolan::{build, BuildError, BuildOptions, Decomposition, NavMesh, PolyId, Vec2};
 use serde::{Deserialize, Serialize};
@@ -513,7 +514,16 @@ fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f
     }
     let mesh = crowd_mesh(world, req.radius, limits)?;
     let pairs = match req.scenario {
-        ScenarioName::Random => random_pairs(&mesh, req.agents, req.radius, req.seed),
+        // Anywhere on the mesh (its walls already keep the radius), starts and goals apart.
+        ScenarioName::Random => {
+            match random_pairs(&mesh, req.agents, SPACING * req.radius, 0.0, req.seed) {
+                Ok(pairs) => pairs,
+                Err(ScenarioError::NoRoom { placed, wanted }) => {
+                    return Err(ApiError::NoRoom { placed, wanted })
+                }
+                Err(e) => return Err(ApiError::BadAgents(e.to_string())),
+            }
+        }
         ScenarioName::Circle => circle_pairs(&mesh, req.agents, req.radius, req.seed),
     };
     if pairs.len() < req.agents {
@@ -650,73 +660,6 @@ fn largest_part(mesh: &NavMesh) -> Vec<bool> {
 /// Whether `p` is on the mesh in a polygon `keep` accepts.
 fn on(mesh: &NavMesh, keep: &[bool], p: Vec2) -> Option<PolyId> {
     mesh.locate(p).polygon().filter(|q| keep[q.index()])
-}
-
-/// Points kept at least `spacing` apart (a hash grid of cells `spacing` wide).
-struct Spread {
-    spacing: f64,
-    cells: std::collections::HashMap<(i64, i64), Vec<Vec2>>,
-}
-
-impl Spread {
-    fn new(spacing: f64) -> Spread {
-        Spread {
-            spacing: spacing.max(f64::MIN_POSITIVE),
-            cells: Default::default(),
-        }
-    }
-    fn key(&self, p: Vec2) -> (i64, i64) {
-        (
-            (p.x / self.spacing).floor() as i64,
-            (p.y / self.spacing).floor() as i64,
-        )
-    }
-    fn fits(&self, p: Vec2) -> bool {
-        let (cx, cy) = self.key(p);
-        (cx - 1..=cx + 1).all(|x| {
-            (cy - 1..=cy + 1).all(|y| {
-                self.cells
-                    .get(&(x, y))
-                    .is_none_or(|v| v.iter().all(|q| q.distance(p) >= self.spacing))
-            })
-        })
-    }
-    fn insert(&mut self, p: Vec2) {
-        let k = self.key(p);
-        self.cells.entry(k).or_default().push(p);
-    }
-}
-
-/// Up to `n` random (start, goal) pairs on the largest part, starts (and goals) 2.4 radii apart.
-fn random_pairs(mesh: &NavMesh, n: usize, radius: f64, seed: u64) -> Vec<(Vec2, Vec2)> {
-    let keep = largest_part(mesh);
-    let b = mesh.bounds();
-    let mut rng = portolan::random::Rng::new(seed);
-    let spacing = SPACING * radius.max(f64::MIN_POSITIVE);
-    let (mut starts, mut goals) = (Spread::new(spacing), Spread::new(spacing));
-    let mut out = Vec::with_capacity(n);
-    let mut misses = 0;
-    let point = |rng: &mut portolan::random::Rng| {
-        Vec2::new(
-            rng.range_f64(b.min.x, b.max.x),
-            rng.range_f64(b.min.y, b.max.y),
-        )
-    };
-    while out.len() < n && misses < 100 * n + 1000 {
-        let (s, g) = (point(&mut rng), point(&mut rng));
-        if on(mesh, &keep, s).is_some()
-            && on(mesh, &keep, g).is_some()
-            && starts.fits(s)
-            && goals.fits(g)
-        {
-            starts.insert(s);
-            goals.insert(g);
-            out.push((s, g));
-        } else {
-            misses += 1;
-        }
-    }
-    out
 }
 
 /// Up to `n` (slot, antipode) pairs on concentric rings around the centre of the bounds.

@@ -276,6 +276,13 @@ fn bad_crowd_requests_get_typed_errors_and_change_nothing() {
     )
     .assert_error(422, "no-room");
     assert!(v["placed"].as_u64().unwrap() > 0 && v["placed"].as_u64().unwrap() < 3000);
+    // Random placement too (`crowd::scenarios::random_pairs`): 1,000 agents 48 units apart do
+    // not fit the 800 × 450 map; point agents (radius 0) fit anywhere.
+    let v = post(addr, "/api/crowd", &json!({"agents": 1000, "radius": 20}))
+        .assert_error(422, "no-room");
+    assert!(v["placed"].as_u64().unwrap() > 0 && v["placed"].as_u64().unwrap() < 1000);
+    let points = create(addr, &json!({"agents": 20, "radius": 0}));
+    assert_eq!(flat(&points["positions"]).len(), 20);
     for steps in [0, Limits::default().max_crowd_steps + 1] {
         let v = post(addr, &step, &json!({"steps": steps})).assert_error(413, "over-budget");
         assert_eq!(v["limit"], "max_crowd_steps");
