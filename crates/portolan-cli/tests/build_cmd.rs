@@ -947,3 +947,49 @@ fn arc_error_coarsens_the_rounded_corners() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--arc-error"), "{}", stderr(&o));
 }
+
+/// `--repeat N` runs each query N times in a row and keeps its least time; the answers are the
+/// same as one run's, with `--compare-exact` too; 0 runs is refused.
+#[test]
+fn scen_repeat_answers_as_one_run_does() {
+    let mesh = data("polyanya/meshes/arena-merged.mesh");
+    let scen = data("polyanya/scenarios/arena.scen");
+    let lengths = |extra: &[&str], name: &str| -> Vec<String> {
+        let csv = temp(name);
+        let o = portolan(
+            &[
+                &[
+                    "scen",
+                    "--mesh",
+                    &mesh,
+                    "--scen",
+                    &scen,
+                    "--csv",
+                    csv.to_str().unwrap(),
+                ][..],
+                extra,
+            ]
+            .concat(),
+        );
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(err.contains("queries:    160"), "{err}");
+        let text = std::fs::read_to_string(&csv).unwrap();
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let col = header.iter().position(|h| *h == "length").unwrap();
+        text.lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(col).unwrap().to_owned())
+            .collect()
+    };
+    let once = lengths(&[], "repeat-1.csv");
+    assert_eq!(once.len(), 160);
+    assert_eq!(lengths(&["--repeat", "3"], "repeat-3.csv"), once);
+    assert_eq!(
+        lengths(&["--repeat", "2", "--compare-exact"], "repeat-2x.csv"),
+        once
+    );
+    let o = portolan(&["scen", "--mesh", &mesh, "--scen", &scen, "--repeat", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--repeat"), "{}", stderr(&o));
+}
