@@ -109,6 +109,20 @@ pub fn data_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
 }
 
+/// The MovingAI grid map at `rel` under [`data_dir`], read; panics naming the file where it is
+/// missing or malformed (a test's setup, not a user's input).
+///
+/// ```
+/// let map = portolan::testkit::data_map("movingai/dao/arena.map");
+/// assert_eq!((map.width(), map.height()), (49, 49));
+/// ```
+pub fn data_map(rel: &str) -> GridMap {
+    let path = data_dir().join(rel);
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    crate::io::movingai::read_map(std::io::BufReader::new(file))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// The grid maps of the shared data (Dragon Age, then the GPPC StarCraft map), relative to
 /// [`data_dir`], smallest first: the set the grid-map tests, benchmarks and statistics run on.
 ///

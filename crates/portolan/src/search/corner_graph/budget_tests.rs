@@ -8,7 +8,6 @@ use super::cells::Cells;
 use super::{CornerGraph, CornerGraphOptions, HubLabels, Views, LANDMARKS};
 use crate::build::{build, BuildOptions, CancelToken};
 use crate::geom::Vec2;
-use crate::io::movingai::read_map;
 use crate::mesh::{NavMesh, VertexId};
 use crate::search::{PathFinder, SearchOptions};
 use crate::testkit::{data_dir, path_fault};
@@ -17,7 +16,7 @@ use std::sync::Arc;
 /// den011d's mesh and its scenario's queries (a cave map whose views answer every query).
 fn den011d() -> (NavMesh, Vec<(Vec2, Vec2)>) {
     let open = |p: &str| std::fs::File::open(data_dir().join(p)).unwrap();
-    let map = read_map(std::io::BufReader::new(open("movingai/dao/den011d.map"))).unwrap();
+    let map = crate::testkit::data_map("movingai/dao/den011d.map");
     let mesh = build(&map.to_scene(), &BuildOptions::cdt()).unwrap();
     let scen = open("movingai/dao/den011d.map.scen");
     let queries = crate::io::scenario::read(std::io::BufReader::new(scen)).unwrap();

@@ -399,12 +399,7 @@ mod tests {
     /// crossings (where a point could belong to two cells), on the default map and den011d.
     #[test]
     fn a_cell_takes_exactly_what_its_polygon_takes() {
-        let den = read_map(
-            std::fs::File::open(crate::testkit::data_dir().join("movingai/dao/den011d.map"))
-                .expect("map file"),
-        )
-        .expect("valid map")
-        .to_scene();
+        let den = crate::testkit::data_map("movingai/dao/den011d.map").to_scene();
         let mut rng = crate::random::Rng::new(23);
         // Per cut (fine, coarse): points, of them on grid lines, entries sure, tested, taken;
         // and whether the fine cut cut some polygon 5 × 5.

@@ -32,6 +32,7 @@
 //! sizes per map); the checksum and the fingerprint are one pass each.
 
 use super::cells::{Cells, MAX_GRID};
+use super::fans::Fans;
 use super::labels::HubLabels;
 use super::views::{ViewChoice, Views};
 use super::{side_group, CornerGraph, NONE};
@@ -746,6 +747,7 @@ impl CornerGraph {
                         plain_below,
                         budget,
                     },
+                    fans: Fans::of(mesh, &turns, &wedge_poly),
                 })
             }
             x => return Err(corrupt(format!("the views: flag {x}, not 0 or 1"))),
@@ -939,12 +941,7 @@ mod tests {
     /// array empty) load as none.
     #[test]
     fn bad_view_cells_are_corrupt() {
-        let scene = crate::io::movingai::read_map(
-            std::fs::File::open(crate::testkit::data_dir().join("movingai/dao/den011d.map"))
-                .unwrap(),
-        )
-        .unwrap()
-        .to_scene();
+        let scene = crate::testkit::data_map("movingai/dao/den011d.map").to_scene();
         let mesh = build(&scene, &BuildOptions::cdt()).unwrap();
         let graph = CornerGraph::build_with_views(&mesh);
         let views = graph.views.as_ref().expect("views");

@@ -50,8 +50,9 @@
 //!   versioned format with a checksum, tied to its mesh by [`NavMesh::fingerprint`].
 //! - **Views** (`views.rs`, with labels only): per polygon, the corners seen from some point
 //!   of it and, as the sweeps' exact cones, from which points; per part of a large polygon
-//!   (`cells.rs`), only those a point of it may take; and per edge, the polygons its segment
-//!   crosses.
+//!   (`cells.rs`), only those a point of it may take; per edge, the polygons its segment
+//!   crosses; and per corner, the polygons around it in order (`fans.rs`), which give a path's
+//!   channel at its bends.
 //!
 //! # Querying it
 //! See [`SearchMethod::Corner`](crate::search::SearchMethod::Corner). With labels, the views
@@ -99,8 +100,9 @@
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
 //! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry,
 //! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
-//! views (`views.rs`), 12–34 per pair for their cells (`cells.rs`), and 4 per polygon an
-//! edge crosses; all of it within
+//! views (`views.rs`), 12–34 per pair for their cells (`cells.rs`), 4 per polygon an
+//! edge crosses, and with the views 4 per vertex and 4 per polygon of a corner's fan
+//! (`fans.rs`); all of it within
 //! [`MAX_INDEX_BYTES`] (48 MiB up to 50,331 polygons), which a build keeps by dropping parts
 //! in a fixed order (see there).
 //! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
@@ -122,6 +124,7 @@
 //! ```
 
 mod cells;
+mod fans;
 pub mod file;
 mod labels;
 mod sample;

@@ -378,11 +378,7 @@ mod tests {
     /// 0.3% (of all draws) of their share of the area.
     #[test]
     fn polygons_are_drawn_by_area() {
-        let map = crate::io::movingai::read_map(
-            std::fs::File::open(crate::testkit::data_dir().join("movingai/dao/den011d.map"))
-                .unwrap(),
-        )
-        .unwrap();
+        let map = crate::testkit::data_map("movingai/dao/den011d.map");
         let mesh = build(&map.to_scene(), &BuildOptions::cdt()).unwrap();
         let area = |p: PolyId| mesh.polygon_area(p);
         let total: f64 = mesh.polygons().map(area).sum();

@@ -7,7 +7,6 @@
 use super::CornerGraph;
 use crate::build::{build, BuildOptions};
 use crate::geom::Vec2;
-use crate::io::movingai::read_map;
 use crate::mesh::NavMesh;
 use crate::search::landmarks::Landmarks;
 use crate::search::{PathError, PathFinder, SearchOptions};
@@ -101,7 +100,7 @@ fn swept_search_equals_the_exact_search_on_random_grid_maps() {
 #[test]
 fn swept_search_equals_the_exact_search_on_a_published_map() {
     let open = |p: &str| std::fs::File::open(data_dir().join(p)).unwrap();
-    let map = read_map(std::io::BufReader::new(open("movingai/dao/den011d.map"))).unwrap();
+    let map = crate::testkit::data_map("movingai/dao/den011d.map");
     let mesh = build(&map.to_scene(), &BuildOptions::cdt()).unwrap();
     let scen = open("movingai/dao/den011d.map.scen");
     let queries = crate::io::scenario::read(std::io::BufReader::new(scen)).unwrap();

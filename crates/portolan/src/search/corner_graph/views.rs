@@ -83,6 +83,7 @@
 //! between queries?") has the figures.
 
 use super::cells::Cells;
+use super::fans::Fans;
 use super::labels::HubLabels;
 use super::sample::{least_times, pays, sample_pairs};
 use super::{CornerGraph, NONE};
@@ -141,6 +142,9 @@ pub(crate) struct Views {
     pub(super) cells: Cells,
     /// How queries use these views ([`fit`]; [`ViewChoice::ALWAYS`] until fitted).
     pub(super) choice: ViewChoice,
+    /// Per corner, the polygons around it in order (`fans.rs`): a view path's channel at its
+    /// bends. Derived from the mesh and the corners, not saved.
+    pub(super) fans: Fans,
 }
 
 impl Views {
@@ -229,6 +233,7 @@ impl Views {
             v.offsets[k + 1] += v.offsets[k];
         }
         v.cone_at.shrink_to_fit();
+        v.fans = Fans::of(mesh, &graph.turns, &graph.wedge_poly);
         v
     }
 
@@ -452,6 +457,7 @@ impl Views {
             + self.tree.len() * 8
             + (self.strip_at.len() + self.strips.len()) * 4
             + self.cells.memory_bytes()
+            + self.fans.memory_bytes()
     }
 }
 
@@ -837,7 +843,8 @@ impl CornerGraph {
         let Some(buffers) = buffers else {
             return Path::proved(points, Vec::new());
         };
-        channel_through(mesh, &points, buffers, |i, from, to, leg| {
+        let fans = &views.fans;
+        let legs = |i: usize, from: Vec2, to: Vec2, leg: &mut Vec<PolyId>| {
             let (a, b) = (stops[i].1, stops[i + 1].1);
             if a != NONE && b != NONE {
                 if let Some(e) = self.edge_index(a, b) {
@@ -874,6 +881,11 @@ impl CornerGraph {
             };
             let _ = raycast_located(mesh, from, loc, to, leg);
             false
+        };
+        // At a bend the polygons between the legs are a run of its corner's fan.
+        channel_through(mesh, &points, buffers, legs, |i| match stops[i].1 {
+            NONE => &[],
+            c => fans.fan(c),
         });
         Path::proved(points, buffers.copy())
     }
@@ -1095,7 +1107,6 @@ pub(crate) fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::movingai::read_map;
     use crate::{build, BuildOptions, Scene};
 
     /// The threshold goes by the queries' times relative to their other way: many short
@@ -1146,12 +1157,7 @@ mod tests {
 
     /// The meshes the views' tests run on: the default map and den011d, built with CDT + merge.
     fn test_meshes() -> [NavMesh; 2] {
-        let grid = read_map(
-            std::fs::File::open(crate::testkit::data_dir().join("movingai/dao/den011d.map"))
-                .expect("map file"),
-        )
-        .expect("valid map")
-        .to_scene();
+        let grid = crate::testkit::data_map("movingai/dao/den011d.map").to_scene();
         [Scene::default_map(), grid].map(|s| build(&s, &BuildOptions::cdt()).expect("builds"))
     }
 

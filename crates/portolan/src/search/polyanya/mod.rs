@@ -160,6 +160,8 @@ pub(crate) use expand::for_each_polygon;
 use expand::*;
 use heuristic::lower_bound;
 use links::*;
+#[cfg(test)]
+pub(crate) use sweep::between_on_fan;
 pub(crate) use sweep::{channel_along, channel_through, segment_channel, ChannelBuffers};
 
 use super::corner_graph::{CornerGraph, ViewAnswer, ViewScratch};

@@ -315,11 +315,17 @@ impl ExactSearch {
 /// between them (the corner search finds paths through the graph, not polygon by polygon).
 pub(crate) fn channel_along(mesh: &NavMesh, points: &[Vec2]) -> Vec<PolyId> {
     let mut buffers = ChannelBuffers::default();
-    channel_through(mesh, points, &mut buffers, |_, from, to, leg| {
-        // The legs of a path found on this mesh are clear; a refused ray leaves `leg` empty.
-        let _ = crate::search::raycast::raycast_into(mesh, from, to, leg);
-        false
-    });
+    channel_through(
+        mesh,
+        points,
+        &mut buffers,
+        |_, from, to, leg| {
+            // The legs of a path found on this mesh are clear; a refused ray leaves `leg` empty.
+            let _ = crate::search::raycast::raycast_into(mesh, from, to, leg);
+            false
+        },
+        |_| &[],
+    );
     buffers.take()
 }
 
@@ -347,12 +353,16 @@ impl ChannelBuffers {
 /// [`channel_along`] with the polygons of leg `i` (from `points[i]` to `points[i + 1]`, in
 /// order) written into the buffer by `leg` (which may know them without a raycast), which
 /// returns `true` when they are already a chain of polygons sharing edges (then only the joint
-/// with the previous leg is checked). The channel is left in `buffers`.
-pub(crate) fn channel_through(
+/// with the previous leg is checked). Where two legs meet at a mesh vertex whose polygons in
+/// order `fan(i)` gives (empty where it does not know them: a corner's fan, `corner_graph`),
+/// the polygons between the legs come from it; otherwise from a walk around the vertex. The
+/// channel is left in `buffers`.
+pub(crate) fn channel_through<'f>(
     mesh: &NavMesh,
     points: &[Vec2],
     buffers: &mut ChannelBuffers,
     mut legs: impl FnMut(usize, Vec2, Vec2, &mut Vec<PolyId>) -> bool,
+    fan: impl Fn(usize) -> &'f [PolyId],
 ) {
     let ChannelBuffers { out, leg } = buffers;
     out.clear();
@@ -369,7 +379,13 @@ pub(crate) fn channel_through(
             }
             match out.last() {
                 Some(&a) if a == b => continue,
-                Some(&a) if mesh.shared_edge(a, b).is_none() => around_vertex(mesh, a, b, out),
+                Some(&a) if mesh.shared_edge(a, b).is_none() => {
+                    // (Only the leg's first polygon meets the last leg at `points[i]`.)
+                    let fan = if k == 0 { fan(i) } else { &[] };
+                    if !between_on_fan(fan, a, b, out) {
+                        around_vertex(mesh, a, b, out);
+                    }
+                }
                 _ => {}
             }
             out.push(b);
@@ -386,10 +402,34 @@ pub(crate) fn segment_channel(
     ray: &[PolyId],
     buffers: &mut ChannelBuffers,
 ) {
-    channel_through(mesh, &[a, b], buffers, |_, _, _, out| {
-        out.extend_from_slice(ray);
-        false
-    });
+    channel_through(
+        mesh,
+        &[a, b],
+        buffers,
+        |_, _, _, out| {
+            out.extend_from_slice(ray);
+            false
+        },
+        |_| &[],
+    );
+}
+
+/// Appends to `out` the polygons strictly between `a` and `b` on `fan` (the polygons around a vertex, in order), in order from `a`;
+/// `false`, with nothing appended, where either is not on it.
+#[inline]
+pub(crate) fn between_on_fan(fan: &[PolyId], a: PolyId, b: PolyId, out: &mut Vec<PolyId>) -> bool {
+    let (Some(i), Some(j)) = (
+        fan.iter().position(|&x| x == a),
+        fan.iter().position(|&x| x == b),
+    ) else {
+        return false;
+    };
+    if i < j {
+        out.extend_from_slice(&fan[i + 1..j]);
+    } else {
+        out.extend(fan[j + 1..i].iter().rev());
+    }
+    true
 }
 
 /// Appends the polygons strictly between `a` and `b` around a vertex they share, walking across
