@@ -379,14 +379,16 @@ pub(crate) fn channel_through<'f>(
             }
             match out.last() {
                 Some(&a) if a == b => continue,
-                Some(&a) if mesh.shared_edge(a, b).is_none() => {
-                    // (Only the leg's first polygon meets the last leg at `points[i]`.)
+                Some(&a) => {
+                    // (Only the leg's first polygon meets the last leg at `points[i]`.) Two
+                    // polygons on a fan are next to each other there where they share an
+                    // edge: nothing between them.
                     let fan = if k == 0 { fan(i) } else { &[] };
-                    if !between_on_fan(fan, a, b, out) {
+                    if !between_on_fan(fan, a, b, out) && mesh.shared_edge(a, b).is_none() {
                         around_vertex(mesh, a, b, out);
                     }
                 }
-                _ => {}
+                None => {}
             }
             out.push(b);
         }
