@@ -657,14 +657,9 @@ impl CornerGraph {
                 {
                     return Err(corrupt("the labels: arrays of different lengths"));
                 }
-                Some(HubLabels {
-                    offsets,
-                    hubs,
-                    dists,
-                    next,
-                    hub_vertex,
-                    hub_count,
-                })
+                Some(HubLabels::from_parts(
+                    offsets, hubs, dists, next, hub_vertex, hub_count,
+                ))
             }
             x => return Err(corrupt(format!("the labels: flag {x}, not 0 or 1"))),
         };

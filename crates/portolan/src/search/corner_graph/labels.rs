@@ -28,7 +28,10 @@
 //! build's sample finds faster; `sample.rs`), once the labels pass [`MAX_MEAN_ENTRIES`] per
 //! corner, [`MAX_ENTRIES`] in all, or what the index's memory budget leaves them after the
 //! edges ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)), which bounds both the time and the
-//! memory. 16 bytes per entry (hub, distance, next hop).
+//! memory. 20 bytes per entry (hub, distance, next hop, and where the next hop's label holds
+//! the same hub: a path read back from the labels then follows one index per corner instead
+//! of a search per corner, 1.03–1.08× on the view queries of the shared maps, BENCHMARKS.md,
+//! "Session 28"; derived from the rest at build and load, not saved).
 //!
 //! It also stops early, where its budget allows at least [`FORECAST_MIN_ENTRIES`] entries, when
 //! the first hubs label too much for the whole to fit: after hub `k`
@@ -49,6 +52,7 @@
 //! puts first, the build stops before making the order (`first_hub_past_forecast`): that random
 //! grid's index builds in 5.8–6.4 s, against 6.6–7.3 s (BENCHMARKS.md, "Session 22").
 
+use super::NONE;
 use crate::build::{BuildError, CancelToken};
 use crate::mesh::rows::bucket;
 use std::cmp::Ordering;
@@ -69,12 +73,12 @@ use std::collections::BinaryHeap;
 /// ```
 pub const MAX_MEAN_ENTRIES: usize = 200;
 
-/// The most label entries a build keeps in all: 48 MB at 16 bytes an entry, under the 50 MB an
+/// The most label entries a build keeps in all: 48 MB at 20 bytes an entry, under the 50 MB an
 /// index of a 50,000-polygon mesh is to stay within; past that the labels are dropped. (The
 /// whole index has its own budget, [`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES), which cuts this
 /// one to what the edges leave.) (It was `4 << 20` entries, 48 MB at the 12 bytes an entry took
-/// before the next hops: 67 MB since. No map in shared data comes near either: AcrosstheCape's
-/// labels hold about 510,000 entries.)
+/// before the next hops, then 3,000,000 at 16 bytes before the next hops' entries. No map in
+/// shared data comes near any of them: AcrosstheCape's labels hold about 510,000 entries.)
 ///
 /// ```
 /// use portolan::search::corner_graph::{CornerGraph, MAX_ENTRIES};
@@ -85,10 +89,10 @@ pub const MAX_MEAN_ENTRIES: usize = 200;
 /// let entries = graph.label_entries().expect("the default map keeps its labels");
 /// assert!(entries <= MAX_ENTRIES);
 /// ```
-pub const MAX_ENTRIES: usize = 3_000_000;
+pub const MAX_ENTRIES: usize = 2_400_000;
 
-/// Bytes per label entry: hub rank (4), distance (8), next hop (4).
-const ENTRY_BYTES: usize = 16;
+/// Bytes per label entry: hub rank (4), distance (8), next hop (4), the next hop's entry (4).
+const ENTRY_BYTES: usize = 20;
 
 /// The early stop of the [module docs](self): after hub `k`, for `k < FORECAST_HUBS`, the labels
 /// may hold at most `sqrt(max(k, 8) / FORECAST_HUBS)` of the budget.
@@ -154,6 +158,10 @@ pub(crate) struct HubLabels {
     /// parent in `h`'s pruned Dijkstra, which is labelled with `h` too), `v` itself for `h`'s
     /// own entry. Following them reads a shortest path back.
     pub(super) next: Vec<u32>,
+    /// Per entry `(h, d)` of vertex `v`, other than `h`'s own: the index of the entry for `h`
+    /// in the label of `v`'s next hop (there is one: the next hop is labelled with `h` too);
+    /// `NONE` where it is missing (a damaged file). Derived from the rest ([`HubLabels::linked`]).
+    pub(super) next_at: Vec<u32>,
     /// Per hub rank: its vertex.
     pub(super) hub_vertex: Vec<u32>,
     /// How many hubs (corners) there are: hub ranks are below this.
@@ -305,14 +313,14 @@ impl HubLabels {
             }
             offsets.push(hubs.len() as u32);
         }
-        Ok(Some(HubLabels {
+        Ok(Some(HubLabels::from_parts(
             offsets,
             hubs,
             dists,
             next,
-            hub_vertex: order,
-            hub_count: corners.len(),
-        }))
+            order,
+            corners.len(),
+        )))
     }
 
     /// How many hubs there are (the size of a [`HubLabels::fill`] table).
@@ -424,20 +432,83 @@ impl HubLabels {
 
     /// Appends the corners after `v` on its shortest way to hub `h` (which is in `v`'s label),
     /// the hub's own vertex last; `false` if a next hop is missing its entry (not expected).
-    pub(crate) fn way_to_hub(&self, mut v: u32, h: u32, out: &mut Vec<u32>) -> bool {
+    /// One search for `h` in `v`'s label, then one index per corner ([`HubLabels::next_at`]).
+    pub(crate) fn way_to_hub(&self, v: u32, h: u32, out: &mut Vec<u32>) -> bool {
         let end = self.hub_vertex[h as usize];
+        if v == end {
+            return true;
+        }
+        let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
+        let Ok(k) = self.hubs[r.clone()].binary_search(&h) else {
+            return false;
+        };
+        let mut e = r.start + k;
         for _ in 0..self.hub_count {
+            let v = self.next[e];
+            out.push(v);
             if v == end {
                 return true;
             }
-            let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
-            let Ok(k) = self.hubs[r.clone()].binary_search(&h) else {
-                return false;
-            };
-            v = self.next[r.start + k];
-            out.push(v);
+            match self.next_at[e] {
+                NONE => return false,
+                x => e = x as usize,
+            }
         }
         false
+    }
+
+    /// Labels from their saved arrays (per vertex offsets, then per entry the hub ranks, the
+    /// distances and the next hops; per hub rank its vertex; the number of hubs), with
+    /// [`next_at`](HubLabels::next_at) made from them ([`linked`](HubLabels::linked)). The
+    /// caller has checked that the arrays agree in length.
+    pub(crate) fn from_parts(
+        offsets: Vec<u32>,
+        hubs: Vec<u32>,
+        dists: Vec<f64>,
+        next: Vec<u32>,
+        hub_vertex: Vec<u32>,
+        hub_count: usize,
+    ) -> HubLabels {
+        HubLabels {
+            offsets,
+            hubs,
+            dists,
+            next,
+            next_at: Vec::new(),
+            hub_vertex,
+            hub_count,
+        }
+        .linked()
+    }
+
+    /// These labels with [`next_at`](HubLabels::next_at) made from the rest: per entry, a
+    /// search for its hub in its next hop's label (`O(entries · log label)`, once per build or
+    /// load). A next hop out of range or without the entry (only a damaged file has one) gets
+    /// `NONE`, which ends a way read through it ([`way_to_hub`](HubLabels::way_to_hub)).
+    fn linked(mut self) -> HubLabels {
+        let mut at = vec![NONE; self.hubs.len()];
+        for (v, row) in self.offsets.windows(2).enumerate() {
+            let (lo, hi) = (row[0] as usize, row[1] as usize);
+            let Some(slots) = at.get_mut(lo..hi) else {
+                continue;
+            };
+            for (e, slot) in (lo..hi).zip(slots) {
+                let w = self.next[e] as usize;
+                let Some(r) = self.offsets.get(w..w + 2).filter(|_| w != v) else {
+                    continue;
+                };
+                let r = r[0] as usize..r[1] as usize;
+                if let Some(Ok(k)) = self
+                    .hubs
+                    .get(r.clone())
+                    .map(|l| l.binary_search(&self.hubs[e]))
+                {
+                    *slot = (r.start + k) as u32;
+                }
+            }
+        }
+        self.next_at = at;
+        self
     }
 
     /// Heap memory held, in bytes.
@@ -1057,5 +1128,48 @@ mod tests {
             }
         }
         assert!(labels.entries() >= 4);
+    }
+
+    /// Every way read back through the next hops' entries (`next_at`) is the way a search for
+    /// the hub in each next hop's label reads, for every entry of den011d's labels; a damaged
+    /// link ends the way (`false`), never a panic.
+    #[test]
+    fn ways_through_the_next_hops_entries_are_the_searched_ways() {
+        use crate::search::corner_graph::CornerGraph;
+        use crate::{build, BuildOptions};
+        let scene = crate::testkit::data_map("movingai/dao/den011d.map").to_scene();
+        let mesh = build(&scene, &BuildOptions::cdt()).unwrap();
+        let graph = CornerGraph::build_with_views(&mesh);
+        let labels = graph.labels().expect("den011d keeps its labels");
+        let searched = |mut v: u32, h: u32| -> Option<Vec<u32>> {
+            let end = labels.hub_vertex[h as usize];
+            let mut way = Vec::new();
+            while v != end {
+                let r =
+                    labels.offsets[v as usize] as usize..labels.offsets[v as usize + 1] as usize;
+                let k = labels.hubs[r.clone()].binary_search(&h).ok()?;
+                v = labels.next[r.start + k];
+                way.push(v);
+            }
+            Some(way)
+        };
+        let mut checked = 0;
+        for v in 0..labels.offsets.len() as u32 - 1 {
+            for (h, _) in labels.label(v) {
+                let mut way = Vec::new();
+                assert!(labels.way_to_hub(v, h, &mut way));
+                assert_eq!(Some(way), searched(v, h), "corner {v}, hub {h}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked} ways");
+        // A link cut: the ways through it end with `false`.
+        let mut cut = labels.clone();
+        let e = (0..cut.next_at.len())
+            .find(|&e| cut.next_at[e] != NONE)
+            .unwrap();
+        cut.next_at[e] = NONE;
+        let v = cut.offsets.partition_point(|&o| o as usize <= e) as u32 - 1;
+        assert!(!cut.way_to_hub(v, cut.hubs[e], &mut Vec::new()));
     }
 }

@@ -98,7 +98,7 @@
 //! with and without them (without labels only; two rounds of 0.63–0.68 s each on a
 //! 48,801-polygon grid), one raycast per edge for the
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
-//! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry,
+//! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 20 bytes per label entry,
 //! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
 //! views (`views.rs`), 12–34 per pair for their cells (`cells.rs`), 4 per polygon an
 //! edge crosses, and with the views 4 per vertex and 4 per polygon of a corner's fan
