@@ -416,8 +416,9 @@ pub(crate) fn segment_channel(
     );
 }
 
-/// Appends to `out` the polygons strictly between `a` and `b` on `fan` (the polygons around a vertex, in order), in order from `a`;
-/// `false`, with nothing appended, where either is not on it.
+/// Appends to `out` the polygons strictly between `a` and `b` on `fan` (the polygons around a
+/// vertex, in order), in order from `a`; `false`, with nothing appended, where either is not on
+/// it.
 #[inline]
 pub(crate) fn between_on_fan(fan: &[PolyId], a: PolyId, b: PolyId, out: &mut Vec<PolyId>) -> bool {
     let (Some(i), Some(j)) = (
