@@ -70,8 +70,7 @@ impl Fans {
 
 /// Appends to `out` the polygons around `v` from `p` (whose edge into `v` is a wall) across
 /// the edges leaving `v` to the polygon whose edge leaving `v` is a wall; `false` when `p` is
-/// not such a polygon, when the walk takes more steps than there are polygons around `v`, or
-/// a polygon on the way lacks `v`.
+/// not such a polygon or the walk fails ([`walk_wedge`]).
 fn walk_fan(mesh: &NavMesh, v: VertexId, p: PolyId, out: &mut Vec<PolyId>) -> bool {
     // (`p` from a loaded file is checked to be a polygon, not to be this one: its edge into
     // `v` must be a wall, so that the fan is a wedge of the mesh's own, wall to wall.)
@@ -80,18 +79,30 @@ fn walk_fan(mesh: &NavMesh, v: VertexId, p: PolyId, out: &mut Vec<PolyId>) -> bo
         Some(i) if mesh.neighbours(p)[(i + ring.len() - 1) % ring.len()].is_none() => {}
         _ => return false,
     }
+    walk_wedge(mesh, v, p, |q| out.push(q)).is_some()
+}
+
+/// The walk around vertex `v` from polygon `p` across the edges leaving `v` (in each polygon,
+/// its edge that starts at `v`), polygon by polygon, `visit` seeing each (`p` first), to the
+/// polygon whose edge leaving `v` is a wall: that polygon and `v`'s slot in it. `None` when
+/// the walk takes more steps than there are polygons around `v`, or meets one without `v`
+/// (a malformed mesh). The corners' walls (`turning_corners`) and their fans both walk so.
+pub(super) fn walk_wedge(
+    mesh: &NavMesh,
+    v: VertexId,
+    p: PolyId,
+    mut visit: impl FnMut(PolyId),
+) -> Option<(PolyId, usize)> {
     let mut cur = p;
-    for _ in 0..mesh.vertex_polygons(v).len() {
-        out.push(cur);
-        let Some(slot) = mesh.polygon_vertices(cur).iter().position(|&x| x == v) else {
-            return false;
-        };
+    for _ in 0..=mesh.vertex_polygons(v).len() {
+        visit(cur);
+        let slot = mesh.polygon_vertices(cur).iter().position(|&x| x == v)?;
         match mesh.neighbours(cur)[slot] {
-            None => return true,
+            None => return Some((cur, slot)),
             Some(next) => cur = next,
         }
     }
-    false
+    None
 }
 
 #[cfg(test)]

@@ -915,7 +915,7 @@ fn turning_corners(mesh: &NavMesh) -> (Vec<[u32; 2]>, Vec<u32>) {
             if turns[v.index()][0] != NONE {
                 continue;
             }
-            let Some(w) = wedge_end(mesh, v, p, i) else {
+            let Some(w) = wedge_end(mesh, v, p) else {
                 continue;
             };
             if orient(mesh.vertex(u), mesh.vertex(v), mesh.vertex(w)) == Orientation::Clockwise {
@@ -927,21 +927,12 @@ fn turning_corners(mesh: &NavMesh) -> (Vec<[u32; 2]>, Vec<u32>) {
     (turns, wedge_poly)
 }
 
-/// From polygon `p`, whose slot `i` is vertex `v`, across `v`'s outgoing edges polygon by
-/// polygon until a wall `v → w`: returns `w` (`None` on a malformed fan).
-fn wedge_end(mesh: &NavMesh, v: VertexId, p: PolyId, i: usize) -> Option<VertexId> {
-    let (mut cur, mut slot) = (p, i);
-    for _ in 0..=mesh.vertex_polygons(v).len() {
-        let vs = mesh.polygon_vertices(cur);
-        let Some(next) = mesh.neighbours(cur)[slot] else {
-            return Some(vs[(slot + 1) % vs.len()]);
-        };
-        // In `next`, the shared edge comes into v; go on through the edge leaving v.
-        let nv = mesh.polygon_vertices(next);
-        slot = nv.iter().position(|&x| x == v)?;
-        cur = next;
-    }
-    None
+/// From polygon `p` across `v`'s outgoing edges polygon by polygon until a wall `v → w`:
+/// returns `w` (`None` on a malformed fan).
+fn wedge_end(mesh: &NavMesh, v: VertexId, p: PolyId) -> Option<VertexId> {
+    let (last, slot) = fans::walk_wedge(mesh, v, p, |_| {})?;
+    let vs = mesh.polygon_vertices(last);
+    Some(vs[(slot + 1) % vs.len()])
 }
 
 /// Runs `one` on every corner, in order, with a scratch made by `init` and kept per worker; on
