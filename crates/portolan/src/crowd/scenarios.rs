@@ -560,7 +560,9 @@ pub fn random_pairs(
     let sampler = Sampler::new(mesh);
     let mut starts = Spread::new(spacing);
     let mut goals = Spread::new(spacing);
-    let mut pairs = Vec::with_capacity(n);
+    // (Capacity and the misses' bound grow with the pairs and saturate: `n` is the caller's.)
+    let mut pairs = Vec::new();
+    let most_misses = n.saturating_mul(200).saturating_add(1000);
     let mut misses = 0;
     let mut scratch = SurfaceScratch::default();
     let mut clear = |(poly, p): (PolyId, Vec2)| {
@@ -570,7 +572,7 @@ pub fn random_pairs(
         }
         (!wall).then_some(p)
     };
-    while pairs.len() < n && misses < 200 * n + 1000 {
+    while pairs.len() < n && misses < most_misses {
         let s = sampler.sample(mesh, &mut rng);
         let g = sampler.sample(mesh, &mut rng);
         let s = s.and_then(&mut clear);
@@ -648,13 +650,16 @@ struct Spread {
 }
 
 impl Spread {
-    /// (A spacing of 0 takes any point: cells of the least positive width.)
+    /// Points `spacing` apart (≥ 0; 0 takes every point).
     fn new(spacing: f64) -> Spread {
         Spread {
-            spacing: spacing.max(f64::MIN_POSITIVE),
+            spacing,
             cells: HashMap::new(),
         }
     }
+    /// The cell of `p`: its coordinates over the spacing, rounded down, saturated to `i64` (a
+    /// spacing tiny against the coordinates puts the far points in the edge cells, where they
+    /// are still compared one by one).
     fn key(&self, p: Vec2) -> (i64, i64) {
         (
             (p.x / self.spacing).floor() as i64,
@@ -662,9 +667,12 @@ impl Spread {
         )
     }
     fn fits(&self, p: Vec2) -> bool {
+        if self.spacing == 0.0 {
+            return true;
+        }
         let (cx, cy) = self.key(p);
-        (cx - 1..=cx + 1).all(|x| {
-            (cy - 1..=cy + 1).all(|y| {
+        (cx.saturating_sub(1)..=cx.saturating_add(1)).all(|x| {
+            (cy.saturating_sub(1)..=cy.saturating_add(1)).all(|y| {
                 self.cells
                     .get(&(x, y))
                     .is_none_or(|v| v.iter().all(|q| q.distance(p) >= self.spacing))
@@ -672,7 +680,35 @@ impl Spread {
         })
     }
     fn insert(&mut self, p: Vec2) {
+        if self.spacing == 0.0 {
+            return;
+        }
         let k = self.key(p);
         self.cells.entry(k).or_default().push(p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A spacing of 0 takes every point (point agents), and a spacing tiny against the
+    /// coordinates (cells past `i64`, saturated) still keeps points apart, without an overflow.
+    #[test]
+    fn random_pairs_take_a_zero_or_tiny_spacing() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let any = random_pairs(&mesh, 400, 0.0, 0.0, 3).unwrap();
+        assert_eq!(any.len(), 400);
+        for spacing in [1e-300, f64::MIN_POSITIVE] {
+            let pairs = random_pairs(&mesh, 50, spacing, 0.0, 3).unwrap();
+            assert_eq!(pairs.len(), 50);
+            for (i, a) in pairs.iter().enumerate() {
+                for b in &pairs[i + 1..] {
+                    assert!(a.0.distance(b.0) >= spacing && a.1.distance(b.1) >= spacing);
+                }
+            }
+        }
+        let s = Spread::new(1e-300);
+        assert_eq!(s.key(Vec2::new(1e10, -1e10)), (i64::MAX, i64::MIN));
     }
 }
