@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::{assert_clean_failure, build, data, portolan, stderr, temp, temp_file};
+use common::{assert_clean_failure, build, csv_column, data, portolan, stderr, temp, temp_file};
 
 #[test]
 fn map_to_json_and_to_polyanya_mesh_agree() {
@@ -323,15 +323,9 @@ fn scen_with_landmarks_matches_the_published_optima() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let expanded = |file: &std::path::Path| -> u64 {
-        let text = std::fs::read_to_string(file).unwrap();
-        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
-        let col = header
+        csv_column(file, "expanded")
             .iter()
-            .position(|h| *h == "expanded")
-            .expect("an expanded column");
-        text.lines()
-            .skip(1)
-            .map(|l| l.split(',').nth(col).unwrap().parse::<u64>().unwrap())
+            .map(|x| x.parse::<u64>().unwrap())
             .sum()
     };
     let (with, without) = (expanded(&csv), expanded(&plain_csv));
@@ -956,31 +950,13 @@ fn scen_repeat_answers_as_one_run_does() {
     let scen = data("polyanya/scenarios/arena.scen");
     let lengths = |extra: &[&str], name: &str| -> Vec<String> {
         let csv = temp(name);
-        let o = portolan(
-            &[
-                &[
-                    "scen",
-                    "--mesh",
-                    &mesh,
-                    "--scen",
-                    &scen,
-                    "--csv",
-                    csv.to_str().unwrap(),
-                ][..],
-                extra,
-            ]
-            .concat(),
-        );
+        let path = csv.to_str().unwrap();
+        let args = ["scen", "--mesh", &mesh, "--scen", &scen, "--csv", path];
+        let o = portolan(&[&args[..], extra].concat());
         let err = stderr(&o);
         assert!(o.status.success(), "{err}");
         assert!(err.contains("queries:    160"), "{err}");
-        let text = std::fs::read_to_string(&csv).unwrap();
-        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
-        let col = header.iter().position(|h| *h == "length").unwrap();
-        text.lines()
-            .skip(1)
-            .map(|l| l.split(',').nth(col).unwrap().to_owned())
-            .collect()
+        csv_column(&csv, "length")
     };
     let once = lengths(&[], "repeat-1.csv");
     assert_eq!(once.len(), 160);

@@ -50,3 +50,17 @@ pub fn temp_file(name: &str, text: &str) -> String {
     std::fs::write(&p, text).unwrap();
     p.to_str().expect("a UTF-8 temp path").to_owned()
 }
+
+/// The column `name` of CSV file `path` (a `portolan scen --csv` file), a string per row.
+pub fn csv_column(path: &std::path::Path, name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let col = header
+        .iter()
+        .position(|h| *h == name)
+        .unwrap_or_else(|| panic!("no column {name} in {header:?}"));
+    lines
+        .map(|l| l.split(',').nth(col).expect("a full row").to_owned())
+        .collect()
+}
