@@ -30,7 +30,7 @@
 //! edges ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)), which bounds both the time and the
 //! memory. 20 bytes per entry (hub, distance, next hop, and where the next hop's label holds
 //! the same hub: a path read back from the labels then follows one index per corner instead
-//! of a search per corner, 1.03–1.08× on the view queries of the shared maps, BENCHMARKS.md,
+//! of a search per corner, 1.01–1.08× on the view queries of the shared maps, BENCHMARKS.md,
 //! "Session 28"; derived from the rest at build and load, not saved).
 //!
 //! It also stops early, where its budget allows at least [`FORECAST_MIN_ENTRIES`] entries, when
