@@ -1,6 +1,7 @@
 //! The index's memory budget ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)): a graph built
 //! under a budget too small for all of it drops its parts in the documented order (the views'
-//! strips, then their chains, then the views, then the labels, then the landmarks or the edges),
+//! strips, then their cells, the labels' links, then their chains, then the views, then the
+//! labels, then the landmarks or the edges),
 //! holds no more than the budget, and still answers every query of a published map exactly,
 //! with a valid channel; a graph without its channel caches is saved and loaded like any other.
 
@@ -134,6 +135,36 @@ fn a_budget_drops_the_channel_caches_first_and_answers_stay_exact() {
     same_as_exact(&mesh, loaded, &pairs, "without strips, cells or chains");
 }
 
+/// Where the views with their cones' chains do not fit beside the labels' links, the links go
+/// first (not the chains, not the views): the ways are then read back by a search per corner,
+/// the answers stay exact, and a saved index says so (a load does not derive them again).
+#[test]
+fn a_budget_drops_the_labels_links_before_the_views_chains() {
+    let (mesh, pairs) = den011d();
+    let full = within(&mesh, usize::MAX);
+    let views = full.views.as_ref().expect("den011d keeps its views");
+    let links = full.labels.as_ref().unwrap().link_bytes();
+    let (strips, cells, _) = caches(views);
+    assert!(links > 0);
+    // No room for the strips and cells, and half the links' short of room for the rest.
+    let budget = full.memory_bytes() - strips - cells - links / 2;
+    let g = within(&mesh, budget);
+    let labels = g.labels.as_ref().expect("the labels stay");
+    assert!(!labels.has_links());
+    assert_eq!(labels.link_bytes(), 0);
+    let v = g.views.as_ref().expect("the views fit without the links");
+    assert_eq!(v.tree, views.tree, "the chains stay");
+    assert!(g.memory_bytes() <= budget);
+    let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
+    assert!(!loaded.labels.as_ref().unwrap().has_links());
+    assert_eq!(loaded.memory_bytes(), g.memory_bytes());
+    same_as_exact(&mesh, loaded, &pairs, "without the labels' links");
+    // A graph whose whole views fit keeps its links, and a load derives them again.
+    assert!(full.labels.as_ref().unwrap().has_links());
+    let loaded = CornerGraph::from_bytes(&full.to_bytes(), &mesh).unwrap();
+    assert_eq!(loaded.labels, full.labels);
+}
+
 /// The strips are made last, and kept only whole and within the room left: one byte short of
 /// the views with them, none are added (the making stops once past the room); with exactly
 /// that room, the same strips as a build without a budget; without the cones' chains (which the
@@ -237,12 +268,14 @@ fn a_budget_short_of_the_views_drops_them_then_the_labels_then_the_edges() {
     let landmarks = LANDMARKS * 4 * mesh.vertex_count();
 
     // The labels fit, the views (even bare) do not: the views go; the labels stay as the
-    // swept search's heuristic (the untimed build's choice), with the edges, and no landmarks
-    // (which that heuristic would not read).
+    // swept search's heuristic (the untimed build's choice), without their links (which only
+    // the views read), with the edges, and no landmarks (which that heuristic would not read).
     let budget = edges + landmarks + labels;
     let g = within(&mesh, budget);
     assert!(g.views.is_none());
-    assert_eq!(g.labels, full.labels);
+    let mut unlinked = full.labels.clone().unwrap();
+    unlinked.drop_links();
+    assert_eq!(g.labels.as_ref(), Some(&unlinked));
     assert_eq!(g.edge_count(), full.edge_count());
     assert!(g.answers_from_edges() && g.landmarks().is_none());
     assert!(g.memory_bytes() <= budget);
@@ -351,7 +384,11 @@ fn the_labels_budget_is_cut_to_the_memory_left() {
     let none = CancelToken::new();
     let same = HubLabels::build(n, &corners, &row, usize::MAX, &none).unwrap();
     assert_eq!(same.as_ref(), Some(labels));
-    let exact = labels.memory_bytes();
+    // The budget bounds the labels without their links (which a graph drops where they do
+    // not fit).
+    let exact = labels.memory_bytes() - labels.link_bytes();
+    let fits = HubLabels::build(n, &corners, &row, exact, &none).unwrap();
+    assert_eq!(fits.as_ref(), Some(labels));
     assert!(HubLabels::build(n, &corners, &row, exact - 1, &none)
         .unwrap()
         .is_none());

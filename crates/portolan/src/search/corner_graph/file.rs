@@ -21,7 +21,9 @@
 //! A graph built within its memory budget ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)) may
 //! have dropped its views' strips, their cells, their cones' chains, or its edges: each is saved as empty
 //! arrays, which a load takes as "dropped" (the same format; a file from before that could
-//! not have them empty, and loads as it did).
+//! not have them empty, and loads as it did). Its labels' links, which are not saved but
+//! derived at load, may be dropped too: the labels' flag is then 2 instead of 1, and a load
+//! leaves them out (builds before session 29 refuse such a file as damaged).
 //!
 //! # What an edit costs
 //! The index belongs to one mesh: after an edit (a [`DynamicNavMesh`](crate::dynamic) update)
@@ -468,7 +470,8 @@ impl CornerGraph {
         match &self.labels {
             None => o.u8(0),
             Some(l) => {
-                o.u8(1);
+                // 2: the links dropped (not derived again at load).
+                o.u8(if l.has_links() { 1 } else { 2 });
                 o.u64(l.hub_count as u64);
                 o.u32s(l.offsets.iter().copied());
                 o.u32s(l.hubs.iter().copied());
@@ -636,7 +639,7 @@ impl CornerGraph {
         }
         let labels = match i.u8("the labels")? {
             0 => None,
-            1 => {
+            flag @ (1 | 2) => {
                 let hub_count = usize::try_from(i.u64("the labels")?)
                     .ok()
                     .filter(|&h| h <= nv)
@@ -658,10 +661,16 @@ impl CornerGraph {
                     return Err(corrupt("the labels: arrays of different lengths"));
                 }
                 Some(HubLabels::from_parts(
-                    offsets, hubs, dists, next, hub_vertex, hub_count,
+                    offsets,
+                    hubs,
+                    dists,
+                    next,
+                    hub_vertex,
+                    hub_count,
+                    flag == 1,
                 ))
             }
-            x => return Err(corrupt(format!("the labels: flag {x}, not 0 or 1"))),
+            x => return Err(corrupt(format!("the labels: flag {x}, not 0, 1 or 2"))),
         };
         let views = match i.u8("the views")? {
             0 => None,
@@ -867,6 +876,41 @@ mod tests {
                 Err(IndexError::Corrupt { what }) => assert!(what.contains("sweeps"), "{what}"),
                 other => panic!("flag {flag}: {other:?}"),
             }
+        }
+    }
+
+    /// The labels' flag: 1 loads them with their links derived, 2 without (a graph that dropped
+    /// them for its budget), anything else is corrupt, named.
+    #[test]
+    fn the_labels_flag_says_whether_their_links_are_derived() {
+        let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+        let graph = CornerGraph::build_with_views(&mesh);
+        assert!(graph.labels.as_ref().is_some_and(HubLabels::has_links));
+        let bytes = graph.to_bytes();
+        // The flag is the first byte where the graph without labels differs (0 there).
+        let mut bare = graph.clone();
+        bare.labels = None;
+        bare.views = None;
+        let at = (0..bytes.len())
+            .find(|&k| bare.to_bytes()[k] != bytes[k])
+            .unwrap();
+        assert_eq!(bytes[at], 1);
+        let mut unlinked = bytes.clone();
+        unlinked[at] = 2;
+        resum(&mut unlinked);
+        let loaded = CornerGraph::from_bytes(&unlinked, &mesh).unwrap();
+        let labels = loaded.labels.as_ref().unwrap();
+        assert!(!labels.has_links());
+        let mut expected = graph.labels.clone().unwrap();
+        expected.drop_links();
+        assert_eq!(labels, &expected);
+        assert_eq!(loaded.to_bytes(), unlinked);
+        let mut bad = bytes;
+        bad[at] = 3;
+        resum(&mut bad);
+        match CornerGraph::from_bytes(&bad, &mesh) {
+            Err(IndexError::Corrupt { what }) => assert!(what.contains("labels"), "{what}"),
+            other => panic!("flag 3: {other:?}"),
         }
     }
 

@@ -28,10 +28,14 @@
 //! build's sample finds faster; `sample.rs`), once the labels pass [`MAX_MEAN_ENTRIES`] per
 //! corner, [`MAX_ENTRIES`] in all, or what the index's memory budget leaves them after the
 //! edges ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)), which bounds both the time and the
-//! memory. 20 bytes per entry (hub, distance, next hop, and where the next hop's label holds
-//! the same hub: a path read back from the labels then follows one index per corner instead
-//! of a search per corner, 1.01–1.08× on the view queries of the shared maps, BENCHMARKS.md,
-//! "Session 28"; derived from the rest at build and load, not saved).
+//! memory. 16 bytes per entry (hub, distance, next hop), and 4 more for its *link*, where the
+//! next hop's label holds the same hub: a path read back from the labels then follows one index
+//! per corner instead of a search per corner, 1.01–1.08× on the view queries of the shared maps
+//! (BENCHMARKS.md, "Session 28"). The links are derived from the rest at build and load, not
+//! saved, and kept only where the views are and fit beside them: an index within its budget drops
+//! them before the views (a 1,024 × 1,024 grid of city blocks keeps its views, 10× the exact
+//! search, only without them; "Session 29"), and labels without views (the swept search's
+//! heuristic) never read them.
 //!
 //! It also stops early, where its budget allows at least [`FORECAST_MIN_ENTRIES`] entries, when
 //! the first hubs label too much for the whole to fit: after hub `k`
@@ -73,7 +77,7 @@ use std::collections::BinaryHeap;
 /// ```
 pub const MAX_MEAN_ENTRIES: usize = 200;
 
-/// The most label entries a build keeps in all: 48 MB at 20 bytes an entry, under the 50 MB an
+/// The most label entries a build keeps in all: 48 MB at 20 bytes an entry with its link, under the 50 MB an
 /// index of a 50,000-polygon mesh is to stay within; past that the labels are dropped. (The
 /// whole index has its own budget, [`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES), which cuts this
 /// one to what the edges leave.) (It was `4 << 20` entries, 48 MB at the 12 bytes an entry took
@@ -91,8 +95,12 @@ pub const MAX_MEAN_ENTRIES: usize = 200;
 /// ```
 pub const MAX_ENTRIES: usize = 2_400_000;
 
-/// Bytes per label entry: hub rank (4), distance (8), next hop (4), the next hop's entry (4).
-const ENTRY_BYTES: usize = 20;
+/// Bytes per label entry: hub rank (4), distance (8), next hop (4); its link, where kept
+/// ([`HubLabels::next_at`]), takes [`LINK_BYTES`] more.
+const ENTRY_BYTES: usize = 16;
+
+/// Bytes per label entry's link (the next hop's entry for the same hub), where kept.
+const LINK_BYTES: usize = 4;
 
 /// The early stop of the [module docs](self): after hub `k`, for `k < FORECAST_HUBS`, the labels
 /// may hold at most `sqrt(max(k, 8) / FORECAST_HUBS)` of the budget.
@@ -160,7 +168,8 @@ pub(crate) struct HubLabels {
     pub(super) next: Vec<u32>,
     /// Per entry `(h, d)` of vertex `v`, other than `h`'s own: the index of the entry for `h`
     /// in the label of `v`'s next hop (there is one: the next hop is labelled with `h` too);
-    /// `NONE` where it is missing (a damaged file). Derived from the rest ([`HubLabels::linked`]).
+    /// `NONE` where it is missing (a damaged file). Derived from the rest ([`HubLabels::linked`]);
+    /// empty where dropped ([`HubLabels::drop_links`]): a way is then read by a search per corner.
     pub(super) next_at: Vec<u32>,
     /// Per hub rank: its vertex.
     pub(super) hub_vertex: Vec<u32>,
@@ -186,7 +195,9 @@ impl HubLabels {
     /// Labels for the graph whose adjacency of vertex `v` is `adj(v)` (pairs of neighbour and
     /// length), on `n` vertices of which `corners` are the nodes; `None` when they would exceed
     /// their budget ([`MAX_MEAN_ENTRIES`] per corner, at most [`MAX_ENTRIES`] and at most
-    /// `max_bytes` of memory) or when the first hubs forecast so ([`FORECAST_HUBS`]); at once,
+    /// `max_bytes` of memory without their links, which they come with and the caller drops
+    /// where they do not fit, [`HubLabels::drop_links`]) or when the first hubs forecast so
+    /// ([`FORECAST_HUBS`]); at once,
     /// before any work, when the budget cannot hold one entry per corner (the first hub's).
     /// Stops with [`BuildError::Cancelled`] once `cancel` fires (checked once per hub).
     pub(crate) fn build(
@@ -320,6 +331,7 @@ impl HubLabels {
             next,
             order,
             corners.len(),
+            true,
         )))
     }
 
@@ -432,35 +444,67 @@ impl HubLabels {
 
     /// Appends the corners after `v` on its shortest way to hub `h` (which is in `v`'s label),
     /// the hub's own vertex last; `false` if a next hop is missing its entry (not expected).
-    /// One search for `h` in `v`'s label, then one index per corner ([`HubLabels::next_at`]).
+    /// One search for `h` in `v`'s label, then one index per corner through the links
+    /// ([`HubLabels::next_at`]), or one search per corner where they were dropped.
     pub(crate) fn way_to_hub(&self, v: u32, h: u32, out: &mut Vec<u32>) -> bool {
         let end = self.hub_vertex[h as usize];
         if v == end {
             return true;
         }
-        let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
-        let Ok(k) = self.hubs[r.clone()].binary_search(&h) else {
+        let Some(mut e) = self.entry(v, h) else {
             return false;
         };
-        let mut e = r.start + k;
+        let linked = !self.next_at.is_empty();
         for _ in 0..self.hub_count {
             let v = self.next[e];
             out.push(v);
             if v == end {
                 return true;
             }
-            match self.next_at[e] {
-                NONE => return false,
-                x => e = x as usize,
+            let next = if linked {
+                Some(self.next_at[e])
+                    .filter(|&x| x != NONE)
+                    .map(|x| x as usize)
+            } else {
+                self.entry(v, h)
+            };
+            match next {
+                None => return false,
+                Some(x) => e = x,
             }
         }
         false
     }
 
+    /// The index of hub `h`'s entry in `v`'s label (a search: labels are sorted by hub rank).
+    #[inline]
+    fn entry(&self, v: u32, h: u32) -> Option<usize> {
+        let r = self.offsets.get(v as usize..v as usize + 2)?;
+        let r = r[0] as usize..r[1] as usize;
+        let k = self.hubs.get(r.clone())?.binary_search(&h).ok()?;
+        Some(r.start + k)
+    }
+
+    /// Drops the links ([`HubLabels::next_at`]): [`LINK_BYTES`] per entry less, for a way read
+    /// back by a search per corner instead of an index ([`HubLabels::way_to_hub`]).
+    pub(crate) fn drop_links(&mut self) {
+        self.next_at = Vec::new();
+    }
+
+    /// Whether the labels keep their links ([`HubLabels::drop_links`]).
+    pub(crate) fn has_links(&self) -> bool {
+        !self.next_at.is_empty() || self.hubs.is_empty()
+    }
+
+    /// The bytes the links take (what [`HubLabels::drop_links`] frees).
+    pub(crate) fn link_bytes(&self) -> usize {
+        self.next_at.len() * LINK_BYTES
+    }
+
     /// Labels from their saved arrays (per vertex offsets, then per entry the hub ranks, the
     /// distances and the next hops; per hub rank its vertex; the number of hubs), with
-    /// [`next_at`](HubLabels::next_at) made from them ([`linked`](HubLabels::linked)). The
-    /// caller has checked that the arrays agree in length.
+    /// [`next_at`](HubLabels::next_at) made from them ([`linked`](HubLabels::linked)) where
+    /// `links`. The caller has checked that the arrays agree in length.
     pub(crate) fn from_parts(
         offsets: Vec<u32>,
         hubs: Vec<u32>,
@@ -468,8 +512,9 @@ impl HubLabels {
         next: Vec<u32>,
         hub_vertex: Vec<u32>,
         hub_count: usize,
+        links: bool,
     ) -> HubLabels {
-        HubLabels {
+        let labels = HubLabels {
             offsets,
             hubs,
             dists,
@@ -477,8 +522,12 @@ impl HubLabels {
             next_at: Vec::new(),
             hub_vertex,
             hub_count,
+        };
+        if links {
+            labels.linked()
+        } else {
+            labels
         }
-        .linked()
     }
 
     /// These labels with [`next_at`](HubLabels::next_at) made from the rest: per entry, a
@@ -513,7 +562,10 @@ impl HubLabels {
 
     /// Heap memory held, in bytes.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.offsets.len() * 4 + self.hubs.len() * ENTRY_BYTES + self.hub_vertex.len() * 4
+        self.offsets.len() * 4
+            + self.hubs.len() * ENTRY_BYTES
+            + self.link_bytes()
+            + self.hub_vertex.len() * 4
     }
 
     /// Entries over all labels.
@@ -1131,8 +1183,8 @@ mod tests {
     }
 
     /// Every way read back through the next hops' entries (`next_at`) is the way a search for
-    /// the hub in each next hop's label reads, for every entry of den011d's labels; a damaged
-    /// link ends the way (`false`), never a panic.
+    /// the hub in each next hop's label reads, for every entry of den011d's labels, and the way
+    /// read with the links dropped; a damaged link ends the way (`false`), never a panic.
     #[test]
     fn ways_through_the_next_hops_entries_are_the_searched_ways() {
         use crate::search::corner_graph::CornerGraph;
@@ -1163,6 +1215,22 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked} ways");
+        // Without the links, the same ways, each hop searched.
+        let mut unlinked = labels.clone();
+        unlinked.drop_links();
+        assert!(!unlinked.has_links() && unlinked.link_bytes() == 0);
+        assert_eq!(
+            unlinked.memory_bytes() + labels.link_bytes(),
+            labels.memory_bytes()
+        );
+        for v in 0..labels.offsets.len() as u32 - 1 {
+            for (h, _) in labels.label(v) {
+                let (mut with, mut without) = (Vec::new(), Vec::new());
+                assert!(labels.way_to_hub(v, h, &mut with));
+                assert!(unlinked.way_to_hub(v, h, &mut without));
+                assert_eq!(with, without, "corner {v}, hub {h}");
+            }
+        }
         // A link cut: the ways through it end with `false`.
         let mut cut = labels.clone();
         let e = (0..cut.next_at.len())

@@ -98,7 +98,8 @@
 //! with and without them (without labels only; two rounds of 0.63–0.68 s each on a
 //! 48,801-polygon grid), one raycast per edge for the
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
-//! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 20 bytes per label entry,
+//! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry
+//! and 4 more for its link where the views keep it,
 //! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
 //! views (`views.rs`), 12–34 per pair for their cells (`cells.rs`), 4 per polygon an
 //! edge crosses, and with the views 4 per vertex and 4 per polygon of a corner's fan
@@ -144,7 +145,10 @@ pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
 /// of a 50,000-polygon mesh. A build keeps within it by dropping, in this order:
 /// 1. the views' per-edge strips, then their cells (which only save the tests of entries a
 ///    query surely takes or cannot take), then the cones' chains (the strips and the chains only
-///    save the raycasts that build a view path's channel);
+///    save the raycasts that build a view path's channel); but first the labels' links, where
+///    the views with their chains do not fit beside them (a link only saves a search per corner
+///    where a path is read back from the labels), the cells and strips then taking what room
+///    is left;
 /// 2. the views (the labels stay, as the swept search's heuristic, where the build's sample
 ///    finds that search at least a tenth faster than the best way without them);
 /// 3. of the ways a graph without labels answers (the plain search or the sweeps over its
@@ -444,8 +448,21 @@ impl CornerGraph {
         if graph.labels.is_some() {
             let cones = sweep_cones(mesh, &graph.wedge_poly, &corners, cancel)?;
             let mut views = Views::build(mesh, &graph, &corners, cones);
-            let label_bytes = graph.labels.as_ref().map_or(0, HubLabels::memory_bytes);
-            let room = budget.saturating_sub(edge_bytes + label_bytes);
+            let room = |graph: &CornerGraph| {
+                let label_bytes = graph.labels.as_ref().map_or(0, HubLabels::memory_bytes);
+                budget.saturating_sub(edge_bytes + label_bytes)
+            };
+            // The labels' links go first where the views, with their cones' chains, do not
+            // fit beside them: they only save a search per corner where a path is read back
+            // (1.01–1.08×), and a 1,024 × 1,024 grid of city blocks keeps its views, 10× its
+            // exact search against 2.3× without them, only without its links (BENCHMARKS.md,
+            // "Session 29").
+            if views.memory_bytes() > room(&graph) {
+                if let Some(labels) = graph.labels.as_mut() {
+                    labels.drop_links();
+                }
+            }
+            let room = room(&graph);
             // Within the budget, or not at all (the labels stay, for the swept search below);
             // the cells and then the strips, which the budget drops first, only where the rest
             // leaves them room (the strips only with the cells, the cells only with the chains).
@@ -473,7 +490,12 @@ impl CornerGraph {
             // Without views: landmarks and the swept search over the edges, both, either or
             // neither, as `sample.rs` decides, among the ways whose memory fits the budget;
             // edges that no query sweeps are dropped where they pass it.
-            let labels = graph.labels.take();
+            // (Labels without views serve as the swept search's heuristic, which never reads a
+            // way back: their links go.)
+            let labels = graph.labels.take().map(|mut labels| {
+                labels.drop_links();
+                labels
+            });
             let fits = |edges: bool, lm: bool| {
                 let edges = if edges { edge_bytes } else { bare_bytes };
                 edges + if lm { lm_bytes } else { 0 } <= budget
