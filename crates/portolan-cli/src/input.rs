@@ -274,7 +274,7 @@ pub struct SearchArgs {
     /// `inf` snaps from any distance (the library's `Snap::Within(f64::INFINITY)`).
     #[arg(long, value_name = "DIST", allow_hyphen_values = true)]
     pub snap: Option<f64>,
-    /// --no-time-limits, --budget-mib, for the graph of --search corner built here.
+    /// --no-time-limits, --no-fit, --budget-mib, for the graph of --search corner built here.
     #[command(flatten)]
     pub graph: GraphArgs,
 }
@@ -288,6 +288,14 @@ pub struct GraphArgs {
     /// machine keeps the same parts, for a build of unbounded time.
     #[arg(long)]
     pub no_time_limits: bool,
+    /// For the corner graph built here: choose how it answers without timing queries (the
+    /// views answer every query where there are labels; without labels, the landmarks and the
+    /// swept search are kept wherever they fit). With --no-time-limits, two builds of one mesh
+    /// by one version of portolan then write the same file, however fast or busy the machine
+    /// (by default the choice follows the building machine's times, which may differ between
+    /// two builds; the answers never do).
+    #[arg(long)]
+    pub no_fit: bool,
     /// For the corner graph built here: the most memory it may hold, in MiB (fractions
     /// allowed); it drops parts to keep within it, down to the plain search. By default 48 MiB,
     /// or 1,000 bytes per polygon past 50,331 polygons.
@@ -313,12 +321,12 @@ impl GraphArgs {
         if self.no_time_limits {
             options = options.with_time_limits(None, None);
         }
-        options
+        options.with_fit(!self.no_fit)
     }
 
     /// `true` when a flag of these asks for something of a graph built here.
     pub fn any(&self) -> bool {
-        self.no_time_limits || self.budget_mib.is_some()
+        self.no_time_limits || self.no_fit || self.budget_mib.is_some()
     }
 
     /// The corner graph of `mesh`, built with these flags.
@@ -392,7 +400,7 @@ impl SearchArgs {
     ) -> Result<SearchOptions> {
         let mut o = self.options()?;
         if self.graph.any() && (o.method != SearchMethod::Corner || index.is_some()) {
-            bail!("--no-time-limits and --budget-mib apply to a corner graph built here (--search corner, no --index)");
+            bail!("--no-time-limits, --no-fit and --budget-mib apply to a corner graph built here (--search corner, no --index)");
         }
         if let Some(path) = index {
             let t0 = std::time::Instant::now();

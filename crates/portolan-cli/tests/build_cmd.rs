@@ -650,7 +650,7 @@ fn scen_without_channels_gives_the_same_answers() {
     let o = scen_with_index(&map, &scen, path, &["--no-time-limits"]);
     assert_clean_failure(
         &o,
-        "--no-time-limits and --budget-mib apply to a corner graph built here",
+        "--no-time-limits, --no-fit and --budget-mib apply to a corner graph built here",
     );
     // Built here, by `path`: lifted; with another search, refused.
     let query = ["path", "--map", &map, "--from", "104,99", "--to", "30,30"];
@@ -659,7 +659,7 @@ fn scen_without_channels_gives_the_same_answers() {
     let o = portolan(&[&query[..], &["--search", "exact", "--no-time-limits"]].concat());
     assert_clean_failure(
         &o,
-        "--no-time-limits and --budget-mib apply to a corner graph built here",
+        "--no-time-limits, --no-fit and --budget-mib apply to a corner graph built here",
     );
     let (with, without) = (columns(&[]), columns(&["--no-channel"]));
     assert_eq!(with.len(), 781);
@@ -669,6 +669,46 @@ fn scen_without_channels_gives_the_same_answers() {
         "{} rows differ, first {:?}",
         differ.len(),
         differ[0]
+    );
+}
+
+/// `--no-fit --no-time-limits` makes the index a function of the mesh alone: two builds write
+/// the same bytes, the views answer every query (no plain search first), and every answer is
+/// the optimum; `--no-fit` with a loaded index is refused like the other build flags.
+#[test]
+fn index_without_a_fit_is_the_same_file_every_time() {
+    // (A map whose timed fit puts the plain search first below some distance.)
+    let map = data("movingai/dao/brc202d.map");
+    let scen = data("movingai/dao/brc202d.map.scen");
+    let build = |name: &str| {
+        let idx = temp(name);
+        let path = idx.to_str().unwrap();
+        let o = portolan(&[
+            "index",
+            "--map",
+            &map,
+            "-o",
+            path,
+            "--no-fit",
+            "--no-time-limits",
+        ]);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(err.contains("plain search first below 0.0"), "{err}");
+        (std::fs::read(&idx).unwrap(), idx)
+    };
+    let (first, idx) = build("brc-nofit-1.idx");
+    let (second, _) = build("brc-nofit-2.idx");
+    assert!(first == second, "two builds differ");
+    let path = idx.to_str().unwrap();
+    let o = scen_with_index(&map, &scen, path, &["--compare-exact"]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("optimal 100.0%"), "{err}");
+    let o = scen_with_index(&map, &scen, path, &["--no-fit"]);
+    assert_clean_failure(
+        &o,
+        "--no-time-limits, --no-fit and --budget-mib apply to a corner graph built here",
     );
 }
 

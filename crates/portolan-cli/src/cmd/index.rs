@@ -14,6 +14,7 @@ use std::path::PathBuf;
   portolan scen --map AcrosstheCape.map --scen AcrosstheCape.map.scen --index AcrosstheCape.idx
   portolan index --map streets.map -o streets.idx --no-time-limits
   portolan index --map lak303d.map -o lak303d.idx --budget-mib 0.5
+  portolan index --map den011d.map -o den011d.idx --no-fit --no-time-limits   (the same file on every build)
 
 The file is versioned and checksummed and names its mesh by a fingerprint of the mesh's geometry:
 loading it with another mesh (another map, radius or decomposition) is refused with an error.")]
@@ -26,7 +27,7 @@ pub struct Args {
     /// The index file to write.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// --no-time-limits, --budget-mib.
+    /// --no-time-limits, --no-fit, --budget-mib.
     #[command(flatten)]
     pub graph: GraphArgs,
 }
