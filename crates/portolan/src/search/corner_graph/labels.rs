@@ -77,10 +77,10 @@ use std::collections::BinaryHeap;
 /// ```
 pub const MAX_MEAN_ENTRIES: usize = 200;
 
-/// The most label entries a build keeps in all: 48 MB at 20 bytes an entry with its link, under the 50 MB an
-/// index of a 50,000-polygon mesh is to stay within; past that the labels are dropped. (The
-/// whole index has its own budget, [`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES), which cuts this
-/// one to what the edges leave.) (It was `4 << 20` entries, 48 MB at the 12 bytes an entry took
+/// The most label entries a build keeps in all: 48 MB at 20 bytes an entry with its link, under
+/// the 50 MB an index of a 50,000-polygon mesh is to stay within; past that the labels are
+/// dropped. (The whole index has its own budget, [`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES),
+/// which cuts this one to what the edges leave.) (It was `4 << 20` entries, 48 MB at the 12 bytes an entry took
 /// before the next hops, then 3,000,000 at 16 bytes before the next hops' entries. No map in
 /// shared data comes near any of them: AcrosstheCape's labels hold about 510,000 entries.)
 ///
