@@ -1,6 +1,6 @@
 //! The index's memory budget ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)): a graph built
-//! under a budget too small for all of it drops its parts in the documented order (the views'
-//! strips, then their cells, the labels' links, then their chains, then the views, then the
+//! under a budget too small for all of it drops its parts in the documented order (the labels'
+//! links, the views' strips, then their cells, then their chains, then the views, then the
 //! labels, then the landmarks or the edges),
 //! holds no more than the budget, and still answers every query of a published map exactly,
 //! with a valid channel; a graph without its channel caches is saved and loaded like any other.
@@ -135,31 +135,41 @@ fn a_budget_drops_the_channel_caches_first_and_answers_stay_exact() {
     same_as_exact(&mesh, loaded, &pairs, "without strips, cells or chains");
 }
 
-/// Where the views with their cones' chains do not fit beside the labels' links, the links go
-/// first (not the chains, not the views): the ways are then read back by a search per corner,
-/// the answers stay exact, and a saved index says so (a load does not derive them again).
+/// The labels' links are the first part a budget drops: with room for everything but half the
+/// links, the views keep their strips, cells and chains and the links go; with less, the links
+/// go and the views drop what they must. Either way the ways are read back by a search per
+/// corner, the answers stay exact, and a saved index says so (a load does not derive them
+/// again).
 #[test]
-fn a_budget_drops_the_labels_links_before_the_views_chains() {
+fn a_budget_drops_the_labels_links_first() {
     let (mesh, pairs) = den011d();
     let full = within(&mesh, usize::MAX);
     let views = full.views.as_ref().expect("den011d keeps its views");
     let links = full.labels.as_ref().unwrap().link_bytes();
     let (strips, cells, _) = caches(views);
-    assert!(links > 0);
-    // No room for the strips and cells, and half the links' short of room for the rest.
-    let budget = full.memory_bytes() - strips - cells - links / 2;
-    let g = within(&mesh, budget);
-    let labels = g.labels.as_ref().expect("the labels stay");
-    assert!(!labels.has_links());
-    assert_eq!(labels.link_bytes(), 0);
-    let v = g.views.as_ref().expect("the views fit without the links");
-    assert_eq!(v.tree, views.tree, "the chains stay");
-    assert!(g.memory_bytes() <= budget);
-    let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
-    assert!(!loaded.labels.as_ref().unwrap().has_links());
-    assert_eq!(loaded.memory_bytes(), g.memory_bytes());
-    same_as_exact(&mesh, loaded, &pairs, "without the labels' links");
-    // A graph whose whole views fit keeps its links, and a load derives them again.
+    assert!(links > 0 && strips > 0 && cells > 0);
+    for (budget, what) in [
+        (full.memory_bytes() - links / 2, "all but half the links"),
+        (
+            full.memory_bytes() - strips - cells - links / 2,
+            "neither strips, cells nor half the links",
+        ),
+    ] {
+        let g = within(&mesh, budget);
+        let labels = g.labels.as_ref().expect("the labels stay");
+        assert!(!labels.has_links() && labels.link_bytes() == 0, "{what}");
+        let v = g.views.as_ref().expect("the views fit without the links");
+        assert_eq!(v.tree, views.tree, "{what}: the chains stay");
+        if budget == full.memory_bytes() - links / 2 {
+            assert_eq!(v, views, "{what}: the views keep every part");
+        }
+        assert!(g.memory_bytes() <= budget, "{what}");
+        let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
+        assert!(!loaded.labels.as_ref().unwrap().has_links());
+        assert_eq!(loaded.memory_bytes(), g.memory_bytes());
+        same_as_exact(&mesh, loaded, &pairs, what);
+    }
+    // A graph whose views and links all fit keeps its links, and a load derives them again.
     assert!(full.labels.as_ref().unwrap().has_links());
     let loaded = CornerGraph::from_bytes(&full.to_bytes(), &mesh).unwrap();
     assert_eq!(loaded.labels, full.labels);

@@ -99,7 +99,7 @@
 //! 48,801-polygon grid), one raycast per edge for the
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
 //! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry
-//! and 4 more for its link where the views keep it,
+//! and 4 more for its link where it fits beside the views,
 //! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
 //! views (`views.rs`), 12–34 per pair for their cells (`cells.rs`), 4 per polygon an
 //! edge crosses, and with the views 4 per vertex and 4 per polygon of a corner's fan
@@ -145,10 +145,10 @@ pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
 /// of a 50,000-polygon mesh. A build keeps within it by dropping, in this order:
 /// 1. the views' per-edge strips, then their cells (which only save the tests of entries a
 ///    query surely takes or cannot take), then the cones' chains (the strips and the chains only
-///    save the raycasts that build a view path's channel); but first the labels' links, where
-///    the views with their chains do not fit beside them (a link only saves a search per corner
-///    where a path is read back from the labels), the cells and strips then taking what room
-///    is left;
+///    save the raycasts that build a view path's channel), all of them after the labels' links
+///    (a link only saves a search per corner where a path is read back from the labels: the
+///    views take the room the labels leave without them, and the links stay where they fit
+///    beside what the views kept);
 /// 2. the views (the labels stay, as the swept search's heuristic, where the build's sample
 ///    finds that search at least a tenth faster than the best way without them);
 /// 3. of the ways a graph without labels answers (the plain search or the sweeps over its
@@ -448,26 +448,27 @@ impl CornerGraph {
         if graph.labels.is_some() {
             let cones = sweep_cones(mesh, &graph.wedge_poly, &corners, cancel)?;
             let mut views = Views::build(mesh, &graph, &corners, cones);
-            let room = |graph: &CornerGraph| {
-                let label_bytes = graph.labels.as_ref().map_or(0, HubLabels::memory_bytes);
-                budget.saturating_sub(edge_bytes + label_bytes)
-            };
-            // The labels' links go first where the views, with their cones' chains, do not
-            // fit beside them: they only save a search per corner where a path is read back
-            // (1.01–1.08×), and a 1,024 × 1,024 grid of city blocks keeps its views, 10× its
-            // exact search against 2.3× without them, only without its links (BENCHMARKS.md,
-            // "Session 29").
-            if views.memory_bytes() > room(&graph) {
-                if let Some(labels) = graph.labels.as_mut() {
-                    labels.drop_links();
-                }
-            }
-            let room = room(&graph);
+            // The views take the room the labels leave without their links, and the links stay
+            // where they fit beside what the views kept: the links are the first part to go.
+            // They only save a search per corner where a path is read back (1.01–1.08× on the
+            // view queries), less than the strips (11–17%) or the cells (6–13%) save, and a
+            // 1,024 × 1,024 grid of city blocks keeps its views, 10× its exact search against
+            // 2.3× without them, only without its links (BENCHMARKS.md, "Session 29").
+            let (label_bytes, links) = graph
+                .labels
+                .as_ref()
+                .map_or((0, 0), |l| (l.memory_bytes(), l.link_bytes()));
+            let room = budget.saturating_sub(edge_bytes + label_bytes - links);
             // Within the budget, or not at all (the labels stay, for the swept search below);
             // the cells and then the strips, which the budget drops first, only where the rest
             // leaves them room (the strips only with the cells, the cells only with the chains).
             if views.fit_memory(room) {
                 views.add_cells_and_strips(mesh, &graph, room, cancel)?;
+                if views.memory_bytes() + links > room {
+                    if let Some(labels) = graph.labels.as_mut() {
+                        labels.drop_links();
+                    }
+                }
                 graph.views = Some(views);
             }
             cancel.check()?;
