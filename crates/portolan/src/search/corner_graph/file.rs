@@ -891,8 +891,11 @@ mod tests {
         let mut bare = graph.clone();
         bare.labels = None;
         bare.views = None;
-        let at = (0..bytes.len())
-            .find(|&k| bare.to_bytes()[k] != bytes[k])
+        let at = bare
+            .to_bytes()
+            .iter()
+            .zip(&bytes)
+            .position(|(a, b)| a != b)
             .unwrap();
         assert_eq!(bytes[at], 1);
         let mut unlinked = bytes.clone();

@@ -80,9 +80,10 @@ pub const MAX_MEAN_ENTRIES: usize = 200;
 /// The most label entries a build keeps in all: 48 MB at 20 bytes an entry with its link, under
 /// the 50 MB an index of a 50,000-polygon mesh is to stay within; past that the labels are
 /// dropped. (The whole index has its own budget, [`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES),
-/// which cuts this one to what the edges leave.) (It was `4 << 20` entries, 48 MB at the 12 bytes an entry took
-/// before the next hops, then 3,000,000 at 16 bytes before the next hops' entries. No map in
-/// shared data comes near any of them: AcrosstheCape's labels hold about 510,000 entries.)
+/// which cuts this one to what the edges leave.) (It was `4 << 20` entries, 48 MB at the 12
+/// bytes an entry took before the next hops, then 3,000,000 at 16 bytes before the next hops'
+/// entries. No map in shared data comes near any of them: AcrosstheCape's labels hold about
+/// 510,000 entries.)
 ///
 /// ```
 /// use portolan::search::corner_graph::{CornerGraph, MAX_ENTRIES};
@@ -169,8 +170,9 @@ pub(crate) struct HubLabels {
     /// Per entry `(h, d)` of vertex `v`, other than `h`'s own: the index of the entry for `h`
     /// in the label of `v`'s next hop (there is one: the next hop is labelled with `h` too);
     /// `NONE` where it is missing (a damaged file). Derived from the rest ([`HubLabels::linked`]);
-    /// empty where dropped ([`HubLabels::drop_links`]): a way is then read by a search per corner.
-    pub(super) next_at: Vec<u32>,
+    /// `None` where dropped ([`HubLabels::drop_links`]): a way is then read by a search per
+    /// corner.
+    pub(super) next_at: Option<Vec<u32>>,
     /// Per hub rank: its vertex.
     pub(super) hub_vertex: Vec<u32>,
     /// How many hubs (corners) there are: hub ranks are below this.
@@ -426,9 +428,7 @@ impl HubLabels {
 
     /// `d(v, h)`, when hub `h` is in `v`'s label.
     pub(crate) fn distance_to_hub(&self, v: u32, h: u32) -> Option<f64> {
-        let r = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
-        let k = self.hubs[r.clone()].binary_search(&h).ok()?;
-        Some(self.dists[r.start + k])
+        self.entry(v, h).map(|e| self.dists[e])
     }
 
     /// [`join`](HubLabels::join) and the hub that gives it (`None` when infinite).
@@ -454,19 +454,15 @@ impl HubLabels {
         let Some(mut e) = self.entry(v, h) else {
             return false;
         };
-        let linked = !self.next_at.is_empty();
         for _ in 0..self.hub_count {
             let v = self.next[e];
             out.push(v);
             if v == end {
                 return true;
             }
-            let next = if linked {
-                Some(self.next_at[e])
-                    .filter(|&x| x != NONE)
-                    .map(|x| x as usize)
-            } else {
-                self.entry(v, h)
+            let next = match &self.next_at {
+                Some(at) => Some(at[e]).filter(|&x| x != NONE).map(|x| x as usize),
+                None => self.entry(v, h),
             };
             match next {
                 None => return false,
@@ -488,17 +484,17 @@ impl HubLabels {
     /// Drops the links ([`HubLabels::next_at`]): [`LINK_BYTES`] per entry less, for a way read
     /// back by a search per corner instead of an index ([`HubLabels::way_to_hub`]).
     pub(crate) fn drop_links(&mut self) {
-        self.next_at = Vec::new();
+        self.next_at = None;
     }
 
     /// Whether the labels keep their links ([`HubLabels::drop_links`]).
     pub(crate) fn has_links(&self) -> bool {
-        !self.next_at.is_empty() || self.hubs.is_empty()
+        self.next_at.is_some()
     }
 
     /// The bytes the links take (what [`HubLabels::drop_links`] frees).
     pub(crate) fn link_bytes(&self) -> usize {
-        self.next_at.len() * LINK_BYTES
+        self.next_at.as_ref().map_or(0, |at| at.len() * LINK_BYTES)
     }
 
     /// Labels from their saved arrays (per vertex offsets, then per entry the hub ranks, the
@@ -519,7 +515,7 @@ impl HubLabels {
             hubs,
             dists,
             next,
-            next_at: Vec::new(),
+            next_at: None,
             hub_vertex,
             hub_count,
         };
@@ -542,21 +538,15 @@ impl HubLabels {
                 continue;
             };
             for (e, slot) in (lo..hi).zip(slots) {
-                let w = self.next[e] as usize;
-                let Some(r) = self.offsets.get(w..w + 2).filter(|_| w != v) else {
-                    continue;
-                };
-                let r = r[0] as usize..r[1] as usize;
-                if let Some(Ok(k)) = self
-                    .hubs
-                    .get(r.clone())
-                    .map(|l| l.binary_search(&self.hubs[e]))
-                {
-                    *slot = (r.start + k) as u32;
+                let w = self.next[e];
+                if w as usize != v {
+                    if let Some(k) = self.entry(w, self.hubs[e]) {
+                        *slot = k as u32;
+                    }
                 }
             }
         }
-        self.next_at = at;
+        self.next_at = Some(at);
         self
     }
 
@@ -1205,16 +1195,6 @@ mod tests {
             }
             Some(way)
         };
-        let mut checked = 0;
-        for v in 0..labels.offsets.len() as u32 - 1 {
-            for (h, _) in labels.label(v) {
-                let mut way = Vec::new();
-                assert!(labels.way_to_hub(v, h, &mut way));
-                assert_eq!(Some(way), searched(v, h), "corner {v}, hub {h}");
-                checked += 1;
-            }
-        }
-        assert!(checked > 10_000, "{checked} ways");
         // Without the links, the same ways, each hop searched.
         let mut unlinked = labels.clone();
         unlinked.drop_links();
@@ -1223,20 +1203,23 @@ mod tests {
             unlinked.memory_bytes() + labels.link_bytes(),
             labels.memory_bytes()
         );
+        let mut checked = 0;
         for v in 0..labels.offsets.len() as u32 - 1 {
             for (h, _) in labels.label(v) {
-                let (mut with, mut without) = (Vec::new(), Vec::new());
-                assert!(labels.way_to_hub(v, h, &mut with));
+                let (mut way, mut without) = (Vec::new(), Vec::new());
+                assert!(labels.way_to_hub(v, h, &mut way));
                 assert!(unlinked.way_to_hub(v, h, &mut without));
-                assert_eq!(with, without, "corner {v}, hub {h}");
+                assert_eq!(without, way, "corner {v}, hub {h}, without links");
+                assert_eq!(Some(way), searched(v, h), "corner {v}, hub {h}");
+                checked += 1;
             }
         }
+        assert!(checked > 10_000, "{checked} ways");
         // A link cut: the ways through it end with `false`.
         let mut cut = labels.clone();
-        let e = (0..cut.next_at.len())
-            .find(|&e| cut.next_at[e] != NONE)
-            .unwrap();
-        cut.next_at[e] = NONE;
+        let at = cut.next_at.as_mut().expect("built labels keep their links");
+        let e = at.iter().position(|&x| x != NONE).unwrap();
+        at[e] = NONE;
         let v = cut.offsets.partition_point(|&o| o as usize <= e) as u32 - 1;
         assert!(!cut.way_to_hub(v, cut.hubs[e], &mut Vec::new()));
     }
