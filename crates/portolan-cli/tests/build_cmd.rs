@@ -868,6 +868,39 @@ fn gen_map_writes_seeded_maps_that_build() {
     let o = build(["--map", maze.to_str().unwrap()], &mesh, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
 
+    let city = temp("gen-city.map");
+    let o = portolan(&[
+        "gen-map",
+        "city",
+        "--size",
+        "64",
+        "--street",
+        "2",
+        "--seed",
+        "5",
+        "-o",
+        city.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = portolan::random_grid::city_blocks_grid(
+        64,
+        64,
+        &portolan::random_grid::CityOptions::new(2, 8, 50),
+        5,
+    )
+    .unwrap();
+    let bytes = std::fs::read(&city).unwrap();
+    assert_eq!(portolan::io::movingai::read_map(&bytes[..]).unwrap(), want);
+    let o = portolan(&[
+        "gen-map",
+        "city",
+        "--street",
+        "8",
+        "-o",
+        temp("never.map").to_str().unwrap(),
+    ]);
+    assert_clean_failure(&o, "min_block");
+
     let o = portolan(&[
         "gen-map",
         "random",

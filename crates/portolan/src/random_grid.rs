@@ -1,7 +1,8 @@
-//! Seeded grid maps: random blocked cells and mazes, as [`GridMap`]s.
+//! Seeded grid maps: random blocked cells, mazes and city blocks, as [`GridMap`]s.
 //!
 //! The benchmarks of the exact search need grid maps that are not in the shared data: a 512 ×
-//! 512 map with a fifth of its cells blocked at random, and a 512 × 512 maze. Both generators
+//! 512 map with a fifth of its cells blocked at random, a 512 × 512 maze, and open city blocks
+//! (the kind whose index has the most labels for its size). The generators
 //! here return the same [`GridMap`] that [`read_map`](crate::io::movingai::read_map) returns for a
 //! MovingAI `.map` file, so a generated map becomes a scene and a mesh exactly the way
 //! `portolan build --map` builds a file ([`GridMap::to_scene`], then [`build`](fn@crate::build)),
@@ -33,6 +34,21 @@
 //! Cells right of or below the last full room stay blocked. Every free cell is reachable from
 //! every other one.
 //!
+//! # City blocks
+//! [`city_blocks_grid`] cuts the map into rows of random height and each row into blocks of
+//! random width, and fills each block but its top and left `street` cells: a grid of streets
+//! `street` cells wide between blocks of buildings. A few notches cut into each block give it
+//! ragged edges (and, where one crosses a block, an alley). The streets are one piece:
+//!
+//! ```text
+//!   street = 1:   ............
+//!                 .@@@@@.@@@@@
+//!                 .@@..@.@@@@@
+//!                 .@@@@@.@@.@@
+//!                 ............
+//!                 .@@@@@@@.@@@
+//! ```
+//!
 //! ```
 //! use portolan::random_grid::{maze_grid, random_blocked_grid, MazeOptions};
 //! use portolan::{build, BuildOptions};
@@ -47,6 +63,14 @@
 //! // A perfect maze: its free space is one piece.
 //! let components = mesh.connected_components();
 //! assert!(components.iter().all(|&c| c == components[0]));
+//! ```
+//!
+//! ```
+//! use portolan::random_grid::{city_blocks_grid, CityOptions};
+//!
+//! let city = city_blocks_grid(128, 128, &CityOptions::default(), 7).unwrap();
+//! // The top row and the left column are street.
+//! assert!((0..128).all(|i| !city.is_blocked(i, 0) && !city.is_blocked(0, i)));
 //! ```
 
 use crate::io::movingai::GridMap;
@@ -254,6 +278,125 @@ pub fn maze_grid(
     Ok(GridMap::new(width, height, blocked).expect("sizes agree"))
 }
 
+/// The shape of a [`city_blocks_grid`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CityOptions {
+    /// Width of the streets, in cells (default 3).
+    pub street: usize,
+    /// The least side of a block, streets included, in cells (default 8); more than `street`.
+    pub min_block: usize,
+    /// The greatest side of a block, streets included, in cells (default 50); at least
+    /// `min_block`.
+    pub max_block: usize,
+    /// The most notches cut into one block (default 6): each is 1 to 4 cells on a side, at a
+    /// random place in the block, so the blocks' edges are ragged.
+    pub notches: usize,
+}
+
+impl Default for CityOptions {
+    fn default() -> CityOptions {
+        CityOptions {
+            street: 3,
+            min_block: 8,
+            max_block: 50,
+            notches: 6,
+        }
+    }
+}
+
+impl CityOptions {
+    /// Options with the given street width and range of block sides, and the default notches.
+    ///
+    /// ```
+    /// use portolan::random_grid::CityOptions;
+    /// assert_eq!(CityOptions::new(3, 8, 50), CityOptions::default());
+    /// ```
+    pub fn new(street: usize, min_block: usize, max_block: usize) -> CityOptions {
+        CityOptions {
+            street,
+            min_block,
+            max_block,
+            ..CityOptions::default()
+        }
+    }
+}
+
+/// A `width × height` map of city blocks between streets (see the [module docs](self)), drawn
+/// from `seed`.
+///
+/// Errors: a side of 0 or above [`MAX_SIDE`]; `street` 0; `min_block` not above `street`;
+/// `max_block` below `min_block` or above [`MAX_SIDE`].
+///
+/// ```
+/// use portolan::random_grid::{city_blocks_grid, CityOptions};
+/// let mut options = CityOptions::new(2, 6, 6);
+/// options.notches = 0;
+/// let city = city_blocks_grid(12, 12, &options, 1).unwrap();
+/// // Four blocks of 4 × 4 buildings behind streets 2 cells wide.
+/// assert_eq!(city.passable_count(), 144 - 4 * 16);
+/// assert!(city_blocks_grid(12, 12, &CityOptions::new(3, 3, 9), 1).is_err());
+/// ```
+pub fn city_blocks_grid(
+    width: usize,
+    height: usize,
+    options: &CityOptions,
+    seed: u64,
+) -> Result<GridMap, GridGenError> {
+    check_size(width, height)?;
+    let CityOptions {
+        street,
+        min_block,
+        max_block,
+        notches,
+    } = *options;
+    if street == 0 {
+        return Err(bad("street", "must be at least 1"));
+    }
+    if min_block <= street {
+        return Err(bad("min_block", "must be more than street"));
+    }
+    if max_block < min_block {
+        return Err(bad("max_block", "must be at least min_block"));
+    }
+    if max_block > MAX_SIDE {
+        return Err(bad("max_block", "must be at most MAX_SIDE"));
+    }
+    let mut blocked = vec![false; width * height];
+    // Sets the cells of `x0..x1 × y0..y1` clipped to the map.
+    let mut set = |x0: usize, y0: usize, x1: usize, y1: usize, to: bool| {
+        let (x1, y1) = (x1.min(width), y1.min(height));
+        for y in y0..y1 {
+            if x0 < x1 {
+                blocked[y * width + x0..y * width + x1].fill(to);
+            }
+        }
+    };
+    // Two streams: the blocks' sides, then the notches, so that the notches leave the blocks
+    // where they are without them.
+    let (mut rng, mut cut) = (Rng::new(seed), Rng::new(Rng::derive(seed, 1)));
+    let mut y = 0;
+    while y < height {
+        let bh = rng.range_usize(min_block, max_block);
+        let mut x = 0;
+        while x < width {
+            let bw = rng.range_usize(min_block, max_block);
+            // The buildings: the block but its streets, on its top and left.
+            set(x + street, y + street, x + bw, y + bh, true);
+            for _ in 0..cut.range_usize(0, notches) {
+                let nx = cut.range_usize(x + street, x + bw - 1);
+                let ny = cut.range_usize(y + street, y + bh - 1);
+                let (nw, nh) = (cut.range_usize(1, 4), cut.range_usize(1, 4));
+                set(nx, ny, nx + nw, ny + nh, false);
+            }
+            x += bw;
+        }
+        y += bh;
+    }
+    // The length is width × height by construction.
+    Ok(GridMap::new(width, height, blocked).expect("sizes agree"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,6 +454,17 @@ mod tests {
         );
         assert_eq!(field(maze_grid(4, 9, &o, 0).unwrap_err()), "corridor");
         assert!(maze_grid(5, 5, &o, 0).is_ok());
+        let city =
+            |street, min, max| city_blocks_grid(40, 30, &CityOptions::new(street, min, max), 0);
+        assert_eq!(field(city(0, 8, 50).unwrap_err()), "street");
+        assert_eq!(field(city(3, 3, 50).unwrap_err()), "min_block");
+        assert_eq!(field(city(3, 8, 7).unwrap_err()), "max_block");
+        assert_eq!(field(city(3, 8, MAX_SIDE + 1).unwrap_err()), "max_block");
+        assert_eq!(
+            field(city_blocks_grid(40, 0, &CityOptions::default(), 0).unwrap_err()),
+            "height"
+        );
+        assert!(city(1, 2, 2).is_ok());
     }
 
     #[test]
@@ -332,10 +486,44 @@ mod tests {
     }
 
     #[test]
+    fn city_streets_are_one_piece_around_blocks_of_the_sizes_asked() {
+        let mut o = CityOptions::new(2, 6, 20);
+        o.notches = 0;
+        let map = city_blocks_grid(97, 83, &o, 4).unwrap();
+        // The top row and the left column are street; so is every cell of a row (column) that
+        // begins a row of blocks (a block), which no run of blocked cells crosses.
+        assert!((0..97).all(|x| !map.is_blocked(x, 0) && !map.is_blocked(x, 1)));
+        assert!((0..83).all(|y| !map.is_blocked(0, y) && !map.is_blocked(1, y)));
+        // Runs of blocked cells along a row are at most max_block - street long.
+        for y in 0..83 {
+            let mut run = 0;
+            for x in 0..97 {
+                run = if map.is_blocked(x, y) { run + 1 } else { 0 };
+                assert!(run <= 18, "a block wider than 20 at ({x}, {y})");
+            }
+        }
+        // Without notches there are no pockets: the free space is one piece.
+        let mesh = build(&map.to_scene(), &BuildOptions::default()).unwrap();
+        let comps = mesh.connected_components();
+        assert!(comps.iter().all(|&c| c == comps[0]));
+        assert_eq!(map, city_blocks_grid(97, 83, &o, 4).unwrap());
+        assert_ne!(map, city_blocks_grid(97, 83, &o, 5).unwrap());
+        // Notches only clear cells.
+        let ragged = city_blocks_grid(97, 83, &CityOptions::new(2, 6, 20), 4).unwrap();
+        assert!(ragged.passable_count() > map.passable_count());
+        for y in 0..83 {
+            for x in 0..97 {
+                assert!(map.is_blocked(x, y) || !ragged.is_blocked(x, y));
+            }
+        }
+    }
+
+    #[test]
     fn generated_maps_round_trip_through_map_files() {
         for map in [
             random_blocked_grid(33, 17, 0.3, 5).unwrap(),
             maze_grid(40, 21, &MazeOptions::default(), 5).unwrap(),
+            city_blocks_grid(45, 38, &CityOptions::default(), 5).unwrap(),
         ] {
             let mut bytes = Vec::new();
             write_map(&map, &mut bytes).unwrap();

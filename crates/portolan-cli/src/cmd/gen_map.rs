@@ -1,9 +1,11 @@
-//! `portolan gen-map`: a seeded MovingAI `.map` grid file, random blocked cells or a maze
-//! ([`portolan::random_grid`]), for benchmarks and tests that need maps not in the shared data.
+//! `portolan gen-map`: a seeded MovingAI `.map` grid file, random blocked cells, a maze or city
+//! blocks ([`portolan::random_grid`]), for benchmarks and tests that need maps not in the shared data.
 
 use crate::output::AtomicFile;
 use anyhow::{Context, Result};
-use portolan::random_grid::{maze_grid, random_blocked_grid, MazeOptions};
+use portolan::random_grid::{
+    city_blocks_grid, maze_grid, random_blocked_grid, CityOptions, MazeOptions,
+};
 use std::path::PathBuf;
 
 /// `gen-map` kinds.
@@ -13,6 +15,9 @@ pub enum Kind {
     Random,
     /// A perfect maze: corridors --corridor cells wide between walls --wall cells thick.
     Maze,
+    /// City blocks: streets --street cells wide between blocks of --min-block to --max-block
+    /// cells on a side, with ragged edges.
+    City,
 }
 
 /// Arguments of `portolan gen-map`.
@@ -20,6 +25,7 @@ pub enum Kind {
 #[command(after_help = "Examples:
   portolan gen-map random --size 512 --density 0.2 --seed 1 -o random-20.map
   portolan gen-map maze --size 512 --corridor 3 --wall 1 --seed 1 -o maze.map
+  portolan gen-map city --size 1024 --street 3 --seed 1 -o city.map
   portolan build --map maze.map -o maze.mesh     # the mesh, as for any .map file
 
 The same kind, size, parameters and seed give the same file on every platform.")]
@@ -45,6 +51,15 @@ pub struct Args {
     /// maze: wall thickness in cells.
     #[arg(long, default_value_t = 1)]
     pub wall: usize,
+    /// city: street width in cells.
+    #[arg(long, default_value_t = 3)]
+    pub street: usize,
+    /// city: the least side of a block, its streets included, in cells.
+    #[arg(long, default_value_t = 8)]
+    pub min_block: usize,
+    /// city: the greatest side of a block, its streets included, in cells.
+    #[arg(long, default_value_t = 50)]
+    pub max_block: usize,
     /// The seed of the generator.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -62,6 +77,10 @@ pub fn run(args: Args) -> Result<()> {
     let map = match args.kind {
         Kind::Random => random_blocked_grid(w, h, args.density, args.seed)?,
         Kind::Maze => maze_grid(w, h, &MazeOptions::new(args.corridor, args.wall), args.seed)?,
+        Kind::City => {
+            let options = CityOptions::new(args.street, args.min_block, args.max_block);
+            city_blocks_grid(w, h, &options, args.seed)?
+        }
     };
     let mut out = AtomicFile::create(&args.output)?;
     portolan::io::movingai::write_map(&map, &mut *out.writer())
