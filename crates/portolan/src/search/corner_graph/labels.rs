@@ -25,10 +25,12 @@
 //! dozen entries per corner on caves and dungeons, hundreds on open terrain and mazes (about 490 on
 //! a 512 × 512 maze of corridors 3 cells wide). The build stops, and the graph goes without labels
 //! (queries then sweep its edges, or run the plain search, with or without landmarks, as the
-//! build's sample finds faster; `sample.rs`), once the labels pass [`MAX_MEAN_ENTRIES`] per
-//! corner, [`MAX_ENTRIES`] in all, or what the index's memory budget leaves them after the
-//! edges ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)), which bounds both the time and the
-//! memory. 16 bytes per entry (hub, distance, next hop), and 4 more for its *link*, where the
+//! build's sample finds faster; `sample.rs`), once the labels pass [`MAX_ENTRIES`] or what
+//! the index's memory budget leaves them after the edges
+//! ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)), which bounds both the time and the memory.
+//! There is no cap per corner: until session 30 a mean of 200 entries a corner was one, and a
+//! 1,024 × 1,024 map of city blocks whose labels held 202 went without them, 2.7× the exact
+//! search instead of 13.6× within the same budget (BENCHMARKS.md, "Session 30"). 16 bytes per entry (hub, distance, next hop), and 4 more for its *link*, where the
 //! next hop's label holds the same hub: a path read back from the labels then follows one index
 //! per corner instead of a search per corner, 1.01–1.08× on the view queries of the shared maps
 //! (BENCHMARKS.md, "Session 28"). The links are derived from the rest at build and load, not
@@ -61,21 +63,6 @@ use crate::build::{BuildError, CancelToken};
 use crate::mesh::rows::bucket;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-
-/// The most label entries per corner, on average, that a build keeps; past that the labels are
-/// dropped (open maps, where the labels would grow to hundreds of entries per corner, and the
-/// queries sweep the graph's edges or run the plain search instead).
-///
-/// ```
-/// use portolan::search::corner_graph::{CornerGraph, MAX_MEAN_ENTRIES};
-/// use portolan::{build, BuildOptions, Scene};
-/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
-/// // (Untimed: a timed build drops the labels where its views do not pay.)
-/// let graph = CornerGraph::build_with_views(&mesh);
-/// let entries = graph.label_entries().expect("the default map keeps its labels");
-/// assert!(entries <= MAX_MEAN_ENTRIES * graph.corner_count());
-/// ```
-pub const MAX_MEAN_ENTRIES: usize = 200;
 
 /// The most label entries a build keeps in all: 48 MB at 20 bytes an entry with its link, under
 /// the 50 MB an index of a 50,000-polygon mesh is to stay within; past that the labels are
@@ -131,18 +118,16 @@ fn least_sum(hubs: &[u32], dists: &[f64], table: &[f64]) -> f64 {
 }
 
 /// The most entries the labels of `corners` corners on `n` vertices may hold:
-/// [`MAX_MEAN_ENTRIES`] per corner, at most [`MAX_ENTRIES`], and what `max_bytes` holds past
-/// the fixed part (the offsets and the hubs' vertices).
+/// at most [`MAX_ENTRIES`], and what `max_bytes` holds past the fixed part (the offsets and the
+/// hubs' vertices).
 fn entry_budget(n: usize, corners: usize, max_bytes: usize) -> usize {
     let fixed = (n + 1 + corners) * 4;
-    (MAX_MEAN_ENTRIES * corners.max(1))
-        .min(MAX_ENTRIES)
-        .min(max_bytes.saturating_sub(fixed) / ENTRY_BYTES)
+    MAX_ENTRIES.min(max_bytes.saturating_sub(fixed) / ENTRY_BYTES)
 }
 
 /// The fewest entries a budget must allow for the early stop to apply: 2¹⁹ (8 MiB of labels).
 /// Below it a build that will not fit reaches its budget within about a second, and the curve,
-/// drawn for the budgets of [`MAX_MEAN_ENTRIES`] and [`MAX_ENTRIES`], would stop labels that fit a
+/// drawn for budgets of millions of entries, would stop labels that fit a
 /// budget cut close to their size (`CornerGraphOptions::with_memory_budget`): den011d's 13,646
 /// entries pass it only with room for about 45,000, three times what they hold.
 const FORECAST_MIN_ENTRIES: usize = 1 << 19;
@@ -196,7 +181,7 @@ impl Ord for Item {
 impl HubLabels {
     /// Labels for the graph whose adjacency of vertex `v` is `adj(v)` (pairs of neighbour and
     /// length), on `n` vertices of which `corners` are the nodes; `None` when they would exceed
-    /// their budget ([`MAX_MEAN_ENTRIES`] per corner, at most [`MAX_ENTRIES`] and at most
+    /// their budget (at most [`MAX_ENTRIES`] and at most
     /// `max_bytes` of memory without their links, which they come with and the caller drops
     /// where they do not fit, [`HubLabels::drop_links`]) or when the first hubs forecast so
     /// ([`FORECAST_HUBS`]); at once,

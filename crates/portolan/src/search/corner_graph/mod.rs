@@ -28,8 +28,9 @@
 //!   polygon, for the views (`sweep_cones`: recorded in the first pass, those records were a
 //!   fifth of the build's peak memory on maps whose labels then fail).
 //! - **Hub labels** (`labels.rs`, pruned landmark labeling): exact graph distances between any
-//!   two corners, when they fit a budget ([`MAX_MEAN_ENTRIES`] per corner, [`MAX_ENTRIES`] in
-//!   all; they do on cave and dungeon maps and mazes, not on large open ones), and kept only
+//!   two corners, when they fit a budget (what the index's memory budget leaves them, at most
+//!   [`MAX_ENTRIES`]; they do on cave and dungeon maps and city blocks, not on large open
+//!   ones), and kept only
 //!   with the views they serve (below): where the build finds the views not worth it, the
 //!   labels go too, and the graph is fitted as one without them. Where the views pass the
 //!   memory budget and the labels do not, the labels may stay without them, as the swept
@@ -138,7 +139,7 @@ mod sweep_tests;
 
 pub use file::IndexError;
 pub(crate) use labels::HubLabels;
-pub use labels::{MAX_ENTRIES, MAX_MEAN_ENTRIES};
+pub use labels::MAX_ENTRIES;
 
 /// The most memory, in bytes, that a [`CornerGraph`] built for a mesh of up to 50,331 polygons
 /// holds ([`CornerGraph::memory_budget`]): 48 MiB, under the 50 MB that issue 15 allows an index
@@ -233,7 +234,7 @@ pub struct CornerGraph {
     sides: Vec<u8>,
     /// Landmarks for the heuristic where there are no labels (and they pay).
     landmarks: Option<Arc<Landmarks>>,
-    /// Exact graph distances between corners, when they fit ([`MAX_MEAN_ENTRIES`]).
+    /// Exact graph distances between corners, when they fit ([`MAX_ENTRIES`], the budget).
     labels: Option<HubLabels>,
     /// Per polygon, the corners it sees and from where (with labels only; `views.rs`).
     views: Option<Views>,
@@ -664,7 +665,7 @@ impl CornerGraph {
     }
 
     /// How many hub-label entries the graph holds, or `None` when it has no labels: they
-    /// would have passed [`MAX_MEAN_ENTRIES`] per corner (open maps) or the memory budget, or
+    /// would have passed [`MAX_ENTRIES`] or the memory budget (open maps), or
     /// the build's timed fit found the views they serve not worth it (then no query would read
     /// them), or, where the views passed the budget, the labels' swept search not a tenth
     /// faster than the best way without them; see the [module docs](self).
@@ -736,7 +737,7 @@ impl CornerGraph {
     }
 
     /// Whether corner queries on this mesh run the swept search over the graph's edges: on
-    /// graphs without hub labels (open maps, where they grow past [`MAX_MEAN_ENTRIES`]), where
+    /// graphs without hub labels (open maps, where they pass the memory budget), where
     /// the build found it at least a tenth faster than the plain exact search on its sample
     /// (with the [`landmarks`](CornerGraph::landmarks) or without them, as they paid). `false`
     /// with labels ([`answers_from_views`](CornerGraph::answers_from_views) says how those
