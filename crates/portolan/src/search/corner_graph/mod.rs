@@ -1036,8 +1036,9 @@ fn landmarks_within(
 ///
 /// The time limits bound a build's time on maps whose labels or landmarks take long, at the
 /// price that two builds of one mesh on a slow or busy machine can keep different parts (the
-/// labels of a 1,024 × 1,024 map of city blocks take 6.2–7.5 s of its 8, and one build in
-/// several went without them; BENCHMARKS.md). Without limits the labels and landmarks are
+/// labels of a 1,024 × 1,024 map of city blocks took 6.2–7.5 s of their 8 before session 30,
+/// and one build in several went without them; the whole build of that map now takes 3.9–4.5
+/// s; BENCHMARKS.md). Without limits the labels and landmarks are
 /// never dropped for time, and the build takes as long as they do.
 ///
 /// ```
