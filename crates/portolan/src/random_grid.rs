@@ -278,6 +278,10 @@ pub fn maze_grid(
     Ok(GridMap::new(width, height, blocked).expect("sizes agree"))
 }
 
+/// The most notches [`CityOptions::notches`] may ask per block (more would only clear the
+/// blocks, slowly).
+pub const MAX_NOTCHES: usize = 64;
+
 /// The shape of a [`city_blocks_grid`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -289,8 +293,8 @@ pub struct CityOptions {
     /// The greatest side of a block, streets included, in cells (default 50); at least
     /// `min_block`.
     pub max_block: usize,
-    /// The most notches cut into one block (default 6): each is 1 to 4 cells on a side, at a
-    /// random place in the block, so the blocks' edges are ragged.
+    /// The most notches cut into one block (default 6, at most [`MAX_NOTCHES`]): each is 1 to 4
+    /// cells on a side, at a random place in the block, so the blocks' edges are ragged.
     pub notches: usize,
 }
 
@@ -320,18 +324,29 @@ impl CityOptions {
             ..CityOptions::default()
         }
     }
+
+    /// The same options with at most `notches` notches a block (0: blocks with straight
+    /// edges).
+    ///
+    /// ```
+    /// use portolan::random_grid::CityOptions;
+    /// assert_eq!(CityOptions::default().with_notches(0).notches, 0);
+    /// ```
+    pub fn with_notches(mut self, notches: usize) -> CityOptions {
+        self.notches = notches;
+        self
+    }
 }
 
 /// A `width × height` map of city blocks between streets (see the [module docs](self)), drawn
 /// from `seed`.
 ///
 /// Errors: a side of 0 or above [`MAX_SIDE`]; `street` 0; `min_block` not above `street`;
-/// `max_block` below `min_block` or above [`MAX_SIDE`].
+/// `max_block` below `min_block` or above [`MAX_SIDE`]; `notches` above [`MAX_NOTCHES`].
 ///
 /// ```
 /// use portolan::random_grid::{city_blocks_grid, CityOptions};
-/// let mut options = CityOptions::new(2, 6, 6);
-/// options.notches = 0;
+/// let options = CityOptions::new(2, 6, 6).with_notches(0);
 /// let city = city_blocks_grid(12, 12, &options, 1).unwrap();
 /// // Four blocks of 4 × 4 buildings behind streets 2 cells wide.
 /// assert_eq!(city.passable_count(), 144 - 4 * 16);
@@ -361,6 +376,9 @@ pub fn city_blocks_grid(
     }
     if max_block > MAX_SIDE {
         return Err(bad("max_block", "must be at most MAX_SIDE"));
+    }
+    if notches > MAX_NOTCHES {
+        return Err(bad("notches", "must be at most MAX_NOTCHES (64)"));
     }
     let mut blocked = vec![false; width * height];
     // Sets the cells of `x0..x1 × y0..y1` clipped to the map.
@@ -465,6 +483,11 @@ mod tests {
             "height"
         );
         assert!(city(1, 2, 2).is_ok());
+        let o = CityOptions::default().with_notches(usize::MAX);
+        assert_eq!(
+            field(city_blocks_grid(40, 30, &o, 0).unwrap_err()),
+            "notches"
+        );
     }
 
     #[test]
@@ -487,8 +510,7 @@ mod tests {
 
     #[test]
     fn city_streets_are_one_piece_around_blocks_of_the_sizes_asked() {
-        let mut o = CityOptions::new(2, 6, 20);
-        o.notches = 0;
+        let o = CityOptions::new(2, 6, 20).with_notches(0);
         let map = city_blocks_grid(97, 83, &o, 4).unwrap();
         // The top row and the left column are street; so is every cell of a row (column) that
         // begins a row of blocks (a block), which no run of blocked cells crosses.
