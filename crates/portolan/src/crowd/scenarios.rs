@@ -604,20 +604,9 @@ struct Sampler {
 
 impl Sampler {
     fn new(mesh: &NavMesh) -> Sampler {
-        let part = mesh.connected_components();
-        let mut area_of = vec![0.0; part.iter().map(|&p| p as usize + 1).max().unwrap_or(0)];
-        let areas: Vec<f64> = mesh.polygons().map(|p| mesh.polygon_area(p)).collect();
-        for (i, &p) in part.iter().enumerate() {
-            area_of[p as usize] += areas[i];
-        }
-        let best = (0..area_of.len())
-            .max_by(|&a, &b| area_of[a].total_cmp(&area_of[b]).then(b.cmp(&a)))
-            .unwrap_or(0);
-        let polys: Vec<PolyId> = mesh
-            .polygons()
-            .filter(|p| part[p.index()] as usize == best)
-            .collect();
-        let by_area = WeightedIndex::new(polys.iter().map(|p| areas[p.index()]));
+        let keep = mesh.largest_component();
+        let polys: Vec<PolyId> = mesh.polygons().filter(|p| keep[p.index()]).collect();
+        let by_area = WeightedIndex::new(polys.iter().map(|&p| mesh.polygon_area(p)));
         Sampler { polys, by_area }
     }
 

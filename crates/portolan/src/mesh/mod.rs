@@ -256,6 +256,35 @@ impl NavMesh {
         }
         part
     }
+    /// Per polygon (indexed by [`PolyId::index`]), whether it lies in the connected part of the
+    /// mesh ([`connected_components`](Self::connected_components)) of greatest area; of parts
+    /// of equal area, the one numbered first. Every two points of that part are joined by a
+    /// path: where to place agents, or draw the ends of test queries. O(n).
+    ///
+    /// ```
+    /// use portolan::{build, BuildOptions, Scene, Vec2};
+    /// use portolan::geom::Aabb;
+    ///
+    /// // A wall cuts a 3-wide strip off the right of the map.
+    /// let scene = Scene::new(Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0)))
+    ///     .with_obstacle([(6.0, 0.0), (7.0, 0.0), (7.0, 10.0), (6.0, 10.0)]);
+    /// let mesh = build(&scene, &BuildOptions::trapezoid()).unwrap();
+    /// let keep = mesh.largest_component();
+    /// let kept = |x: f64| keep[mesh.locate(Vec2::new(x, 5.0)).polygon().unwrap().index()];
+    /// assert!(kept(1.0) && !kept(9.0));
+    /// ```
+    pub fn largest_component(&self) -> Vec<bool> {
+        let part = self.connected_components();
+        let parts = part.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+        let mut area = vec![0.0; parts];
+        for p in self.polygons() {
+            area[part[p.index()] as usize] += self.polygon_area(p);
+        }
+        let best = (0..parts)
+            .max_by(|&a, &b| area[a].total_cmp(&area[b]).then(b.cmp(&a)))
+            .unwrap_or(0);
+        part.iter().map(|&c| c as usize == best).collect()
+    }
     /// Number of polygons.
     #[inline]
     pub fn polygon_count(&self) -> usize {

@@ -323,6 +323,24 @@ fn connected_components_join_across_edges_only() {
     assert!(part.iter().all(|&c| c == of(1.0) || c == of(9.0)));
 }
 
+#[test]
+fn the_largest_component_is_the_part_of_greatest_area() {
+    // One part: every polygon.
+    assert_eq!(square_mesh().largest_component(), [true; 3]);
+    // Two unit squares touching at a vertex: equal areas, the part numbered first.
+    let (v, polys) = crate::testkit::scenes::pinched_squares();
+    let pinched = NavMesh::from_polygons(v, polys).unwrap();
+    assert_eq!(pinched.largest_component(), [true, false]);
+    // A small square listed first and a larger one apart: the larger wins.
+    let v = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+        .into_iter()
+        .chain([(5.0, 0.0), (9.0, 0.0), (9.0, 4.0), (5.0, 4.0)])
+        .map(|(x, y)| Vec2::new(x, y))
+        .collect();
+    let apart = NavMesh::from_polygons(v, vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]]).unwrap();
+    assert_eq!(apart.largest_component(), [false, true]);
+}
+
 /// Issue 16, item 3: the point-location grid lists each polygon in every cell its bounding box
 /// overlaps, and a convex obstacle of many vertices makes a fan of long thin triangles around
 /// it, each overlapping about as many cells as there are polygons: 10k vertices took 44 MB and

@@ -643,20 +643,6 @@ fn send(sim: &mut Sim, req: &GoalRequest) -> Result<usize, ApiError> {
 // ---------------------------------------------------------------------------------------------
 // Placement
 
-/// For each polygon, whether it is in the largest (by area) connected part of the mesh.
-fn largest_part(mesh: &NavMesh) -> Vec<bool> {
-    let part = mesh.connected_components();
-    let mut area = vec![0.0; part.iter().map(|&p| p as usize + 1).max().unwrap_or(0)];
-    for p in mesh.polygons() {
-        let ring: Vec<Vec2> = mesh.polygon_points(p).collect();
-        area[part[p.index()] as usize] += portolan::geom::signed_area(&ring).abs();
-    }
-    let best = (0..area.len())
-        .max_by(|&a, &b| area[a].total_cmp(&area[b]).then(b.cmp(&a)))
-        .unwrap_or(0);
-    part.iter().map(|&p| p as usize == best).collect()
-}
-
 /// Whether `p` is on the mesh in a polygon `keep` accepts.
 fn on(mesh: &NavMesh, keep: &[bool], p: Vec2) -> Option<PolyId> {
     mesh.locate(p).polygon().filter(|q| keep[q.index()])
@@ -664,7 +650,7 @@ fn on(mesh: &NavMesh, keep: &[bool], p: Vec2) -> Option<PolyId> {
 
 /// Up to `n` (slot, antipode) pairs on concentric rings around the centre of the bounds.
 fn circle_pairs(mesh: &NavMesh, n: usize, radius: f64, seed: u64) -> Vec<(Vec2, Vec2)> {
-    let keep = largest_part(mesh);
+    let keep = mesh.largest_component();
     let b = mesh.bounds();
     let centre = (b.min + b.max) * 0.5;
     let pitch = PITCH * radius.max(0.5);
