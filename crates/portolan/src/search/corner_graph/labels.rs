@@ -29,11 +29,12 @@
 //! the index's memory budget leaves them after the edges
 //! ([`MAX_INDEX_BYTES`](super::MAX_INDEX_BYTES)), which bounds both the time and the memory.
 //! There is no cap per corner: until session 30 a mean of 200 entries a corner was one, and a
-//! 1,024 × 1,024 map of city blocks whose labels held 202 went without them, 2.7× the exact
-//! search instead of 13.6× within the same budget (BENCHMARKS.md, "Session 30"). 16 bytes per entry (hub, distance, next hop), and 4 more for its *link*, where the
-//! next hop's label holds the same hub: a path read back from the labels then follows one index
-//! per corner instead of a search per corner, 1.01–1.08× on the view queries of the shared maps
-//! (BENCHMARKS.md, "Session 28"). The links are derived from the rest at build and load, not
+//! 1,024 × 1,024 map of city blocks whose labels held 227 went without them, 2.2× the exact
+//! search instead of 9.4–9.9× within the same budget (BENCHMARKS.md, "Session 30"; test
+//! `tests/index_budget.rs`). 16 bytes per entry (hub, distance, next hop), and 4 more for its
+//! *link*, where the next hop's label holds the same hub: a path read back from the labels then
+//! follows one index per corner instead of a search per corner, 1.01–1.08× on the view queries
+//! of the shared maps (BENCHMARKS.md, "Session 28"). The links are derived from the rest at build and load, not
 //! saved, and kept only where the views are and the links fit beside them: they are the first
 //! part an index within its budget drops (a 1,024 × 1,024 grid of city blocks keeps its views,
 //! 10× the exact search, only without them; "Session 29"), and labels without views (the swept
@@ -221,11 +222,13 @@ impl IndexedHeap {
     /// The queued vertex of least distance, taken out.
     #[inline]
     fn pop(&mut self) -> Option<(f64, u32)> {
-        let top = *self.items.first()?;
+        let last = self.items.pop()?;
+        let top = match self.items.first_mut() {
+            Some(first) => std::mem::replace(first, last),
+            None => last,
+        };
         self.at[top.1 as usize] = u32::MAX;
-        let last = self.items.pop().expect("not empty");
         if !self.items.is_empty() {
-            self.items[0] = last;
             self.down(0);
         }
         Some(top)
