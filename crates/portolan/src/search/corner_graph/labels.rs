@@ -34,11 +34,11 @@
 //! `tests/index_budget.rs`). 16 bytes per entry (hub, distance, next hop), and 4 more for its
 //! *link*, where the next hop's label holds the same hub: a path read back from the labels then
 //! follows one index per corner instead of a search per corner, 1.01–1.08× on the view queries
-//! of the shared maps (BENCHMARKS.md, "Session 28"). The links are derived from the rest at build and load, not
-//! saved, and kept only where the views are and the links fit beside them: they are the first
-//! part an index within its budget drops (a 1,024 × 1,024 grid of city blocks keeps its views,
-//! 10× the exact search, only without them; "Session 29"), and labels without views (the swept
-//! search's heuristic) never read them.
+//! of the shared maps (BENCHMARKS.md, "Session 28"). The links are derived from the rest at
+//! build and load, not saved, and kept only where the views are and the links fit beside them:
+//! they are the first part an index within its budget drops (a 1,024 × 1,024 grid of city
+//! blocks keeps its views, 10× the exact search, only without them; "Session 29"), and labels
+//! without views (the swept search's heuristic) never read them.
 //!
 //! It also stops early, where its budget allows at least [`FORECAST_MIN_ENTRIES`] entries, when
 //! the first hubs label too much for the whole to fit: after hub `k`
