@@ -17,8 +17,10 @@ done
   python3 docs/bench/other-maps.py scen "$OUT/maze16.map" 8; }
 [ -f "$OUT/city.map" ] || { $P gen-map city --size 1024 --street 3 --seed 7 --output "$OUT/city.map" &&
   python3 docs/bench/other-maps.py scen "$OUT/city.map" 8; }
+[ -f "$OUT/scatter.map" ] || { $P gen-map scatter --size 1024 --count 400 --seed 7 --output "$OUT/scatter.map" &&
+  python3 docs/bench/other-maps.py scen "$OUT/scatter.map" 8; }
 echo "# $(date -u) load: $(cut -d' ' -f1-3 /proc/loadavg)"
-for kind in rooms16 rooms64 random10 random40 blobs small1500 mid800 streets streets2k maze1 maze16 city; do
+for kind in rooms16 rooms64 random10 random40 blobs small1500 mid800 streets streets2k maze1 maze16 city scatter; do
   b=$( { /usr/bin/time -f "%e s, peak %M KB" $P index --map "$OUT/$kind.map" --output "$OUT/$kind.idx"; } 2>&1 | tr '\n' ' ')
   q=$($P scen --map "$OUT/$kind.map" --scen "$OUT/$kind.map.scen" --index "$OUT/$kind.idx" --compare-exact 2>&1 >/dev/null |
     grep -E "time|optimal" | tr '\n' ' ')

@@ -900,6 +900,38 @@ fn gen_map_writes_seeded_maps_that_build() {
         temp("never.map").to_str().unwrap(),
     ]);
     assert_clean_failure(&o, "min_block");
+    let scatter = temp("gen-scatter.map");
+    let o = portolan(&[
+        "gen-map",
+        "scatter",
+        "--size",
+        "80",
+        "--count",
+        "12",
+        "--max-radius",
+        "9",
+        "-o",
+        scatter.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = portolan::random_grid::scattered_obstacles_grid(
+        80,
+        80,
+        &portolan::random_grid::ScatterOptions::new(12, 3, 9),
+        1,
+    )
+    .unwrap();
+    let bytes = std::fs::read(&scatter).unwrap();
+    assert_eq!(portolan::io::movingai::read_map(&bytes[..]).unwrap(), want);
+    let o = portolan(&[
+        "gen-map",
+        "scatter",
+        "--min-radius",
+        "0",
+        "-o",
+        temp("never.map").to_str().unwrap(),
+    ]);
+    assert_clean_failure(&o, "min_radius");
 
     let o = portolan(&[
         "gen-map",

@@ -1,15 +1,17 @@
-//! Seeded grid maps: random blocked cells, mazes and city blocks, as [`GridMap`]s.
+//! Seeded grid maps: random blocked cells, mazes, city blocks and scattered obstacles, as
+//! [`GridMap`]s.
 //!
 //! The benchmarks of the exact search need grid maps that are not in the shared data: a 512 ×
-//! 512 map with a fifth of its cells blocked at random, a 512 × 512 maze, and open city blocks
-//! (the kind whose index has the most labels for its size). The generators
+//! 512 map with a fifth of its cells blocked at random, a 512 × 512 maze, open city blocks (the
+//! kind whose index has the most labels for its size) and open ground with obstacles of many
+//! sizes (whose index has the most corners in view per polygon). The generators
 //! here return the same [`GridMap`] that [`read_map`](crate::io::movingai::read_map) returns for a
 //! MovingAI `.map` file, so a generated map becomes a scene and a mesh exactly the way
 //! `portolan build --map` builds a file ([`GridMap::to_scene`], then [`build`](fn@crate::build)),
 //! and [`write_map`](crate::io::movingai::write_map) writes it as a `.map` file that reads back
 //! equal.
 //!
-//! Both draw from [`Rng`] (SplitMix64, integer arithmetic only), so a seed gives the same map on
+//! All draw from [`Rng`] (SplitMix64, integer arithmetic only), so a seed gives the same map on
 //! every platform.
 //!
 //! # Random cells
@@ -48,6 +50,11 @@
 //!                 ............
 //!                 .@@@@@@@.@@@
 //! ```
+//!
+//! # Scattered obstacles
+//! [`scattered_obstacles_grid`] blocks `count` obstacles on open ground, each a disc (half of
+//! them), a diamond (three in ten) or a square (one in five) of a random radius, at a random
+//! centre; they may overlap and be cut by the map's edge.
 //!
 //! ```
 //! use portolan::random_grid::{maze_grid, random_blocked_grid, MazeOptions};
@@ -415,6 +422,119 @@ pub fn city_blocks_grid(
     Ok(GridMap::new(width, height, blocked).expect("sizes agree"))
 }
 
+/// The shape of a [`scattered_obstacles_grid`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ScatterOptions {
+    /// How many obstacles (default 400, at most [`MAX_OBSTACLES`]).
+    pub count: usize,
+    /// The least radius, in cells (default 3, at least 1).
+    pub min_radius: usize,
+    /// The greatest radius, in cells (default 40; at least `min_radius`, at most [`MAX_SIDE`]).
+    pub max_radius: usize,
+}
+
+/// The most obstacles a [`ScatterOptions`] may ask for.
+pub const MAX_OBSTACLES: usize = 1 << 20;
+
+impl Default for ScatterOptions {
+    fn default() -> ScatterOptions {
+        ScatterOptions {
+            count: 400,
+            min_radius: 3,
+            max_radius: 40,
+        }
+    }
+}
+
+impl ScatterOptions {
+    /// `count` obstacles of radius `min_radius..=max_radius`.
+    ///
+    /// ```
+    /// use portolan::random_grid::ScatterOptions;
+    /// assert_eq!(ScatterOptions::new(400, 3, 40), ScatterOptions::default());
+    /// ```
+    pub fn new(count: usize, min_radius: usize, max_radius: usize) -> ScatterOptions {
+        ScatterOptions {
+            count,
+            min_radius,
+            max_radius,
+        }
+    }
+}
+
+/// A `width × height` map of obstacles scattered on open ground (see the [module docs](self)),
+/// drawn from `seed`. An obstacle of radius `r` centred on cell `(cx, cy)` blocks the cells
+/// `(x, y)` with `|x - cx| < r` and `|y - cy| < r` (and less: `x` and `y` run from `c - r` to
+/// `c + r - 1`) where `(x - cx)² + (y - cy)² ≤ r²` (a disc), `|x - cx| + |y - cy| ≤ r` (a
+/// diamond), or always (a square).
+///
+/// Errors: a side of 0 or above [`MAX_SIDE`]; `count` above [`MAX_OBSTACLES`]; `min_radius` 0;
+/// `max_radius` below `min_radius` or above [`MAX_SIDE`].
+///
+/// ```
+/// use portolan::random_grid::{scattered_obstacles_grid, ScatterOptions};
+/// let open = scattered_obstacles_grid(64, 64, &ScatterOptions::new(0, 1, 1), 1).unwrap();
+/// assert_eq!(open.passable_count(), 64 * 64);
+/// // One square or diamond or disc of radius 2: at most its 4 × 4 box.
+/// let one = scattered_obstacles_grid(64, 64, &ScatterOptions::new(1, 2, 2), 1).unwrap();
+/// assert!((64 * 64 - 16..64 * 64).contains(&one.passable_count()));
+/// assert!(scattered_obstacles_grid(64, 64, &ScatterOptions::new(1, 0, 2), 1).is_err());
+/// ```
+pub fn scattered_obstacles_grid(
+    width: usize,
+    height: usize,
+    options: &ScatterOptions,
+    seed: u64,
+) -> Result<GridMap, GridGenError> {
+    check_size(width, height)?;
+    let ScatterOptions {
+        count,
+        min_radius,
+        max_radius,
+    } = *options;
+    if count > MAX_OBSTACLES {
+        return Err(bad("count", "must be at most MAX_OBSTACLES (1,048,576)"));
+    }
+    if min_radius == 0 {
+        return Err(bad("min_radius", "must be at least 1"));
+    }
+    if max_radius < min_radius {
+        return Err(bad("max_radius", "must be at least min_radius"));
+    }
+    if max_radius > MAX_SIDE {
+        return Err(bad("max_radius", "must be at most MAX_SIDE"));
+    }
+    let mut blocked = vec![false; width * height];
+    let mut rng = Rng::new(seed);
+    for _ in 0..count {
+        let (cx, cy) = (
+            rng.range_usize(0, width - 1) as i64,
+            rng.range_usize(0, height - 1) as i64,
+        );
+        let r = rng.range_usize(min_radius, max_radius) as i64;
+        let shape = rng.next_f64();
+        let inside = |dx: i64, dy: i64| {
+            if shape < 0.5 {
+                dx * dx + dy * dy <= r * r
+            } else if shape < 0.8 {
+                dx.abs() + dy.abs() <= r
+            } else {
+                true
+            }
+        };
+        for y in (cy - r).max(0)..(cy + r).min(height as i64) {
+            for x in (cx - r).max(0)..(cx + r).min(width as i64) {
+                if inside(x - cx, y - cy) {
+                    blocked[y as usize * width + x as usize] = true;
+                }
+            }
+        }
+    }
+    // The length is width × height by construction.
+    Ok(GridMap::new(width, height, blocked).expect("sizes agree"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,6 +603,20 @@ mod tests {
             "height"
         );
         assert!(city(1, 2, 2).is_ok());
+        let scatter = |count, min, max| {
+            scattered_obstacles_grid(40, 30, &ScatterOptions::new(count, min, max), 0)
+        };
+        assert_eq!(
+            field(scatter(MAX_OBSTACLES + 1, 1, 2).unwrap_err()),
+            "count"
+        );
+        assert_eq!(field(scatter(5, 0, 2).unwrap_err()), "min_radius");
+        assert_eq!(field(scatter(5, 3, 2).unwrap_err()), "max_radius");
+        assert_eq!(
+            field(scatter(5, 3, MAX_SIDE + 1).unwrap_err()),
+            "max_radius"
+        );
+        assert!(scatter(5, 1, 1).is_ok());
         let o = CityOptions::default().with_notches(usize::MAX);
         assert_eq!(
             field(city_blocks_grid(40, 30, &o, 0).unwrap_err()),
@@ -541,11 +675,40 @@ mod tests {
     }
 
     #[test]
+    fn scattered_obstacles_block_their_shapes_and_are_seeded() {
+        // One obstacle on a map just its size: a disc, a diamond or a square of radius 5.
+        let mut shapes = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            let map =
+                scattered_obstacles_grid(200, 150, &ScatterOptions::new(1, 5, 5), seed).unwrap();
+            let blocked = 200 * 150 - map.passable_count();
+            // Clipped by the map's edge, or whole: disc 79, diamond 59, square 100 cells (in
+            // the box of x from cx - 5 to cx + 4, y likewise).
+            assert!(blocked <= 100, "{blocked}");
+            shapes.insert(blocked);
+            assert_eq!(
+                map,
+                scattered_obstacles_grid(200, 150, &ScatterOptions::new(1, 5, 5), seed).unwrap()
+            );
+        }
+        // The three shapes, whole, among 40 seeds.
+        for whole in [59, 79, 100] {
+            assert!(shapes.contains(&whole), "{shapes:?}");
+        }
+        let dense = scattered_obstacles_grid(300, 300, &ScatterOptions::default(), 3).unwrap();
+        assert_ne!(
+            dense,
+            scattered_obstacles_grid(300, 300, &ScatterOptions::default(), 4).unwrap()
+        );
+    }
+
+    #[test]
     fn generated_maps_round_trip_through_map_files() {
         for map in [
             random_blocked_grid(33, 17, 0.3, 5).unwrap(),
             maze_grid(40, 21, &MazeOptions::default(), 5).unwrap(),
             city_blocks_grid(45, 38, &CityOptions::default(), 5).unwrap(),
+            scattered_obstacles_grid(45, 38, &ScatterOptions::new(9, 2, 8), 5).unwrap(),
         ] {
             let mut bytes = Vec::new();
             write_map(&map, &mut bytes).unwrap();

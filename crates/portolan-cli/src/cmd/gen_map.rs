@@ -1,10 +1,11 @@
-//! `portolan gen-map`: a seeded MovingAI `.map` grid file, random blocked cells, a maze or city
-//! blocks ([`portolan::random_grid`]), for benchmarks and tests that need maps not in the shared data.
+//! `portolan gen-map`: a seeded MovingAI `.map` grid file, random blocked cells, a maze, city
+//! blocks or scattered obstacles ([`portolan::random_grid`]), for benchmarks and tests that need maps not in the shared data.
 
 use crate::output::AtomicFile;
 use anyhow::{Context, Result};
 use portolan::random_grid::{
-    city_blocks_grid, maze_grid, random_blocked_grid, CityOptions, MazeOptions,
+    city_blocks_grid, maze_grid, random_blocked_grid, scattered_obstacles_grid, CityOptions,
+    MazeOptions, ScatterOptions,
 };
 use std::path::PathBuf;
 
@@ -18,6 +19,9 @@ pub enum Kind {
     /// City blocks: streets --street cells wide between blocks of --min-block to --max-block
     /// cells on a side, with ragged edges.
     City,
+    /// Open ground with --count discs, diamonds and squares of radius --min-radius to
+    /// --max-radius cells.
+    Scatter,
 }
 
 /// Arguments of `portolan gen-map`.
@@ -26,6 +30,7 @@ pub enum Kind {
   portolan gen-map random --size 512 --density 0.2 --seed 1 -o random-20.map
   portolan gen-map maze --size 512 --corridor 3 --wall 1 --seed 1 -o maze.map
   portolan gen-map city --size 1024 --street 3 --seed 1 -o city.map
+  portolan gen-map scatter --size 1024 --count 400 --seed 1 -o scatter.map
   portolan build --map maze.map -o maze.mesh     # the mesh, as for any .map file
 
 The same kind, size, parameters and seed give the same file on every platform.")]
@@ -60,6 +65,15 @@ pub struct Args {
     /// city: the greatest side of a block, its streets included, in cells.
     #[arg(long, default_value_t = 50)]
     pub max_block: usize,
+    /// scatter: how many obstacles.
+    #[arg(long, default_value_t = 400)]
+    pub count: usize,
+    /// scatter: the least radius of an obstacle, in cells.
+    #[arg(long, default_value_t = 3)]
+    pub min_radius: usize,
+    /// scatter: the greatest radius of an obstacle, in cells.
+    #[arg(long, default_value_t = 40)]
+    pub max_radius: usize,
     /// The seed of the generator.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -80,6 +94,10 @@ pub fn run(args: Args) -> Result<()> {
         Kind::City => {
             let options = CityOptions::new(args.street, args.min_block, args.max_block);
             city_blocks_grid(w, h, &options, args.seed)?
+        }
+        Kind::Scatter => {
+            let options = ScatterOptions::new(args.count, args.min_radius, args.max_radius);
+            scattered_obstacles_grid(w, h, &options, args.seed)?
         }
     };
     let mut out = AtomicFile::create(&args.output)?;
