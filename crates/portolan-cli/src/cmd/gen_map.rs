@@ -1,5 +1,6 @@
 //! `portolan gen-map`: a seeded MovingAI `.map` grid file, random blocked cells, a maze, city
-//! blocks or scattered obstacles ([`portolan::random_grid`]), for benchmarks and tests that need maps not in the shared data.
+//! blocks or scattered obstacles ([`portolan::random_grid`]), for benchmarks and tests that need
+//! maps not in the shared data.
 
 use crate::output::AtomicFile;
 use anyhow::{Context, Result};
