@@ -391,8 +391,8 @@ pub fn city_blocks_grid(
     // Sets the cells of `x0..x1 × y0..y1` clipped to the map.
     let mut set = |x0: usize, y0: usize, x1: usize, y1: usize, to: bool| {
         let (x1, y1) = (x1.min(width), y1.min(height));
-        for y in y0..y1 {
-            if x0 < x1 {
+        if x0 < x1 {
+            for y in y0..y1 {
                 blocked[y * width + x0..y * width + x1].fill(to);
             }
         }
@@ -437,6 +437,11 @@ pub struct ScatterOptions {
 /// The most obstacles a [`ScatterOptions`] may ask for.
 pub const MAX_OBSTACLES: usize = 1 << 20;
 
+/// The most cells a [`scattered_obstacles_grid`] may visit: `count` boxes of the greatest
+/// radius, each clipped to the map (2³², a few seconds), so that no parameters within their
+/// own bounds make it run for hours.
+pub const MAX_SCATTER_CELLS: u64 = 1 << 32;
+
 impl Default for ScatterOptions {
     fn default() -> ScatterOptions {
         ScatterOptions {
@@ -465,12 +470,13 @@ impl ScatterOptions {
 
 /// A `width × height` map of obstacles scattered on open ground (see the [module docs](self)),
 /// drawn from `seed`. An obstacle of radius `r` centred on cell `(cx, cy)` blocks the cells
-/// `(x, y)` with `|x - cx| < r` and `|y - cy| < r` (and less: `x` and `y` run from `c - r` to
-/// `c + r - 1`) where `(x - cx)² + (y - cy)² ≤ r²` (a disc), `|x - cx| + |y - cy| ≤ r` (a
-/// diamond), or always (a square).
+/// `(x, y)` of its box, `x` in `cx - r..cx + r` and `y` in `cy - r..cy + r` (half-open), where
+/// `(x - cx)² + (y - cy)² ≤ r²` (a disc), `|x - cx| + |y - cy| ≤ r` (a diamond), or always (a
+/// square).
 ///
 /// Errors: a side of 0 or above [`MAX_SIDE`]; `count` above [`MAX_OBSTACLES`]; `min_radius` 0;
-/// `max_radius` below `min_radius` or above [`MAX_SIDE`].
+/// `max_radius` below `min_radius` or above [`MAX_SIDE`]; `count` boxes of radius `max_radius`
+/// (each clipped to the map) covering more than [`MAX_SCATTER_CELLS`] cells.
 ///
 /// ```
 /// use portolan::random_grid::{scattered_obstacles_grid, ScatterOptions};
@@ -504,6 +510,14 @@ pub fn scattered_obstacles_grid(
     }
     if max_radius > MAX_SIDE {
         return Err(bad("max_radius", "must be at most MAX_SIDE"));
+    }
+    // (Each factor is at most 2²⁰ or 2¹⁵: the product fits a u64.)
+    let side = |n: usize| (2 * max_radius).min(n) as u64;
+    if count as u64 * side(width) * side(height) > MAX_SCATTER_CELLS {
+        return Err(bad(
+            "count",
+            "count boxes of max_radius would cover more than MAX_SCATTER_CELLS (2^32) cells",
+        ));
     }
     let mut blocked = vec![false; width * height];
     let mut rng = Rng::new(seed);
@@ -617,6 +631,10 @@ mod tests {
             "max_radius"
         );
         assert!(scatter(5, 1, 1).is_ok());
+        // Hours of work within each parameter's own bounds: refused at once.
+        let huge = ScatterOptions::new(MAX_OBSTACLES, MAX_SIDE, MAX_SIDE);
+        let e = scattered_obstacles_grid(MAX_SIDE, MAX_SIDE, &huge, 0).unwrap_err();
+        assert_eq!(field(e), "count");
         let o = CityOptions::default().with_notches(usize::MAX);
         assert_eq!(
             field(city_blocks_grid(40, 30, &o, 0).unwrap_err()),
