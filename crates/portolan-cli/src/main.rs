@@ -58,8 +58,9 @@ enum Command {
     ///
     /// The index keeps within 48 MiB (1,000 bytes a polygon past 50,331 polygons): where it
     /// would pass that, the build drops parts (the channel caches and the labels' links, then
-    /// the views and labels, then landmarks or edges) and answers stay exact. It gives its labels 8 s and its
-    /// landmarks 5 s. The summary line says what it kept ("N KiB of a B KiB budget").
+    /// the views and labels, then landmarks or edges) and answers stay exact. It gives its
+    /// labels 8 s and its landmarks 5 s. The summary line says what it kept ("N KiB of a B KiB
+    /// budget").
     Index(cmd::index::Args),
     /// Run a crowd scenario (circle, crossing, bottleneck, random): arrivals, overlaps, mesh
     /// exits and step times, measured every step.

@@ -30,9 +30,8 @@
 //! - **Hub labels** (`labels.rs`, pruned landmark labeling): exact graph distances between any
 //!   two corners, when they fit a budget (what the index's memory budget leaves them, at most
 //!   [`MAX_ENTRIES`]; they do on cave and dungeon maps and city blocks, not on large open
-//!   ones), and kept only
-//!   with the views they serve (below): where the build finds the views not worth it, the
-//!   labels go too, and the graph is fitted as one without them. Where the views pass the
+//!   ones), and kept only with the views they serve (below): where the build finds the views
+//!   not worth it, the labels go too, and the graph is fitted as one without them. Where the views pass the
 //!   memory budget and the labels do not, the labels may stay without them, as the swept
 //!   search's exact corner heuristic, where the build's sample finds that search at least a
 //!   tenth faster than the best way without them.
@@ -1037,8 +1036,8 @@ fn landmarks_within(
 /// The time limits bound a build's time on maps whose labels or landmarks take long, at the
 /// price that two builds of one mesh on a slow or busy machine can keep different parts (the
 /// labels of a 1,024 × 1,024 map of city blocks took 6.2–7.5 s of their 8 before session 30,
-/// and one build in several went without them; the whole build of that map now takes 3.9–4.5
-/// s; BENCHMARKS.md). Without limits the labels and landmarks are
+/// and one build in several went without them; the whole build of that map now takes about
+/// 4 s; BENCHMARKS.md). Without limits the labels and landmarks are
 /// never dropped for time, and the build takes as long as they do.
 ///
 /// ```
