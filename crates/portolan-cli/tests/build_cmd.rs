@@ -830,79 +830,44 @@ fn index_then_scen_with_index() {
 /// the same seed gives the same bytes; a bad parameter is a one-line error naming it.
 #[test]
 fn gen_map_writes_seeded_maps_that_build() {
-    let random = temp("gen-random.map");
-    let again = temp("gen-random-again.map");
-    for out in [&random, &again] {
-        let o = portolan(&[
-            "gen-map",
-            "random",
-            "--size",
-            "48",
-            "--density",
-            "0.2",
-            "--seed",
-            "3",
-            "-o",
-            out.to_str().unwrap(),
-        ]);
+    use portolan::io::movingai::{read_map, GridMap};
+    use portolan::random_grid::{
+        city_blocks_grid, random_blocked_grid, scattered_obstacles_grid, CityOptions,
+        ScatterOptions,
+    };
+    // `gen-map ARGS -o NAME` (in the temporary directory): the file written, and its path.
+    let generate = |name: &str, args: &[&str]| {
+        let out = temp(name);
+        let o = portolan(&[&["gen-map"], args, &["-o", out.to_str().unwrap()]].concat());
         assert!(o.status.success(), "{}", stderr(&o));
-    }
-    let bytes = std::fs::read(&random).unwrap();
-    assert_eq!(bytes, std::fs::read(&again).unwrap());
-    let want = portolan::random_grid::random_blocked_grid(48, 48, 0.2, 3).unwrap();
-    assert_eq!(portolan::io::movingai::read_map(&bytes[..]).unwrap(), want);
+        (std::fs::read(&out).unwrap(), out)
+    };
+    let read = |bytes: &[u8]| -> GridMap { read_map(bytes).unwrap() };
+    // `gen-map ARGS` refused, naming `field`.
+    let refused = |args: &[&str], field: &str| {
+        let never = temp("never.map");
+        let o = portolan(&[&["gen-map"], args, &["-o", never.to_str().unwrap()]].concat());
+        assert_clean_failure(&o, field);
+    };
 
-    let maze = temp("gen-maze.map");
-    let o = portolan(&[
-        "gen-map",
-        "maze",
-        "--width",
-        "41",
-        "--height",
-        "21",
-        "-o",
-        maze.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let random = ["random", "--size", "48", "--density", "0.2", "--seed", "3"];
+    let (bytes, _) = generate("gen-random.map", &random);
+    let (again, _) = generate("gen-random-again.map", &random);
+    assert_eq!(bytes, again);
+    assert_eq!(read(&bytes), random_blocked_grid(48, 48, 0.2, 3).unwrap());
+
+    let (_, maze) = generate("gen-maze.map", &["maze", "--width", "41", "--height", "21"]);
     let mesh = temp("gen-maze.mesh");
     let o = build(["--map", maze.to_str().unwrap()], &mesh, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
 
-    let city = temp("gen-city.map");
-    let o = portolan(&[
-        "gen-map",
-        "city",
-        "--size",
-        "64",
-        "--street",
-        "2",
-        "--seed",
-        "5",
-        "-o",
-        city.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let want = portolan::random_grid::city_blocks_grid(
-        64,
-        64,
-        &portolan::random_grid::CityOptions::new(2, 8, 50),
-        5,
-    )
-    .unwrap();
-    let bytes = std::fs::read(&city).unwrap();
-    assert_eq!(portolan::io::movingai::read_map(&bytes[..]).unwrap(), want);
-    let o = portolan(&[
-        "gen-map",
-        "city",
-        "--street",
-        "8",
-        "-o",
-        temp("never.map").to_str().unwrap(),
-    ]);
-    assert_clean_failure(&o, "min_block");
-    let scatter = temp("gen-scatter.map");
-    let o = portolan(&[
-        "gen-map",
+    let city = ["city", "--size", "64", "--street", "2", "--seed", "5"];
+    let (bytes, _) = generate("gen-city.map", &city);
+    let want = city_blocks_grid(64, 64, &CityOptions::new(2, 8, 50), 5).unwrap();
+    assert_eq!(read(&bytes), want);
+    refused(&["city", "--street", "8"], "min_block");
+
+    let scatter = [
         "scatter",
         "--size",
         "80",
@@ -910,38 +875,13 @@ fn gen_map_writes_seeded_maps_that_build() {
         "12",
         "--max-radius",
         "9",
-        "-o",
-        scatter.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let want = portolan::random_grid::scattered_obstacles_grid(
-        80,
-        80,
-        &portolan::random_grid::ScatterOptions::new(12, 3, 9),
-        1,
-    )
-    .unwrap();
-    let bytes = std::fs::read(&scatter).unwrap();
-    assert_eq!(portolan::io::movingai::read_map(&bytes[..]).unwrap(), want);
-    let o = portolan(&[
-        "gen-map",
-        "scatter",
-        "--min-radius",
-        "0",
-        "-o",
-        temp("never.map").to_str().unwrap(),
-    ]);
-    assert_clean_failure(&o, "min_radius");
+    ];
+    let (bytes, _) = generate("gen-scatter.map", &scatter);
+    let want = scattered_obstacles_grid(80, 80, &ScatterOptions::new(12, 3, 9), 1).unwrap();
+    assert_eq!(read(&bytes), want);
+    refused(&["scatter", "--min-radius", "0"], "min_radius");
 
-    let o = portolan(&[
-        "gen-map",
-        "random",
-        "--density",
-        "2",
-        "-o",
-        temp("never.map").to_str().unwrap(),
-    ]);
-    assert_clean_failure(&o, "density");
+    refused(&["random", "--density", "2"], "density");
 }
 
 /// `--snap DIST`: on a mesh built with an agent radius, a scenario's points near walls are off
