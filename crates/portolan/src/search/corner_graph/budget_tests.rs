@@ -9,7 +9,7 @@ use super::cells::Cells;
 use super::{CornerGraph, CornerGraphOptions, HubLabels, Views, LANDMARKS};
 use crate::build::{build, BuildOptions, CancelToken};
 use crate::geom::Vec2;
-use crate::mesh::{NavMesh, VertexId};
+use crate::mesh::NavMesh;
 use crate::search::{PathFinder, SearchOptions};
 use crate::testkit::{data_dir, path_fault};
 use std::sync::Arc;
@@ -329,17 +329,56 @@ fn a_budget_short_of_the_views_drops_them_then_the_labels_then_the_edges() {
     assert!(g.memory_bytes() <= budget);
     same_as_exact(&mesh, g, &pairs, "without landmarks");
 
-    // The edges do not fit: none, and the plain search answers, with the landmarks.
+    // The edges do not fit: none, and the plain search answers, with the landmarks where they
+    // fit (den011d's landmarks, 64 bytes a vertex, outweigh its 5-byte edges: they do not).
+    let bare = edges - super::EDGE_BYTES * full.edge_count();
+    assert!(bare + landmarks >= edges, "den011d: landmarks past its edges");
     let budget = edges - 1;
     let g = within(&mesh, budget);
     assert!(g.labels.is_none() && g.views.is_none());
     assert_eq!(g.edge_count(), 0);
     assert!(!g.answers_from_edges() && !g.answers_from_views());
-    assert!(g.landmarks().is_some());
+    assert!(g.landmarks().is_none());
     assert!(g.memory_bytes() <= budget);
     let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
     assert_eq!(loaded.edge_count(), 0);
     same_as_exact(&mesh, loaded, &pairs, "without edges");
+}
+
+/// Where the edges outweigh the landmarks (an open grid, about 32 edges a vertex) and only the
+/// landmarks fit, the edges go and the plain search answers with the landmarks, exactly.
+#[test]
+fn landmarks_that_fit_where_the_edges_do_not_stay() {
+    let map = crate::random_grid::random_blocked_grid(64, 64, 0.1, 3).unwrap();
+    let mesh = build(&map.to_scene(), &BuildOptions::cdt()).unwrap();
+    let full = within(&mesh, usize::MAX);
+    let labels = full.labels.as_ref().map_or(0, HubLabels::memory_bytes);
+    let views = full.views.as_ref().map_or(0, Views::memory_bytes);
+    let edges = full.memory_bytes() - labels - views;
+    let bare = edges - super::EDGE_BYTES * full.edge_count();
+    let landmarks = LANDMARKS * 4 * mesh.vertex_count();
+    assert!(bare + landmarks < edges, "the edges outweigh the landmarks");
+    let budget = bare + landmarks;
+    let g = within(&mesh, budget);
+    assert!(g.labels.is_none() && g.views.is_none());
+    assert_eq!(g.edge_count(), 0);
+    assert!(!g.answers_from_edges() && g.landmarks().is_some());
+    assert!(g.memory_bytes() <= budget);
+    let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
+    assert_eq!((loaded.edge_count(), loaded.landmarks().is_some()), (0, true));
+    let mut rng = crate::random::Rng::new(31);
+    let mut cell = || {
+        let (x, y) = crate::testkit::random_free_cell(&map, &mut rng);
+        Vec2::new(x as f64 + 0.5, y as f64 + 0.5)
+    };
+    // Pairs the exact search connects (a random grid may have closed pockets).
+    let mut finder = PathFinder::new();
+    let pairs: Vec<(Vec2, Vec2)> = (0..100)
+        .map(|_| (cell(), cell()))
+        .filter(|&(s, t)| finder.find_path(&mesh, s, t, &SearchOptions::exact()).is_ok())
+        .collect();
+    assert!(pairs.len() >= 80, "only {} connected pairs", pairs.len());
+    same_as_exact(&mesh, loaded, &pairs, "landmarks without edges");
 }
 
 /// The options' budget is the one a build keeps within: the same graph as `build_within`
@@ -387,11 +426,7 @@ fn the_labels_budget_is_cut_to_the_memory_left() {
     let labels = full.labels.as_ref().unwrap();
     let graph = CornerGraph::build_with_views(&mesh);
     assert_eq!(graph.labels.as_ref(), Some(labels));
-    let row = |c: u32| {
-        full.edges(VertexId(c))
-            .map(|(d, l)| (d.0, l))
-            .collect::<Vec<_>>()
-    };
+    let row = |c: u32| full.weighted_edges(&mesh, c).collect::<Vec<_>>();
     let corners: Vec<u32> = (0..mesh.vertex_count() as u32)
         .filter(|&v| full.turns[v as usize][0] != super::NONE)
         .collect();

@@ -1,7 +1,7 @@
 //! The corner graph as bytes: a saved index that a later process loads instead of building it
 //! again ([`CornerGraph::to_bytes`], [`CornerGraph::from_bytes`]).
 //!
-//! # Format (version 7)
+//! # Format (version 8)
 //! Little-endian throughout:
 //!
 //! | bytes | what |
@@ -24,6 +24,9 @@
 //! not have them empty, and loads as it did). Its labels' links, which are not saved but
 //! derived at load, may be dropped too: the labels' flag is then 2 instead of 1, and a load
 //! leaves them out (builds before session 29 refuse such a file as damaged).
+//!
+//! Version 8 keeps no edge lengths (8 of an edge's 13 bytes): an edge's length is the distance
+//! between its corners on the mesh, which the loader has.
 //!
 //! # What an edit costs
 //! The index belongs to one mesh: after an edit (a [`DynamicNavMesh`](crate::dynamic) update)
@@ -55,7 +58,8 @@ use std::sync::Arc;
 /// ```
 pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 
-/// The format version this build writes and reads (7: a grid per polygon for the cells, and
+/// The format version this build writes and reads (8: no edge lengths, which are the distances
+/// between the edges' corners; 7: a grid per polygon for the cells, and
 /// no grid lines for a polygon that is one cell; 6: the views' cells; 5: each corner's edges grouped by the
 /// turns they continue, then by target; 4: the landmark table in `f32`; 3: the views
 /// keep their sweeps' trees, the channels of their paths' first and last legs; 2: a graph
@@ -77,7 +81,7 @@ pub const MAGIC: [u8; 8] = *b"PRTLNCG\0";
 ///     IndexError::Version { found: VERSION - 1, supported: VERSION }
 /// );
 /// ```
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// Why [`CornerGraph::from_bytes`] refused a file.
 ///
@@ -465,7 +469,6 @@ impl CornerGraph {
         o.u32s(self.wedge_poly.iter().copied());
         o.u32s(self.offsets.iter().copied());
         o.u32s(self.targets.iter().copied());
-        o.f64s(&self.lengths);
         o.u8s(&self.sides);
         match &self.labels {
             None => o.u8(0),
@@ -619,11 +622,9 @@ impl CornerGraph {
                 "the edges of vertex {v}: an edge that does not join two corners"
             )));
         }
-        let lengths = i.f64s("the edge lengths")?;
-        check_dists(&lengths, false, "the edge lengths")?;
         let sides = i.u8s("the edge sides")?;
-        if lengths.len() != targets.len() || sides.len() != targets.len() {
-            return Err(corrupt("the edge lengths and sides: not one per edge"));
+        if sides.len() != targets.len() {
+            return Err(corrupt("the edge sides: not one per edge"));
         }
         // Each edge continues left or right turns or both, and a row holds its edges grouped
         // so (`CornerGraph::taut_edges`), each group by target (`CornerGraph::edge_index`).
@@ -797,7 +798,6 @@ impl CornerGraph {
             wedge_poly,
             offsets,
             targets,
-            lengths,
             sides,
             landmarks,
             labels,

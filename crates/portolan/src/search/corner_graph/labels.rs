@@ -1083,9 +1083,7 @@ mod tests {
             .collect();
         let mut both: Vec<Vec<(u32, f64)>> = vec![Vec::new(); mesh.vertex_count()];
         for &c in &corners {
-            for (d, w) in graph.edges(crate::mesh::VertexId(c)) {
-                both[c as usize].push((d.0, w));
-            }
+            both[c as usize].extend(graph.weighted_edges(&mesh, c));
         }
         let n = mesh.vertex_count();
         let order = || centrality_order(n, &corners, &both, &CancelToken::new()).unwrap();

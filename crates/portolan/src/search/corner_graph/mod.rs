@@ -97,8 +97,8 @@
 //! whole-mesh searches for the landmarks and the build's timed sample four ways, plain and swept,
 //! with and without them (without labels only; two rounds of 0.63–0.68 s each on a
 //! 48,801-polygon grid), one raycast per edge for the
-//! views and the timed sample that fits their use (`sample.rs`). Memory: 13 bytes per directed
-//! edge, 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry
+//! views and the timed sample that fits their use (`sample.rs`). Memory: 5 bytes per directed
+//! edge (its target and sides; not its length, which is the distance between its corners), 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry
 //! and 4 more for its link where it fits beside the views,
 //! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
 //! views (`views.rs`), 12–34 per pair for their cells (`cells.rs`), 4 per polygon an
@@ -203,8 +203,10 @@ pub const LANDMARKS: usize = 16;
 
 const NONE: u32 = u32::MAX;
 
-/// Bytes per directed edge: its target (4), length (8) and sides (1).
-const EDGE_BYTES: usize = 13;
+/// Bytes per directed edge: its target (4) and sides (1). Its length is not kept: it is the
+/// distance between its corners, [`dist`] of their coordinates, to the bit what the sweep that
+/// found it measured (the sweep's `0 + dist(c, d)`), so a search computes it where it reads it.
+const EDGE_BYTES: usize = 5;
 
 /// The turning corners of a mesh and the taut lines of sight between them, with landmark
 /// distances: the index of [`SearchMethod::Corner`](crate::search::SearchMethod::Corner).
@@ -226,7 +228,6 @@ pub struct CornerGraph {
     /// Edges in compressed rows: the edges of vertex `v` are `offsets[v]..offsets[v + 1]`.
     offsets: Vec<u32>,
     targets: Vec<u32>,
-    lengths: Vec<f64>,
     /// Per edge `c → d`: [`LEFT`] when both of `c`'s walls are left of the line `c → d` (or on
     /// it), [`RIGHT`] when both are right of it (or on it): which turns at `c` the edge can
     /// continue tautly.
@@ -381,7 +382,6 @@ impl CornerGraph {
             offsets[i + 1] += offsets[i];
         }
         let mut targets = Vec::with_capacity(offsets[mesh.vertex_count()] as usize);
-        let mut lengths = Vec::with_capacity(targets.capacity());
         let mut sides = Vec::with_capacity(targets.capacity());
         let mut grouped = Vec::new();
         for (&c, row) in corners.iter().zip(rows) {
@@ -389,14 +389,13 @@ impl CornerGraph {
             let [u, w] = turns[c as usize];
             // Grouped by the turns they continue (`taut_edges`), each group by target.
             grouped.clear();
-            grouped.extend(row.into_iter().map(|(d, len)| {
+            grouped.extend(row.into_iter().map(|d| {
                 let side = side_mask(x, mesh.vertex(VertexId(d)), walls(mesh, u, w));
-                (side_group(side), d, len, side)
+                (side_group(side), d, side)
             }));
             grouped.sort_unstable_by_key(|e| (e.0, e.1));
-            for &(_, d, len, side) in &grouped {
+            for &(_, d, side) in &grouped {
                 targets.push(d);
-                lengths.push(len);
                 sides.push(side);
             }
         }
@@ -409,7 +408,6 @@ impl CornerGraph {
             wedge_poly,
             offsets,
             targets,
-            lengths,
             sides,
             labels: None,
             landmarks: None,
@@ -429,12 +427,7 @@ impl CornerGraph {
                 Some(limit) => cancel.within(limit),
                 None => cancel.clone(),
             };
-            let row = |c: u32| -> Vec<(u32, f64)> {
-                graph
-                    .edges(VertexId(c))
-                    .map(|(d, len)| (d.0, len))
-                    .collect()
-            };
+            let row = |c: u32| -> Vec<(u32, f64)> { graph.weighted_edges(mesh, c).collect() };
             graph.labels = match HubLabels::build(n, &corners, &row, budget - edge_bytes, &limited)
             {
                 Ok(labels) => labels,
@@ -530,7 +523,6 @@ impl CornerGraph {
     fn drop_edges(&mut self) {
         self.offsets = vec![0; self.offsets.len()];
         self.targets = Vec::new();
-        self.lengths = Vec::new();
         self.sides = Vec::new();
     }
 
@@ -591,8 +583,9 @@ impl CornerGraph {
         self.targets.len()
     }
 
-    /// The edges out of corner `v`: the corners it sees tautly, with their distances (empty for
-    /// a vertex that is not a corner).
+    /// The edges out of corner `v`: the corners it sees tautly (none for a vertex that is not
+    /// a corner). An edge's length is the distance between its two corners on the mesh, which
+    /// the graph does not keep (see the [module docs](self), "Cost").
     ///
     /// ```
     /// # use portolan::{build, BuildOptions, Scene};
@@ -601,18 +594,35 @@ impl CornerGraph {
     /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
     /// let graph = CornerGraph::build(&mesh);
     /// for v in (0..mesh.vertex_count() as u32).map(VertexId) {
-    ///     for (w, d) in graph.edges(v) {
+    ///     for w in graph.edges(v) {
     ///         assert!(graph.is_corner(v) && graph.is_corner(w));
-    ///         assert!((d - mesh.vertex(v).distance(mesh.vertex(w))).abs() < 1e-9);
+    ///         // Every edge is a clear line of sight between its corners.
+    ///         let ray = portolan::raycast(&mesh, mesh.vertex(v), mesh.vertex(w)).unwrap();
+    ///         assert!(ray.is_clear());
     ///     }
     /// }
     /// ```
-    pub fn edges(&self, v: VertexId) -> impl ExactSizeIterator<Item = (VertexId, f64)> + '_ {
-        let r = self.row(v.0);
-        self.targets[r.clone()]
+    pub fn edges(&self, v: VertexId) -> impl ExactSizeIterator<Item = VertexId> + '_ {
+        // (A vertex past the mesh's has none.)
+        let r = if (v.0 as usize) < self.turns.len() {
+            self.row(v.0)
+        } else {
+            0..0
+        };
+        self.targets[r].iter().map(|&t| VertexId(t))
+    }
+
+    /// The edges out of corner `c` with their lengths on `mesh` (this graph's): `dist` of the
+    /// corners' coordinates, to the bit what the build's sweep measured (`EDGE_BYTES`).
+    pub(crate) fn weighted_edges<'a>(
+        &'a self,
+        mesh: &'a NavMesh,
+        c: u32,
+    ) -> impl ExactSizeIterator<Item = (u32, f64)> + 'a {
+        let (vs, x) = (mesh.vertices(), mesh.vertices()[c as usize]);
+        self.targets[self.row(c)]
             .iter()
-            .zip(&self.lengths[r])
-            .map(|(&t, &l)| (VertexId(t), l))
+            .map(move |&d| (d, crate::geom::dist(x, vs[d as usize])))
     }
 
     /// The landmark table of the graph's heuristic: `None` where the graph has hub labels, and
@@ -637,7 +647,7 @@ impl CornerGraph {
     /// # use portolan::search::corner_graph::CornerGraph;
     /// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
     /// let graph = CornerGraph::build(&mesh);
-    /// assert!(graph.memory_bytes() >= graph.edge_count() * 12);
+    /// assert!(graph.memory_bytes() >= graph.edge_count() * 5);
     /// ```
     pub fn memory_bytes(&self) -> usize {
         self.turns.len() * 8
@@ -800,11 +810,6 @@ impl CornerGraph {
     #[inline]
     pub(crate) fn targets(&self) -> &[u32] {
         &self.targets
-    }
-
-    #[inline]
-    pub(crate) fn lengths(&self) -> &[f64] {
-        &self.lengths
     }
 
     #[inline]
@@ -989,22 +994,25 @@ fn sweep_edges(
     wedge_poly: &[u32],
     corners: &[u32],
     cancel: &CancelToken,
-) -> Result<Vec<Vec<(u32, f64)>>, BuildError> {
+) -> Result<Vec<Vec<u32>>, BuildError> {
     per_corner(corners, ExactSearch::new, |search: &mut ExactSearch, c| {
         cancel.check()?;
         search.corner_sweep(mesh, VertexId(c), Some(PolyId(wedge_poly[c as usize])));
-        let mut row = Vec::new();
-        search.swept_corners(&mut row);
+        let mut swept = Vec::new();
+        search.swept_corners(&mut swept);
         let x = mesh.vertex(VertexId(c));
         let [u, w] = turns[c as usize];
-        row.retain(|&(d, _)| {
+        // Only the targets: an edge's length is `dist` of its corners, which is what the
+        // sweep measured (`EDGE_BYTES`).
+        let mut row: Vec<u32> = swept.into_iter().map(|(d, _)| d).collect();
+        row.retain(|&d| {
             let [du, dw] = turns[d as usize];
             d != c
                 && du != NONE
                 && one_side(x, mesh.vertex(VertexId(d)), walls(mesh, du, dw))
                 && one_side(mesh.vertex(VertexId(d)), x, walls(mesh, u, w))
         });
-        row.sort_unstable_by_key(|e| e.0);
+        row.sort_unstable();
         Ok(row)
     })
 }
@@ -1238,27 +1246,27 @@ fn sweep_cones(
 /// Adds the reverse of every edge found from one side only (a sweep can miss a line of sight
 /// its other end finds, at grazed vertices): the labels take edges both ways, and a path read
 /// back from them must find each edge in its source's row. Rows stay sorted by target.
-fn symmetrize(corners: &[u32], rows: &mut [Vec<(u32, f64)>], vertices: usize) {
+fn symmetrize(corners: &[u32], rows: &mut [Vec<u32>], vertices: usize) {
     let mut index = vec![NONE; vertices];
     for (i, &c) in corners.iter().enumerate() {
         index[c as usize] = i as u32;
     }
     let mut missing = Vec::new();
     for (i, &c) in corners.iter().enumerate() {
-        for &(d, len) in &rows[i] {
+        for &d in &rows[i] {
             let j = index[d as usize] as usize;
-            if rows[j].binary_search_by_key(&c, |e| e.0).is_err() {
-                missing.push((j, c, len));
+            if rows[j].binary_search(&c).is_err() {
+                missing.push((j, c));
             }
         }
     }
-    for &(j, c, len) in &missing {
-        rows[j].push((c, len));
+    for &(j, c) in &missing {
+        rows[j].push(c);
     }
     if !missing.is_empty() {
         for row in rows.iter_mut() {
-            row.sort_unstable_by_key(|e| e.0);
-            row.dedup_by_key(|e| e.0);
+            row.sort_unstable();
+            row.dedup();
         }
     }
 }
@@ -1268,6 +1276,39 @@ mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
     use crate::scene::Scene;
+
+    /// The graph keeps no edge lengths (`EDGE_BYTES`): a search takes `dist` of the corners.
+    /// That is the distance each corner's sweep measured, to the bit, on every corner of a
+    /// published cave map, a random grid (pinches, collinear walls) and the default map: so the
+    /// labels, built from those lengths, and every query that reads them add the same numbers
+    /// the sweeps found. Returns nothing; fails on the first edge whose bits differ.
+    #[test]
+    fn each_corner_sweeps_distances_are_dist_to_the_bit() {
+        let den = crate::testkit::data_map("movingai/dao/den011d.map").to_scene();
+        let grid = crate::random_grid::random_blocked_grid(64, 64, 0.25, 11).unwrap();
+        let meshes = [den, grid.to_scene(), Scene::default_map()]
+            .map(|scene| build(&scene, &BuildOptions::cdt()).unwrap());
+        let (mut search, mut swept, mut checked) = (ExactSearch::new(), Vec::new(), 0);
+        for mesh in &meshes {
+            let (_, wedge_poly) = turning_corners(mesh);
+            for c in (0..mesh.vertex_count() as u32).filter(|&v| wedge_poly[v as usize] != NONE) {
+                search.corner_sweep(mesh, VertexId(c), Some(PolyId(wedge_poly[c as usize])));
+                swept.clear();
+                search.swept_corners(&mut swept);
+                let x = mesh.vertex(VertexId(c));
+                for &(d, g) in &swept {
+                    let want = crate::geom::dist(x, mesh.vertex(VertexId(d)));
+                    assert_eq!(
+                        g.to_bits(),
+                        want.to_bits(),
+                        "corner {c} to {d}: {g} vs {want}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 20_000, "only {checked} swept corners");
+    }
 
     /// `taut_edges` is the row filtered by the mask, as one run; `edge_index` finds every edge
     /// and nothing else. On a random grid, whose corners' rows mix left and right edges.

@@ -56,7 +56,9 @@ impl ExactSearch {
 
     /// The last [`corner_sweep`](Self::corner_sweep)'s corners past which the free space goes
     /// on out of the swept corner's sight, with their distances, appended to `out`, unfiltered
-    /// (the graph keeps the taut ones).
+    /// (the graph keeps the taut ones). Each distance is `dist(c, d)` from the swept corner `c`
+    /// to the bit (every node of the sweep is rooted at `c`, with `g = 0`), which the corner
+    /// graph relies on to keep no lengths (`corner_graph::sweep_tests` checks it).
     pub(crate) fn swept_corners(&self, out: &mut Vec<(u32, f64)>) {
         out.extend(self.seen.iter().map(|&v| (v, self.seen_g[v as usize])));
     }
@@ -235,16 +237,18 @@ impl ExactSearch {
         // and the edge leaves them on that side (its `sides`), or it goes straight on.
         let mask = graph.turn_mask(mesh, prev, c);
         let x = mesh.vertices()[c as usize];
-        let (targets, lengths, sides) = (graph.targets(), graph.lengths(), graph.sides());
+        let (targets, sides, vs) = (graph.targets(), graph.sides(), mesh.vertices());
         // Only the edges whose sides allow the turn (one in five on a random grid).
         for e in graph.taut_edges(c, mask) {
             let ok = mask & sides[e];
             let d = targets[e];
-            let g = n.g + lengths[e];
+            // The edge's length, to the bit the one the build's sweep measured (`EDGE_BYTES`).
+            let dv = vs[d as usize];
+            let g = n.g + dist(x, dv);
             if self.corner_stamp[d as usize] == self.generation && g >= self.corner_g[d as usize] {
                 continue;
             }
-            let turn = match orient(prev, x, mesh.vertices()[d as usize]) {
+            let turn = match orient(prev, x, dv) {
                 Orientation::CounterClockwise => LEFT,
                 Orientation::Clockwise => RIGHT,
                 Orientation::Collinear => LEFT | RIGHT,
