@@ -88,3 +88,42 @@ fn crowd_refuses_bad_arguments_in_one_line() {
     let o = portolan(&["crowd", "--scenario", "circle", "--dt=-1"]);
     assert_clean_failure(&o, "--dt");
 }
+
+/// `--search` picks how agents plan; the summary names it, and a corner run says how long its
+/// graph took to build. Every run on arena arrives.
+#[test]
+fn crowd_plans_with_the_search_asked_for() {
+    let map = data("movingai/dao/arena.map");
+    for search in ["funnel", "exact", "corner"] {
+        let o = portolan(&[
+            "crowd",
+            "--scenario",
+            "random",
+            "--map",
+            &map,
+            "--agents",
+            "20",
+            "--steps",
+            "4000",
+            "--search",
+            search,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["search"], search);
+        assert_eq!(v["graph_build_ms"].is_number(), search == "corner", "{v}");
+        assert_eq!(v["arrived"], 20, "{search}: {v}");
+        assert!(v["mean_arrival_s"].as_f64().unwrap() > 0.0);
+    }
+    let o = portolan(&[
+        "crowd",
+        "--scenario",
+        "random",
+        "--map",
+        &map,
+        "--search",
+        "fast",
+    ]);
+    assert_clean_failure(&o, "--search");
+}

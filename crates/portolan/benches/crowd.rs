@@ -7,11 +7,20 @@
 //! samples, so it is the steady state of walking crowds, not of planning. `pool` is the
 //! default (rayon's pool, 2 threads on the reference machine), `parallel` the pool tuning
 //! itself onto the calling thread when that measures faster, `sequential` one thread.
+//!
+//! `crowd_plan`: what planning costs a crowd, by [`CrowdOptions::search`]. 500 agents on
+//! brc202d and on AcrosstheCape, on one thread; each sample gives every agent a new goal (the
+//! goals of the scenario, handed round by one agent, back and forth) and runs one step with a
+//! replan budget of 500, so the time is 500 plans and one step. `corner` builds the map's
+//! corner graph once, before the timing.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use portolan::crowd::scenarios::Scenario;
 use portolan::crowd::{Crowd, CrowdOptions};
 use portolan::io::movingai::read_map;
+use portolan::search::corner_graph::CornerGraph;
+use portolan::search::SearchMethod;
+use std::sync::Arc;
 use std::time::Duration;
 
 fn scenario(map: &str, n: usize) -> Scenario {
@@ -65,5 +74,48 @@ fn crowd_step(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, crowd_step);
+fn crowd_plan(c: &mut Criterion) {
+    let mut group = c.benchmark_group("crowd_plan");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(4));
+    let n = 500;
+    for (name, map) in [
+        ("brc202d", "movingai/dao/brc202d.map"),
+        ("AcrosstheCape", "gppc/AcrosstheCape.map"),
+    ] {
+        for (label, search) in [
+            ("funnel", SearchMethod::Funnel),
+            ("exact", SearchMethod::Exact),
+            ("corner", SearchMethod::Corner),
+        ] {
+            group.bench_function(BenchmarkId::new(format!("{name}/{label}"), n), |b| {
+                let s = scenario(map, n);
+                let options = CrowdOptions::default()
+                    .with_parallel(false)
+                    .with_max_replans_per_step(n)
+                    .with_search(search);
+                let mut crowd = s.crowd(options).unwrap();
+                if search == SearchMethod::Corner {
+                    let graph = Arc::new(CornerGraph::build(&s.mesh));
+                    crowd.set_corner_graph(0, Some(graph)).unwrap();
+                }
+                crowd.step(s.dt).unwrap();
+                let ids: Vec<_> = crowd.agents().iter().map(|a| a.id()).collect();
+                let goals: Vec<_> = s.agents.iter().map(|a| a.goal).collect();
+                let mut shift = 0;
+                b.iter(|| {
+                    shift = 1 - shift;
+                    for (i, &id) in ids.iter().enumerate() {
+                        crowd.set_goal(id, goals[(i + shift) % n]).unwrap();
+                    }
+                    assert_eq!(crowd.step(s.dt).unwrap().replans, n);
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, crowd_step, crowd_plan);
 criterion_main!(benches);

@@ -479,3 +479,110 @@ fn a_renumbered_mesh_never_keeps_a_stale_corridor() {
         })
     ));
 }
+
+/// The length of the route an agent walks from where it stands: the funnel through the
+/// channel it keeps.
+fn walked(mesh: &portolan::NavMesh, crowd: &Crowd, id: AgentId) -> f64 {
+    use portolan::search::funnel::channel_portals;
+    let a = crowd.agent(id).unwrap();
+    let portals = channel_portals(mesh, a.channel(), a.position(), a.goal());
+    let points = portolan::search::Funnel::new(&portals).finish();
+    points.windows(2).map(|w| w[0].distance(w[1])).sum()
+}
+
+/// An agent walks the funnel through its channel, so the plan's channel is its route. On a
+/// published cave map, on queries whose channel from the chapter's channel search (the
+/// crowd's default) is longer than the shortest path, the default plan walks longer and the
+/// exact and corner-graph plans walk the shortest route: one agent per crowd, planned in
+/// one step of a millisecond. After a mesh change the class's graph is dropped (it belonged
+/// to the old mesh) and the class plans exactly.
+#[test]
+fn exact_and_corner_plans_walk_shortest_routes() {
+    use portolan::search::corner_graph::CornerGraph;
+    use portolan::search::{PathFinder, SearchMethod, SearchOptions};
+    use portolan::testkit::data_dir;
+    let open = |p: &str| std::io::BufReader::new(std::fs::File::open(data_dir().join(p)).unwrap());
+    let map = portolan::io::movingai::read_map(open("movingai/dao/den011d.map")).unwrap();
+    let mesh = Arc::new(build(&map.to_scene(), &BuildOptions::cdt()).unwrap());
+    let graph = Arc::new(CornerGraph::build(&mesh));
+    let scen = portolan::io::scenario::read(open("movingai/dao/den011d.map.scen")).unwrap();
+    let mut finder = PathFinder::new();
+    let mut exact = |s: Vec2, g: Vec2| {
+        finder
+            .find_path(&mesh, s, g, &SearchOptions::exact())
+            .unwrap()
+            .length
+    };
+    let mut funnel = PathFinder::new();
+    let longer: Vec<(Vec2, Vec2)> = scen
+        .iter()
+        .map(|q| (q.start, q.goal))
+        .filter(|&(s, g)| {
+            let f = funnel
+                .find_path(&mesh, s, g, &SearchOptions::funnel())
+                .unwrap();
+            f.length > exact(s, g) * (1.0 + 1e-3)
+        })
+        .take(12)
+        .collect();
+    assert_eq!(longer.len(), 12, "queries the channel search answers long");
+    for method in [
+        SearchMethod::Funnel,
+        SearchMethod::Exact,
+        SearchMethod::Corner,
+    ] {
+        let mut shortest = 0;
+        for &(s, g) in &longer {
+            let options = CrowdOptions::default().with_search(method);
+            let mut crowd = Crowd::new(mesh.clone(), options);
+            if method == SearchMethod::Corner {
+                crowd.set_corner_graph(0, Some(graph.clone())).unwrap();
+            }
+            let id = crowd.add_agent(AgentParams::new(s, g, 0.25, 1.0)).unwrap();
+            assert_eq!(crowd.step(1e-3).unwrap().replans, 1);
+            let a = crowd.agent(id).unwrap();
+            let (route, best) = (walked(&mesh, &crowd, id), exact(a.position(), g));
+            assert!(
+                route >= best * (1.0 - 1e-9),
+                "{method:?}: {s} -> {g}: {route} < {best}"
+            );
+            shortest += usize::from(route <= best * (1.0 + 1e-9));
+        }
+        let want = if method == SearchMethod::Funnel {
+            0
+        } else {
+            longer.len()
+        };
+        assert_eq!(shortest, want, "{method:?}: routes that are shortest");
+    }
+    // A new mesh drops the graph of the old one; the class plans exactly until given another.
+    let mut crowd = Crowd::new(
+        mesh.clone(),
+        CrowdOptions::default().with_search(SearchMethod::Corner),
+    );
+    crowd.set_corner_graph(0, Some(graph.clone())).unwrap();
+    let (s, g) = longer[0];
+    let id = crowd.add_agent(AgentParams::new(s, g, 0.25, 1.0)).unwrap();
+    let same = Arc::new(build(&map.to_scene(), &BuildOptions::cdt()).unwrap());
+    crowd.set_mesh(0, same.clone()).unwrap();
+    assert!(crowd.corner_graph(0).is_none());
+    assert_eq!(
+        crowd.set_corner_graph(0, Some(graph.clone())),
+        Err(CrowdError::ForeignGraph { class: 0 })
+    );
+    assert_eq!(
+        crowd.set_corner_graph(3, None),
+        Err(CrowdError::InvalidOption {
+            option: "class",
+            value: 3.0,
+            reason: "no such radius class"
+        })
+    );
+    crowd.step(1e-3).unwrap();
+    let a = crowd.agent(id).unwrap();
+    assert!(walked(&same, &crowd, id) <= exact(a.position(), g) * (1.0 + 1e-9));
+    crowd
+        .set_corner_graph(0, Some(Arc::new(CornerGraph::build(&same))))
+        .unwrap();
+    assert!(crowd.corner_graph(0).is_some());
+}

@@ -1,10 +1,13 @@
 //! `portolan crowd`: run a crowd scenario and report arrivals, overlaps, mesh exits and step
 //! times, all measured from the positions after every step.
 
+use crate::input::SearchArg;
 use crate::output::AtomicFile;
 use anyhow::{bail, Context, Result};
 use portolan::crowd::scenarios::{Scenario, ScenarioKind};
 use portolan::crowd::CrowdOptions;
+use portolan::search::corner_graph::CornerGraph;
+use portolan::search::SearchMethod;
 use portolan::Vec2;
 use std::collections::HashMap;
 use std::io::Write;
@@ -60,6 +63,11 @@ pub struct Args {
     /// Run every step on one thread (the positions are the same either way).
     #[arg(long)]
     pub sequential: bool,
+    /// How agents plan their routes: funnel (the chapter's channel search, the crowd's
+    /// default; its routes are not always the shortest), exact (every route shortest) or
+    /// corner (the same routes as exact through a corner graph, built before the run).
+    #[arg(long, value_enum, default_value_t = SearchArg::Funnel)]
+    pub search: SearchArg,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -80,6 +88,10 @@ fn parse_kind(s: &str) -> std::result::Result<ScenarioKind, String> {
 #[derive(serde::Serialize, Debug)]
 struct Summary {
     scenario: String,
+    /// How agents plan: funnel, exact or corner.
+    search: String,
+    /// The corner graph's build, before the run (corner only).
+    graph_build_ms: Option<f64>,
     agents: usize,
     steps: usize,
     dt: f64,
@@ -89,6 +101,9 @@ struct Summary {
     mean_step_ms: f64,
     p99_step_ms: f64,
     sim_seconds_to_all_arrived: Option<f64>,
+    /// The mean over the agents that arrived of when each first did, seconds: shorter routes
+    /// arrive sooner.
+    mean_arrival_s: Option<f64>,
 }
 
 /// Runs `portolan crowd`.
@@ -114,10 +129,25 @@ pub fn run(args: Args) -> Result<()> {
     }
     .context("scenario")?;
     let dt = args.dt.unwrap_or(scenario.dt);
+    let search = match args.search {
+        SearchArg::Funnel => SearchMethod::Funnel,
+        SearchArg::Exact => SearchMethod::Exact,
+        SearchArg::Corner => SearchMethod::Corner,
+    };
     let options = CrowdOptions::default()
         .with_max_replans_per_step(args.replans)
-        .with_parallel(!args.sequential);
+        .with_parallel(!args.sequential)
+        .with_search(search);
     let mut crowd = scenario.crowd(options).context("crowd")?;
+    let mut graph_ms = None;
+    if search == SearchMethod::Corner {
+        let t0 = Instant::now();
+        let graph = std::sync::Arc::new(CornerGraph::build(&scenario.mesh));
+        graph_ms = Some(t0.elapsed().as_secs_f64() * 1e3);
+        crowd
+            .set_corner_graph(0, Some(graph))
+            .context("corner graph")?;
+    }
     // Files are opened before the run, so a bad path fails first.
     let mut trace = args.trace.as_deref().map(AtomicFile::create).transpose()?;
     let svg = args.svg.as_deref().map(AtomicFile::create).transpose()?;
@@ -135,6 +165,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut times = Vec::with_capacity(args.steps);
     let (mut max_overlap, mut left_mesh, mut all_arrived_at) = (0.0f64, 0usize, None);
     let mut steps = 0;
+    let mut first_arrival: Vec<Option<f64>> = vec![None; radii.len()];
     let bar = indicatif::ProgressBar::new(args.steps as u64);
     for step in 1..=args.steps {
         let t0 = Instant::now();
@@ -160,11 +191,14 @@ pub fn run(args: Args) -> Result<()> {
             }
         }
         bar.inc(1);
-        let arrived = points
-            .iter()
-            .zip(&goals)
-            .zip(&radii)
-            .all(|((p, g), r)| p.distance(*g) <= 0.5 * r);
+        let mut arrived = true;
+        for (i, ((p, g), r)) in points.iter().zip(&goals).zip(&radii).enumerate() {
+            let here = p.distance(*g) <= 0.5 * r;
+            if here && first_arrival[i].is_none() {
+                first_arrival[i] = Some(step as f64 * dt);
+            }
+            arrived &= here;
+        }
         if arrived {
             all_arrived_at = Some(step as f64 * dt);
             break;
@@ -200,6 +234,8 @@ pub fn run(args: Args) -> Result<()> {
         .unwrap_or(0.0);
     let summary = Summary {
         scenario: scenario.kind.to_string(),
+        search: format!("{search:?}").to_lowercase(),
+        graph_build_ms: graph_ms,
         agents: scenario.agents.len(),
         steps,
         dt,
@@ -209,6 +245,10 @@ pub fn run(args: Args) -> Result<()> {
         mean_step_ms: times.iter().sum::<f64>() / times.len().max(1) as f64,
         p99_step_ms: p99,
         sim_seconds_to_all_arrived: all_arrived_at,
+        mean_arrival_s: {
+            let times: Vec<f64> = first_arrival.iter().flatten().copied().collect();
+            (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
+        },
     };
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -217,16 +257,23 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         writeln!(
             out,
-            "{} with {} agents, {} steps of {} s: {} arrived{}",
+            "{} with {} agents planning {}, {} steps of {} s: {} arrived{}{}",
             summary.scenario,
             summary.agents,
+            summary.search,
             summary.steps,
             summary.dt,
             summary.arrived,
             summary
                 .sim_seconds_to_all_arrived
-                .map_or(String::new(), |s| format!(" (all after {s:.2} s)"))
+                .map_or(String::new(), |s| format!(" (all after {s:.2} s)")),
+            summary
+                .mean_arrival_s
+                .map_or(String::new(), |s| format!(", on average after {s:.2} s"))
         )?;
+        if let Some(ms) = summary.graph_build_ms {
+            writeln!(out, "corner graph built in {ms:.1} ms before the run")?;
+        }
         writeln!(
             out,
             "max overlap {:.4} of the radii sum, {} positions off the mesh",

@@ -21,6 +21,11 @@
 //!   corridor enters them replan).
 //! - **Budgeted replanning**: at most [`CrowdOptions::max_replans_per_step`] path queries per
 //!   step, oldest request first, so a mass goal change spreads over frames.
+//! - **Plans** ([`CrowdOptions::search`]): the chapter's channel search by default; the exact
+//!   search, or the exact search through a radius class's corner graph
+//!   ([`Crowd::set_corner_graph`]), give every agent a shortest route, the latter at a fraction
+//!   of the channel search's cost on large maps (500 plans on brc202d: 10.8 ms against 88 ms,
+//!   `BENCHMARKS.md`, "Crowds: what does a plan cost?").
 //! - **ORCA** (`avoidance.rs`): van den Berg, Guy, Lin and Manocha, *Reciprocal n-body
 //!   Collision Avoidance* (2011): each agent takes half the responsibility for avoiding each
 //!   of its nearest neighbours (found with a uniform grid, `grid.rs`), the nearby wall edges of
@@ -95,7 +100,8 @@ use self::grid::Grid;
 use crate::geom::norm;
 use crate::geom::{Aabb, Vec2};
 use crate::mesh::{NavMesh, PolyId};
-use crate::search::{PathError, PathFinder, SearchOptions};
+use crate::search::corner_graph::CornerGraph;
+use crate::search::{PathError, PathFinder, SearchMethod, SearchOptions};
 
 /// The most neighbours an agent avoids ([`CrowdOptions::max_neighbours`] is at most this).
 pub const MAX_NEIGHBOURS: usize = 16;
@@ -248,6 +254,17 @@ pub struct CrowdOptions {
     /// than they save. false always uses the pool. The positions are the same either way;
     /// only the time differs.
     pub parallel_tuning: bool,
+    /// How an agent's route is planned (default [`SearchMethod::Funnel`]). The agent keeps the
+    /// route's channel and steers by the funnel through it, so the channel decides the way it
+    /// walks:
+    /// - [`SearchMethod::Funnel`]: the chapter's channel A*, the cheapest plan on small maps;
+    ///   its channel is not always the shortest path's (12–72% of queries on the published
+    ///   game maps, `BENCHMARKS.md`), so an agent may go round an obstacle the long way.
+    /// - [`SearchMethod::Exact`]: Polyanya; every agent walks a shortest route.
+    /// - [`SearchMethod::Corner`]: the same shortest routes through the radius class's
+    ///   [`CornerGraph`] ([`Crowd::set_corner_graph`]), much faster per plan on large maps; a
+    ///   class without a graph for its current mesh plans with [`SearchMethod::Exact`].
+    pub search: SearchMethod,
 }
 
 impl Default for CrowdOptions {
@@ -266,11 +283,25 @@ impl Default for CrowdOptions {
             parallel: true,
             parallel_min_agents: PARALLEL_MIN_AGENTS,
             parallel_tuning: false,
+            search: SearchMethod::Funnel,
         }
     }
 }
 
 impl CrowdOptions {
+    /// Sets [`CrowdOptions::search`].
+    ///
+    /// ```
+    /// # use portolan::crowd::CrowdOptions;
+    /// use portolan::search::SearchMethod;
+    /// let o = CrowdOptions::default().with_search(SearchMethod::Exact);
+    /// assert_eq!(o.search, SearchMethod::Exact);
+    /// ```
+    pub fn with_search(mut self, search: SearchMethod) -> CrowdOptions {
+        self.search = search;
+        self
+    }
+
     /// Sets [`CrowdOptions::max_replans_per_step`].
     ///
     /// ```
@@ -480,6 +511,13 @@ pub enum CrowdError {
         /// The step given.
         dt: f64,
     },
+    /// A corner graph built for another mesh than the radius class's
+    /// ([`Crowd::set_corner_graph`]).
+    #[error("the corner graph given to radius class {class} was built for another mesh")]
+    ForeignGraph {
+        /// The class.
+        class: usize,
+    },
     /// An option out of its range.
     #[error("option {option} = {value}: {reason}")]
     InvalidOption {
@@ -665,6 +703,31 @@ pub struct StepStats {
 struct Class {
     radius: f64,
     mesh: Arc<NavMesh>,
+    /// The corner graph of `mesh` for [`SearchMethod::Corner`] plans, if given
+    /// ([`Crowd::set_corner_graph`]); dropped when the mesh is replaced.
+    graph: Option<Arc<CornerGraph>>,
+}
+
+impl Class {
+    /// Drops the corner graph where it was built for another mesh than the class's.
+    fn drop_foreign_graph(&mut self) {
+        if self
+            .graph
+            .as_ref()
+            .is_some_and(|g| g.mesh_id() != self.mesh.instance_id())
+        {
+            self.graph = None;
+        }
+    }
+
+    /// The search options of a plan on this class's mesh.
+    fn plan_options(&self, method: SearchMethod) -> SearchOptions {
+        match (method, &self.graph) {
+            (SearchMethod::Funnel, _) => SearchOptions::funnel(),
+            (SearchMethod::Corner, Some(graph)) => SearchOptions::corner(graph.clone()),
+            (SearchMethod::Exact | SearchMethod::Corner, _) => SearchOptions::exact(),
+        }
+    }
 }
 
 /// An agent's new state, computed from the previous step's snapshot.
@@ -762,6 +825,7 @@ impl Crowd {
             vec![Class {
                 radius: f64::INFINITY,
                 mesh,
+                graph: None,
             }],
             options,
         )
@@ -804,7 +868,11 @@ impl Crowd {
         classes.sort_by(|a, b| a.0.total_cmp(&b.0));
         let classes = classes
             .into_iter()
-            .map(|(radius, mesh)| Class { radius, mesh })
+            .map(|(radius, mesh)| Class {
+                radius,
+                mesh,
+                graph: None,
+            })
             .collect();
         Ok(Crowd::from_classes(classes, options))
     }
@@ -1060,7 +1128,9 @@ impl Crowd {
     /// Replaces the mesh of radius class `class` (0 for [`Crowd::new`]; classes are in order of
     /// radius): the hook for dynamic obstacles. Every agent of the class is put back on the new
     /// mesh (moved to its nearest point if the change left it off) with its goal, and replans,
-    /// budgeted as any replan.
+    /// budgeted as any replan. A corner graph the class had ([`Crowd::set_corner_graph`]) is
+    /// dropped unless it was built for `mesh`: until it is given one for the new mesh, the class
+    /// plans exactly.
     ///
     /// ```
     /// # use portolan::crowd::{AgentParams, Crowd, CrowdOptions};
@@ -1082,12 +1152,77 @@ impl Crowd {
             });
         }
         self.classes[class].mesh = mesh.clone();
+        self.classes[class].drop_foreign_graph();
         for i in 0..self.agents.len() {
             if self.agents[i].class == class {
                 self.put_back(i, &mesh);
             }
         }
         Ok(())
+    }
+
+    /// Gives radius class `class` (0 for [`Crowd::new`]) the corner graph of its current mesh,
+    /// for plans with [`SearchMethod::Corner`] ([`CrowdOptions::search`]); `None` takes it
+    /// away (the class then plans with [`SearchMethod::Exact`]). Replacing the class's mesh
+    /// ([`Crowd::set_mesh`], [`Crowd::set_mesh_changed`]) drops a graph built for the old one:
+    /// build the new mesh's graph (in the background, say) and give it again.
+    ///
+    /// Errors: [`CrowdError::InvalidOption`] for an unknown class, [`CrowdError::ForeignGraph`]
+    /// for a graph built for another mesh; the crowd is unchanged either way.
+    ///
+    /// ```
+    /// use portolan::crowd::{AgentParams, Crowd, CrowdError, CrowdOptions};
+    /// use portolan::search::corner_graph::CornerGraph;
+    /// use portolan::search::SearchMethod;
+    /// use portolan::{build, BuildOptions, Scene, Vec2};
+    /// use std::sync::Arc;
+    /// let mesh = Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let options = CrowdOptions::default().with_search(SearchMethod::Corner);
+    /// let mut crowd = Crowd::new(mesh.clone(), options);
+    /// crowd.set_corner_graph(0, Some(Arc::new(CornerGraph::build(&mesh)))).unwrap();
+    /// assert!(crowd.corner_graph(0).is_some());
+    /// // A graph of another mesh is refused.
+    /// let other = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+    /// let foreign = Some(Arc::new(CornerGraph::build(&other)));
+    /// assert_eq!(crowd.set_corner_graph(0, foreign), Err(CrowdError::ForeignGraph { class: 0 }));
+    /// let a = crowd.add_agent(AgentParams::new(Vec2::new(20.0, 20.0), Vec2::new(780.0, 430.0), 1.0, 60.0)).unwrap();
+    /// crowd.step(0.05).unwrap(); // plans through the graph
+    /// assert!(!crowd.agent(a).unwrap().channel().is_empty());
+    /// ```
+    pub fn set_corner_graph(
+        &mut self,
+        class: usize,
+        graph: Option<Arc<CornerGraph>>,
+    ) -> Result<(), CrowdError> {
+        let Some(c) = self.classes.get_mut(class) else {
+            return Err(CrowdError::InvalidOption {
+                option: "class",
+                value: class as f64,
+                reason: "no such radius class",
+            });
+        };
+        if graph
+            .as_ref()
+            .is_some_and(|g| g.mesh_id() != c.mesh.instance_id())
+        {
+            return Err(CrowdError::ForeignGraph { class });
+        }
+        c.graph = graph;
+        Ok(())
+    }
+
+    /// The corner graph radius class `class` plans with ([`Crowd::set_corner_graph`]), if any
+    /// (`None` for an unknown class too).
+    ///
+    /// ```
+    /// # use portolan::crowd::{Crowd, CrowdOptions};
+    /// # use portolan::{build, BuildOptions, Scene};
+    /// # let mesh = std::sync::Arc::new(build(&Scene::default_map(), &BuildOptions::default()).unwrap());
+    /// let crowd = Crowd::new(mesh, CrowdOptions::default());
+    /// assert!(crowd.corner_graph(0).is_none() && crowd.corner_graph(7).is_none());
+    /// ```
+    pub fn corner_graph(&self, class: usize) -> Option<&Arc<CornerGraph>> {
+        self.classes.get(class)?.graph.as_ref()
     }
 
     /// Replaces the mesh of radius class `class` after a change confined to the boxes
@@ -1156,6 +1291,7 @@ impl Crowd {
             });
         }
         let old = std::mem::replace(&mut self.classes[class].mesh, mesh.clone());
+        self.classes[class].drop_foreign_graph();
         let mut replanning = 0;
         let mut mapped = Vec::new();
         for i in 0..self.agents.len() {
@@ -1401,15 +1537,16 @@ impl Crowd {
             self.agents[i].queued = false;
             jobs.push((i, self.agents[i].position, self.agents[i].goal));
         }
+        // Per class, the options of its plans (only the channel is kept, and corners are found
+        // each step, so no corner offset here).
+        let options: Vec<SearchOptions> = self
+            .classes
+            .iter()
+            .map(|c| c.plan_options(self.options.search))
+            .collect();
         let plan = |finder: &mut PathFinder, &(i, from, to): &(usize, Vec2, Vec2)| {
-            // Only the channel is kept (corners are found each step), so no corner offset here.
-            let a = &self.agents[i];
-            finder.find_path(
-                &self.classes[a.class].mesh,
-                from,
-                to,
-                &SearchOptions::funnel(),
-            )
+            let class = self.agents[i].class;
+            finder.find_path(&self.classes[class].mesh, from, to, &options[class])
         };
         #[cfg(feature = "parallel")]
         let results: Vec<Result<crate::search::Path, PathError>> = if parallel && jobs.len() > 1 {

@@ -332,7 +332,10 @@ fn a_budget_short_of_the_views_drops_them_then_the_labels_then_the_edges() {
     // The edges do not fit: none, and the plain search answers, with the landmarks where they
     // fit (den011d's landmarks, 64 bytes a vertex, outweigh its 5-byte edges: they do not).
     let bare = edges - super::EDGE_BYTES * full.edge_count();
-    assert!(bare + landmarks >= edges, "den011d: landmarks past its edges");
+    assert!(
+        bare + landmarks >= edges,
+        "den011d: landmarks past its edges"
+    );
     let budget = edges - 1;
     let g = within(&mesh, budget);
     assert!(g.labels.is_none() && g.views.is_none());
@@ -365,7 +368,10 @@ fn landmarks_that_fit_where_the_edges_do_not_stay() {
     assert!(!g.answers_from_edges() && g.landmarks().is_some());
     assert!(g.memory_bytes() <= budget);
     let loaded = CornerGraph::from_bytes(&g.to_bytes(), &mesh).unwrap();
-    assert_eq!((loaded.edge_count(), loaded.landmarks().is_some()), (0, true));
+    assert_eq!(
+        (loaded.edge_count(), loaded.landmarks().is_some()),
+        (0, true)
+    );
     let mut rng = crate::random::Rng::new(31);
     let mut cell = || {
         let (x, y) = crate::testkit::random_free_cell(&map, &mut rng);
@@ -375,7 +381,11 @@ fn landmarks_that_fit_where_the_edges_do_not_stay() {
     let mut finder = PathFinder::new();
     let pairs: Vec<(Vec2, Vec2)> = (0..100)
         .map(|_| (cell(), cell()))
-        .filter(|&(s, t)| finder.find_path(&mesh, s, t, &SearchOptions::exact()).is_ok())
+        .filter(|&(s, t)| {
+            finder
+                .find_path(&mesh, s, t, &SearchOptions::exact())
+                .is_ok()
+        })
         .collect();
     assert!(pairs.len() >= 80, "only {} connected pairs", pairs.len());
     same_as_exact(&mesh, loaded, &pairs, "landmarks without edges");
