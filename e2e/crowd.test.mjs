@@ -136,6 +136,26 @@ describe('crowd mode', () => {
     await page.context().close();
   });
 
+  it('the plans selector makes a crowd that plans that way, and it moves', async () => {
+    const { page, errors } = await openPage(app.browser, app.server.url);
+    await setCount(page, 80);
+    await click(page, '#toggle-crowd');
+    const first = await waitFor(page, (h) => h.id !== null && h.agents === 80, 'a crowd');
+    assert.equal(await page.evaluate(() => window.__crowd.search), 'funnel', 'the channel search by default');
+    await page.selectOption('#crowd-search', 'corner');
+    const made = await waitFor(page, (h) => h.id !== null && h.id !== first.id, 'a crowd made again');
+    const how = await page.evaluate(() => [window.__crowd.search, window.__crowd.graph]);
+    assert.deepEqual(how, ['corner', true], 'it plans through its corner graph');
+    const moved = await waitFor(page, (h) => h.id === made.id && h.answers >= made.answers + 5, 'five step answers');
+    let most = 0;
+    for (let i = 0; i < made.positions.length; i += 2) {
+      most = Math.max(most, Math.hypot(moved.positions[i] - made.positions[i], moved.positions[i + 1] - made.positions[i + 1]));
+    }
+    assert.ok(most > 0.5, `agents moved (the farthest by ${most})`);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
   it('circle: every agent reaches its antipode and sampled frames never overlap beyond 5%', async () => {
     const { page, errors } = await openPage(app.browser, app.server.url);
     await setCount(page, 60);

@@ -13,6 +13,7 @@
 // Test hook (read by e2e/crowd.test.mjs, stable): window.__crowd with
 //   id, agents, radius, ids, positions (the newest server answer: [x0, y0, x1, y1, …], world
 //   coordinates), drawn (the positions drawn last frame, interpolated), goals, time (its simulated time), answers (step answers received), arrived,
+//   search and graph (how the crowd plans, and with "corner" whether its graph was built),
 //   stepMs (mean step time of the newest answer), fps (animation frames per second over the
 //   last second), frames (frames drawn), timeScale, selected (ids), running;
 //   and create({agents, scenario}), send(ids | null, [x, y]), setTimeScale(k), toWorld(x, y)
@@ -57,6 +58,13 @@
       <button type="button" id="btn-crowd-circle" title="Agents on rings around the centre, each going to the opposite side">Circle</button>
       <button type="button" id="btn-crowd-pause">Pause</button>
     </div>
+    <label title="How agents plan their routes: the chapter's channel search does not always find the shortest; the exact search does, and through a corner graph of the crowd's mesh it plans faster on large maps">plans
+      <select id="crowd-search">
+        <option value="funnel" selected>channel search</option>
+        <option value="exact">exact</option>
+        <option value="corner">exact, corner graph</option>
+      </select>
+    </label>
     <label>speed
       <select id="crowd-time-scale">
         <option value="0.5">½× real time</option>
@@ -92,6 +100,7 @@
     circle: $('#btn-crowd-circle'),
     pause: $('#btn-crowd-pause'),
     timeScale: $('#crowd-time-scale'),
+    search: $('#crowd-search'),
     stats: $('#crowd-stats'),
     message: $('#message'),
   };
@@ -101,6 +110,9 @@
     running: true,
     id: null,
     ids: [],
+    scenario: 'random',
+    search: null, // how the crowd's agents plan, as the server answered
+    graph: null, // with "corner": whether the crowd's mesh has its graph
     radius: RADIUS,
     dt: 0.01,
     goals: [],
@@ -186,7 +198,9 @@
     const scale = await mapScale();
     const radius = Math.round(RADIUS * scale * 100) / 100;
     const speed = Math.round(SPEED * scale * 100) / 100;
-    const ask = () => api('POST', '/api/crowd', { agents, scenario, radius, speed, seed: opts.seed || 1 });
+    const search = ui.search.value;
+    c.scenario = scenario;
+    const ask = () => api('POST', '/api/crowd', { agents, scenario, radius, speed, seed: opts.seed || 1, search });
     let r = await ask();
     let note = '';
     if (!r.ok && r.data.code === 'no-room' && r.data.placed > 0 && gen === c.generation) {
@@ -212,6 +226,8 @@
     c.dt = d.dt;
     c.goals = d.goals;
     c.arrived = d.arrived;
+    c.search = d.search;
+    c.graph = d.graph === undefined ? null : d.graph;
     c.stepMs = null;
     c.snaps = [{ t: d.time, pos: Float32Array.from(d.positions) }];
     c.clock = d.time;
@@ -259,6 +275,7 @@
     c.snaps.push({ t: d.time, pos: Float32Array.from(d.positions) });
     c.stepMs = d.step_ms;
     c.arrived = d.arrived;
+    if (d.graph !== undefined) c.graph = d.graph;
     c.answers += 1;
     pump();
   }
@@ -471,6 +488,9 @@
   ui.count.addEventListener('change', () => {
     if (c.on) create();
   });
+  ui.search.addEventListener('change', () => {
+    if (c.on) create({ scenario: c.scenario });
+  });
   ui.spawn.addEventListener('click', () => {
     setOn(true, false);
     create({ scenario: 'random' });
@@ -523,6 +543,8 @@
     },
     get answers() { return c.answers; },
     get arrived() { return c.arrived; },
+    get search() { return c.search; },
+    get graph() { return c.graph; },
     get stepMs() { return c.stepMs; },
     get fps() { return c.frameTimes.length; },
     get frames() { return c.frames; },

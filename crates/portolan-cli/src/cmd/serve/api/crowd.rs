@@ -2,7 +2,7 @@
 //! [`portolan::crowd::Crowd`] on the server, one session per page.
 //!
 //! ```text
-//! POST   /api/crowd               {agents, scenario, radius, speed, seed}  → a new session, its id
+//! POST   /api/crowd               {agents, scenario, radius, speed, seed, search}  → a new session
 //! POST   /api/crowd/{id}/step     {steps, dt}        → positions after the steps, mean step time
 //! POST   /api/crowd/{id}/goal     {agents, goal, spread, snap}  → the agents' new goals
 //! GET    /api/crowd/{id}          → positions and goals now (no step)
@@ -17,6 +17,13 @@
 //! edit or reset, or a tiled edit of [`super::dynamic`], door toggles included), the next step
 //! rebuilds the crowd's mesh and hands it over with [`Crowd::set_mesh`] (the library's hook for
 //! dynamic obstacles): agents are put back on the new mesh and replan.
+//!
+//! **Plans.** `"search"` picks how the agents plan ([`CrowdOptions::search`]): `"funnel"`, the
+//! chapter's channel search (the default); `"exact"`, every agent on a shortest route; or
+//! `"corner"`, the same routes through a corner graph of the crowd's mesh, built with the
+//! crowd within `corner_graph_timeout_ms` (past it, `422 over-budget`) and again after each
+//! scene change (past it then, the agents plan exactly until the next change; the answers'
+//! `graph` says which).
 //!
 //! **Scenarios on a map.** `random`: starts and goals uniform on the largest connected part of
 //! the mesh, 2.4 radii apart. `circle`: the library's circle scenario
@@ -48,6 +55,8 @@ use super::routes::{Reply, Route};
 use super::world::{App, World};
 use portolan::crowd::scenarios::{random_pairs, ScenarioError};
 use portolan::crowd::{AgentId, AgentParams, Crowd, CrowdError, CrowdOptions};
+use portolan::search::corner_graph::CornerGraph;
+use portolan::search::SearchMethod;
 use portolan::{build, BuildError, BuildOptions, Decomposition, NavMesh, PolyId, Vec2};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -123,6 +132,30 @@ pub enum ScenarioName {
     Circle,
 }
 
+/// How a crowd's agents plan (`"search"` of a create request; [`CrowdOptions::search`]).
+#[derive(Deserialize, Serialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum PlanName {
+    /// The chapter's channel search (the library's default).
+    #[default]
+    Funnel,
+    /// Polyanya: every agent walks a shortest route.
+    Exact,
+    /// The same routes through a corner graph of the crowd's mesh, built with the crowd (and
+    /// again after each scene change) within `corner_graph_timeout_ms`.
+    Corner,
+}
+
+impl PlanName {
+    fn method(self) -> SearchMethod {
+        match self {
+            PlanName::Funnel => SearchMethod::Funnel,
+            PlanName::Exact => SearchMethod::Exact,
+            PlanName::Corner => SearchMethod::Corner,
+        }
+    }
+}
+
 /// `POST /api/crowd` request.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -141,6 +174,9 @@ pub struct CreateRequest {
     /// Seed of the placement (default 1).
     #[serde(default = "default_seed")]
     pub seed: u64,
+    /// How agents plan: `"funnel"` (default), `"exact"` or `"corner"`.
+    #[serde(default)]
+    pub search: PlanName,
 }
 
 fn default_radius() -> f64 {
@@ -209,6 +245,13 @@ pub struct CrowdReply {
     pub time: f64,
     /// Agents at their goal.
     pub arrived: usize,
+    /// How agents plan, as asked (`"corner"` plans exactly while its graph is missing: see
+    /// `graph`).
+    pub search: PlanName,
+    /// With `"corner"`: whether the crowd's mesh has its corner graph (its build can pass
+    /// `corner_graph_timeout_ms`; the agents then plan exactly).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph: Option<bool>,
     /// Agent ids, in the order of `positions` (never changes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ids: Option<Vec<u64>>,
@@ -241,6 +284,7 @@ pub struct CrowdReply {
 #[derive(Debug)]
 struct Sim {
     crowd: Crowd,
+    search: PlanName,
     radius: f64,
     speed: f64,
     dt: f64,
@@ -418,8 +462,17 @@ impl App {
             return Ok(());
         }
         let mesh = crowd_mesh(&world, sim.radius, limits)?;
-        sim.crowd.set_mesh(0, mesh).map_err(ApiError::Crowd)?;
+        sim.crowd
+            .set_mesh(0, mesh.clone())
+            .map_err(ApiError::Crowd)?;
         sim.revision = world.revision;
+        if sim.search == PlanName::Corner {
+            // The old mesh's graph went with it; past the timeout the agents plan exactly.
+            let graph = crowd_graph(&mesh, limits).ok();
+            sim.crowd
+                .set_corner_graph(0, graph)
+                .map_err(ApiError::Crowd)?;
+        }
         Ok(())
     }
 }
@@ -436,6 +489,8 @@ fn snapshot(sim: &Sim, id: u64) -> CrowdReply {
         steps: sim.crowd.steps(),
         time: sim.time,
         arrived: sim.arrived,
+        search: sim.search,
+        graph: (sim.search == PlanName::Corner).then(|| sim.crowd.corner_graph(0).is_some()),
         ids: None,
         positions: flat(agents.iter().map(|a| a.position())),
         goals: None,
@@ -486,6 +541,28 @@ fn crowd_mesh(world: &World, radius: f64, limits: &Limits) -> Result<Arc<NavMesh
     Ok(Arc::new(mesh))
 }
 
+/// The corner graph of a crowd's mesh, built within `corner_graph_timeout_ms` (past it, `422
+/// over-budget` naming that limit).
+fn crowd_graph(mesh: &NavMesh, limits: &Limits) -> Result<Arc<CornerGraph>, ApiError> {
+    let started = Instant::now();
+    let max = limits.corner_graph_timeout;
+    let token = portolan::build::CancelToken::new().with_deadline(started + max);
+    match CornerGraph::build_cancellable(mesh, &token) {
+        Ok(graph) => Ok(Arc::new(graph)),
+        Err(BuildError::Cancelled) => Err(ApiError::OverBudget {
+            limit: "corner_graph_timeout_ms",
+            value: started
+                .elapsed()
+                .as_millis()
+                .try_into()
+                .unwrap_or(usize::MAX),
+            max: max.as_millis().try_into().unwrap_or(usize::MAX),
+            before_build: false,
+        }),
+        Err(e) => Err(ApiError::Build(e)),
+    }
+}
+
 /// Checks a create request, builds the crowd's mesh and places its agents.
 fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f64), ApiError> {
     let t = Instant::now();
@@ -532,7 +609,14 @@ fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f
             wanted: req.agents,
         });
     }
-    let mut crowd = Crowd::new(mesh, CrowdOptions::default());
+    let options = CrowdOptions::default().with_search(req.search.method());
+    let mut crowd = Crowd::new(mesh.clone(), options);
+    if req.search == PlanName::Corner {
+        let graph = crowd_graph(&mesh, limits)?;
+        crowd
+            .set_corner_graph(0, Some(graph))
+            .map_err(ApiError::Crowd)?;
+    }
     for (s, g) in pairs {
         crowd
             .add_agent(AgentParams::new(s, g, req.radius, req.speed))
@@ -546,6 +630,7 @@ fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f
     };
     let sim = Sim {
         crowd,
+        search: req.search,
         radius: req.radius,
         speed: req.speed,
         dt,
@@ -777,6 +862,7 @@ mod tests {
             .unwrap();
         Sim {
             crowd: Crowd::new(mesh, CrowdOptions::default()),
+            search: PlanName::Funnel,
             radius: 1.0,
             speed: 1.0,
             dt: 0.1,

@@ -462,3 +462,76 @@ fn a_crowd_follows_tiled_edits_and_doors_onto_the_new_mesh() {
     assert_eq!(g.status, 200, "{}", String::from_utf8_lossy(&g.body));
     srv.shutdown();
 }
+
+/// `"search"` picks how a crowd plans; the answers say it, and with `"corner"` whether the
+/// crowd's mesh has its graph, built again after a scene edit. A graph past its timeout is
+/// `422 over-budget` at creation and makes no crowd; a value that is no search is `bad-json`.
+#[test]
+fn a_crowd_plans_with_the_search_asked_for() {
+    let srv = server();
+    let addr = srv.addr();
+    let c = create(addr, &json!({"agents": 30, "seed": 2}));
+    assert_eq!(
+        (c["search"].as_str(), c.get("graph")),
+        (Some("funnel"), None)
+    );
+    let c = create(addr, &json!({"agents": 30, "seed": 2, "search": "exact"}));
+    assert_eq!(
+        (c["search"].as_str(), c.get("graph")),
+        (Some("exact"), None)
+    );
+    let c = create(addr, &json!({"agents": 30, "seed": 2, "search": "corner"}));
+    assert_eq!(
+        (c["search"].as_str(), c["graph"].as_bool()),
+        (Some("corner"), Some(true))
+    );
+    let id = c["crowd"].as_u64().unwrap();
+    let step = format!("/api/crowd/{id}/step");
+    let s = post(addr, &step, &json!({"steps": 20})).json();
+    assert_eq!(
+        (s["ran"].as_u64(), s["replans"].as_u64()),
+        (Some(20), Some(30))
+    );
+    assert_on_mesh(
+        &crowd_mesh(&Scene::default_map(), 3.0),
+        &flat(&s["positions"]),
+    );
+    // A scene edit: the crowd's new mesh gets its own graph.
+    let mut scene = Scene::default_map();
+    let m = (scene.bounds.min + scene.bounds.max) * 0.5;
+    scene.obstacles.push(
+        [(-20.0, -20.0), (20.0, -20.0), (20.0, 20.0), (-20.0, 20.0)]
+            .iter()
+            .map(|&(x, y)| m + Vec2::new(x, y))
+            .collect(),
+    );
+    let a = post(
+        addr,
+        "/api/scene",
+        &json!({"scene": scene, "build": {"decomposition": "cdt-merged"}}),
+    );
+    assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    let s = post(addr, &step, &json!({"steps": 1})).json();
+    assert_eq!(
+        (s["revision"].as_u64(), s["graph"].as_bool()),
+        (Some(2), Some(true))
+    );
+    post(addr, "/api/crowd", &json!({"agents": 5, "search": "fast"})).assert_error(400, "bad-json");
+    srv.shutdown();
+
+    let srv = server_with(Limits {
+        corner_graph_timeout: Duration::ZERO,
+        ..Limits::default()
+    });
+    let addr = srv.addr();
+    let e = post(
+        addr,
+        "/api/crowd",
+        &json!({"agents": 5, "search": "corner"}),
+    );
+    e.assert_error(422, "over-budget");
+    assert_eq!(e.json()["limit"], "corner_graph_timeout_ms");
+    // No session was made: the first crowd made now is number 0.
+    assert_eq!(create(addr, &json!({"agents": 5}))["crowd"], 0);
+    srv.shutdown();
+}
