@@ -94,21 +94,21 @@ fn crowd_refuses_bad_arguments_in_one_line() {
 #[test]
 fn crowd_plans_with_the_search_asked_for() {
     let map = data("movingai/dao/arena.map");
-    for search in ["funnel", "exact", "corner"] {
-        let o = portolan(&[
+    let run = |search: &str, more: &[&str]| {
+        let mut args = vec![
             "crowd",
             "--scenario",
             "random",
             "--map",
             &map,
-            "--agents",
-            "20",
-            "--steps",
-            "4000",
             "--search",
             search,
-            "--json",
-        ]);
+        ];
+        args.extend_from_slice(more);
+        portolan(&args)
+    };
+    for search in ["funnel", "exact", "corner"] {
+        let o = run(search, &["--agents", "20", "--steps", "4000", "--json"]);
         assert!(o.status.success(), "{}", stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(v["search"], search);
@@ -116,14 +116,5 @@ fn crowd_plans_with_the_search_asked_for() {
         assert_eq!(v["arrived"], 20, "{search}: {v}");
         assert!(v["mean_arrival_s"].as_f64().unwrap() > 0.0);
     }
-    let o = portolan(&[
-        "crowd",
-        "--scenario",
-        "random",
-        "--map",
-        &map,
-        "--search",
-        "fast",
-    ]);
-    assert_clean_failure(&o, "--search");
+    assert_clean_failure(&run("fast", &[]), "--search");
 }
