@@ -87,6 +87,17 @@ fn crowd_refuses_bad_arguments_in_one_line() {
     assert_clean_failure(&o, "--agents");
     let o = portolan(&["crowd", "--scenario", "circle", "--dt=-1"]);
     assert_clean_failure(&o, "--dt");
+    // Past the scenarios' bound: refused at once (before the bound, 2 x 10^10 draws).
+    let o = portolan(&[
+        "crowd",
+        "--scenario",
+        "random",
+        "--map",
+        &map,
+        "--agents",
+        "100000000",
+    ]);
+    assert_clean_failure(&o, "at most 65536");
 }
 
 /// `--search` picks how agents plan; the summary names it, and a corner run says how long its
