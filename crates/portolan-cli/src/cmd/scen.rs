@@ -338,10 +338,14 @@ impl Compare {
     /// `optimal N%, mean excess X%, max excess Y%, speed-up Z×`.
     fn summary(&self) -> String {
         let n = self.both.max(1) as f64;
+        // Shorter than the exact search by rounding only (the last bits of a sum taken in
+        // another order) prints as 0, not -0.0000.
+        let mean = 100.0 * self.excess_sum / n;
+        let mean = if mean.abs() < 5e-5 { 0.0 } else { mean };
         let mut s = format!(
             "optimal {:.1}%, mean excess {:.4}%, max excess {:.4}%, speed-up {:.2}×",
             100.0 * self.optimal as f64 / n,
-            100.0 * self.excess_sum / n,
+            mean,
             100.0 * self.excess_max,
             self.exact_us / self.us.max(f64::MIN_POSITIVE)
         );
