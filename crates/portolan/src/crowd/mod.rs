@@ -258,8 +258,9 @@ pub struct CrowdOptions {
     /// route's channel and steers by the funnel through it, so the channel decides the way it
     /// walks:
     /// - [`SearchMethod::Funnel`]: the chapter's channel A*, the cheapest plan on small maps;
-    ///   its channel is not always the shortest path's (12–72% of queries on the published
-    ///   game maps, `BENCHMARKS.md`), so an agent may go round an obstacle the long way.
+    ///   its channel is not always the shortest path's (on the published game maps 12–72% of
+    ///   its paths are the shortest, `BENCHMARKS.md`), so an agent may go round an obstacle the
+    ///   long way.
     /// - [`SearchMethod::Exact`]: Polyanya; every agent walks a shortest route.
     /// - [`SearchMethod::Corner`]: the same shortest routes through the radius class's
     ///   [`CornerGraph`] ([`Crowd::set_corner_graph`]), much faster per plan on large maps; a

@@ -98,7 +98,8 @@
 //! with and without them (without labels only; two rounds of 0.63–0.68 s each on a
 //! 48,801-polygon grid), one raycast per edge for the
 //! views and the timed sample that fits their use (`sample.rs`). Memory: 5 bytes per directed
-//! edge (its target and sides; not its length, which is the distance between its corners), 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry
+//! edge (its target and sides; not its length, which is the distance between its corners),
+//! 16 per vertex, `16 × 4` bytes per vertex for the landmarks, 16 bytes per label entry
 //! and 4 more for its link where it fits beside the views,
 //! 8 bytes per (polygon, corner in view) pair, 12 per cone and 8 per sweep node kept for the
 //! views (`views.rs`), 12–34 per pair for their cells (`cells.rs`), 4 per polygon an
@@ -204,7 +205,7 @@ pub const LANDMARKS: usize = 16;
 const NONE: u32 = u32::MAX;
 
 /// Bytes per directed edge: its target (4) and sides (1). Its length is not kept: it is the
-/// distance between its corners, [`dist`] of their coordinates, to the bit what the sweep that
+/// distance between its corners, `geom::dist` of their coordinates, to the bit what the sweep that
 /// found it measured (the sweep's `0 + dist(c, d)`), so a search computes it where it reads it.
 const EDGE_BYTES: usize = 5;
 

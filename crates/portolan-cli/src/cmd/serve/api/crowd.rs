@@ -2,7 +2,7 @@
 //! [`portolan::crowd::Crowd`] on the server, one session per page.
 //!
 //! ```text
-//! POST   /api/crowd               {agents, scenario, radius, speed, seed, search}  → a new session
+//! POST   /api/crowd               {agents, scenario, radius, speed, seed, search} → a session
 //! POST   /api/crowd/{id}/step     {steps, dt}        → positions after the steps, mean step time
 //! POST   /api/crowd/{id}/goal     {agents, goal, spread, snap}  → the agents' new goals
 //! GET    /api/crowd/{id}          → positions and goals now (no step)
