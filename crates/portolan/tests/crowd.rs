@@ -586,3 +586,31 @@ fn exact_and_corner_plans_walk_shortest_routes() {
         .unwrap();
     assert!(crowd.corner_graph(0).is_some());
 }
+
+/// An agent parked at its goal leaves room to pass it on either side (the scenarios keep goals
+/// two radii from the mesh's walls). With one radius, on brc202d with 500 agents (seed 1) and
+/// exact routes, one agent whose route ran along a wall stood behind a parked one from step
+/// 4,500 on and never arrived: ORCA's closest velocity to the way ahead was zero.
+#[test]
+fn a_route_along_a_wall_passes_agents_parked_there() {
+    use portolan::search::SearchMethod;
+    let open = std::fs::File::open(portolan::testkit::data_dir().join("movingai/dao/brc202d.map"));
+    let map = portolan::io::movingai::read_map(std::io::BufReader::new(open.unwrap())).unwrap();
+    let s = Scenario::random_on(map.to_scene(), 500, 1, 0.25, 2.0).unwrap();
+    let mut crowd = s
+        .crowd(CrowdOptions::default().with_search(SearchMethod::Exact))
+        .unwrap();
+    // (Arrival only: the overlap and mesh checks of `run` are the other tests'.)
+    let home = |crowd: &Crowd| {
+        let near = |(a, p): &(&portolan::crowd::Agent, &AgentParams)| {
+            a.position().distance(p.goal) <= 0.5 * p.radius
+        };
+        crowd.agents().iter().zip(&s.agents).filter(near).count()
+    };
+    let mut steps = 0;
+    while home(&crowd) < 500 && steps < 12_000 {
+        crowd.step(s.dt).unwrap();
+        steps += 1;
+    }
+    assert_eq!(home(&crowd), 500, "arrived after {steps} steps");
+}

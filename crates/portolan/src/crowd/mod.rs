@@ -24,7 +24,7 @@
 //! - **Plans** ([`CrowdOptions::search`]): the chapter's channel search by default; the exact
 //!   search, or the exact search through a radius class's corner graph
 //!   ([`Crowd::set_corner_graph`]), give every agent a shortest route, the latter at a fraction
-//!   of the channel search's cost on large maps (500 plans on brc202d: 10.8 ms against 88 ms,
+//!   of the channel search's cost on large maps (500 plans on brc202d: 12.3 ms against 99.7 ms,
 //!   `BENCHMARKS.md`, "Crowds: what does a plan cost?").
 //! - **ORCA** (`avoidance.rs`): van den Berg, Guy, Lin and Manocha, *Reciprocal n-body
 //!   Collision Avoidance* (2011): each agent takes half the responsibility for avoiding each

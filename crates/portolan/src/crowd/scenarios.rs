@@ -483,8 +483,9 @@ impl Scenario {
     }
 
     /// Random start and goal pairs on `scene` for agents of `radius` and `max_speed`: starts
-    /// (and goals) at least 2.4 radii apart and a radius away from the mesh's walls, all in the
-    /// largest connected part of the mesh.
+    /// (and goals) at least 2.4 radii apart and two radii away from the mesh's walls (so that
+    /// an agent can pass one standing at its goal on either side), all in the largest
+    /// connected part of the mesh.
     ///
     /// ```
     /// use portolan::crowd::scenarios::Scenario;
@@ -506,10 +507,12 @@ impl Scenario {
             }
         }
         let mesh = mesh_for(&scene, radius)?;
-        // Starts and goals keep a radius of room to every wall (in the mesh, where walls are
-        // already inflated by the radius), so an agent standing at its goal leaves a gap to
-        // walk around it.
-        let agents = random_pairs(&mesh, n, SPACING * radius, radius, seed)?
+        // Starts and goals keep two radii of room to every wall (in the mesh, where walls are
+        // already inflated by the radius), so an agent standing at its goal leaves room to
+        // pass it on either side. With one radius, an agent whose route ran along a wall could
+        // not pass one parked there, and ORCA held it still for good (brc202d, 500 agents,
+        // seed 1, exact routes: `tests/crowd.rs`).
+        let agents = random_pairs(&mesh, n, SPACING * radius, 2.0 * radius, seed)?
             .into_iter()
             .map(|(s, g)| AgentParams::new(s, g, radius, max_speed))
             .collect();
