@@ -26,7 +26,7 @@
 //! `graph` says which).
 //!
 //! **Scenarios on a map.** `random`: starts and goals uniform on the largest connected part of
-//! the mesh, 2.4 radii apart. `circle`: the library's circle scenario
+//! the mesh, 2.4 radii apart and two radii from its walls. `circle`: the library's circle scenario
 //! ([`portolan::crowd::scenarios::Scenario::circle`]) fitted to the map: concentric rings
 //! around the centre of the bounds, slots 3 radii apart along a ring and rings 3 radii apart,
 //! each agent going to the antipode of its slot; a slot is kept only when both it and its
@@ -591,9 +591,13 @@ fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f
     }
     let mesh = crowd_mesh(world, req.radius, limits)?;
     let pairs = match req.scenario {
-        // Anywhere on the mesh (its walls already keep the radius), starts and goals apart.
+        // Starts and goals apart, and two radii from the mesh's walls (which already keep
+        // the radius): an agent standing at its goal leaves room to pass it on either side
+        // (the library's scenarios do the same; an agent whose route runs along a wall could
+        // otherwise stand behind a parked one for good).
         ScenarioName::Random => {
-            match random_pairs(&mesh, req.agents, SPACING * req.radius, 0.0, req.seed) {
+            let clearance = 2.0 * req.radius;
+            match random_pairs(&mesh, req.agents, SPACING * req.radius, clearance, req.seed) {
                 Ok(pairs) => pairs,
                 Err(ScenarioError::NoRoom { placed, wanted }) => {
                     return Err(ApiError::NoRoom { placed, wanted })
