@@ -203,13 +203,11 @@
     const ask = () => api('POST', '/api/crowd', { agents, scenario, radius, speed, seed: opts.seed || 1, search });
     let r = await ask();
     let note = '';
-    // Asked again for the number placed, the server can place a few fewer (its draws stop
-    // after a number of misses that grows with the count asked for): a few tries.
-    const wanted = agents;
-    for (let tries = 0; tries < 4 && !r.ok && r.data.code === 'no-room' && r.data.placed > 0 &&
-      r.data.placed < agents && gen === c.generation; tries++) {
+    // Asked again for the number placed, the server places the same agents (its draws stop
+    // where they did whatever the count asked for).
+    if (!r.ok && r.data.code === 'no-room' && r.data.placed > 0 && gen === c.generation) {
+      note = `This map holds only ${r.data.placed} of ${agents} agents in a ${scenario}.`;
       agents = r.data.placed;
-      note = `This map holds only ${agents} of ${wanted} agents in a ${scenario}.`;
       r = await ask();
     }
     if (gen !== c.generation) {

@@ -120,9 +120,13 @@ pub const MAX_AGENTS: usize = 1 << 16;
 
 /// [`random_pairs`] stops after this many draws in a row that fit nowhere: a full map. Before
 /// it, a count far past what a map holds drew `200 n` times before saying so: 65,536 agents
-/// 0.6 apart on den011d took 16 s to place 21,184; now 3.9 s to place 19,843 (the last
-/// thousand places of a nearly full map cost more than 20,000 draws each).
+/// 0.6 apart and a radius from walls on den011d took 16 s to place 21,184, then 3.9 s to
+/// place 19,843 (the last thousand places of a nearly full map cost more than 20,000 draws
+/// each); two radii from walls, as the scenarios are now, 5.9 s to place 18,693.
 pub const MAX_MISS_RUN: usize = 20_000;
+
+/// [`random_pairs`] stops after this many draws that fit nowhere in all (about 16 s of draws).
+const MOST_MISSES: usize = 200 * MAX_AGENTS + 1000;
 
 /// [`ScenarioError::NoAgents`] for none, [`ScenarioError::TooManyAgents`] past [`MAX_AGENTS`].
 fn check_count(n: usize) -> Result<(), ScenarioError> {
@@ -552,8 +556,9 @@ impl Scenario {
 /// arguments: [`Scenario::random_on`] places its agents with it, and so does the web demo's
 /// crowd on the page's own mesh.
 ///
-/// Points are drawn in pairs until `n` pairs fit, or `200 n + 1000` pairs did not, or
-/// [`MAX_MISS_RUN`] in a row did not (the map is full);
+/// Points are drawn in pairs until `n` pairs fit, or [`MAX_MISS_RUN`] pairs in a row did not
+/// (the map is full), or `200` [`MAX_AGENTS`] in all did not. The stops do not depend on `n`,
+/// so asking again for the number [`ScenarioError::NoRoom`] reports gives the pairs placed;
 /// [`ScenarioError::NoRoom`] then says how many fitted. A spacing or clearance that is negative
 /// or not finite is [`ScenarioError::InvalidDistance`]; `n = 0` gives no pairs, and `n` past
 /// [`MAX_AGENTS`] is [`ScenarioError::TooManyAgents`].
@@ -597,9 +602,10 @@ pub fn random_pairs(
     let sampler = Sampler::new(mesh);
     let mut starts = Spread::new(spacing);
     let mut goals = Spread::new(spacing);
-    // (Capacity and the misses' bound grow with the pairs and saturate: `n` is the caller's.)
+    // The bound on misses does not depend on `n`, so the draws and where they stop are the
+    // same whatever `n` is: the first `k` pairs of any answer are the answer for `k`.
     let mut pairs = Vec::new();
-    let most_misses = n.saturating_mul(200).saturating_add(1000);
+    let most_misses = MOST_MISSES;
     let (mut misses, mut miss_run) = (0, 0);
     let mut scratch = SurfaceScratch::default();
     let mut clear = |(poly, p): (PolyId, Vec2)| {
@@ -723,7 +729,8 @@ mod tests {
     use super::*;
 
     /// Past [`MAX_AGENTS`] every scenario and `random_pairs` refuse at once; far past what a map
-    /// holds, `random_pairs` stops at a run of [`MAX_MISS_RUN`] misses with what it placed.
+    /// holds, `random_pairs` stops at a run of [`MAX_MISS_RUN`] misses with what it placed, and
+    /// asking for that many gives the same pairs (the stops do not depend on the count).
     #[test]
     fn counts_past_the_bound_or_the_room_are_refused_quickly() {
         let too_many = ScenarioError::TooManyAgents {
@@ -759,6 +766,14 @@ mod tests {
         };
         assert_eq!(wanted, MAX_AGENTS);
         assert!((50..400).contains(&placed), "{placed} placed");
+        let again = random_pairs(&mesh, placed, 40.0, 0.0, 3).unwrap();
+        assert_eq!(again.len(), placed);
+        let fewer = random_pairs(&mesh, placed / 2, 40.0, 0.0, 3).unwrap();
+        assert_eq!(
+            fewer[..],
+            again[..placed / 2],
+            "the first pairs of any answer"
+        );
     }
 
     /// A spacing of 0 takes every point (point agents), and a spacing tiny against the
