@@ -488,8 +488,8 @@ impl Scenario {
 
     /// Random start and goal pairs on `scene` for agents of `radius` and `max_speed`: starts
     /// (and goals) at least 2.4 radii apart and two radii away from the mesh's walls (so that
-    /// an agent can pass one standing at its goal on either side), all in the largest
-    /// connected part of the mesh.
+    /// an agent can pass one standing at its goal on either side; one radius where two leave
+    /// no room for them all), all in the largest connected part of the mesh.
     ///
     /// ```
     /// use portolan::crowd::scenarios::Scenario;
@@ -515,8 +515,14 @@ impl Scenario {
         // already inflated by the radius), so an agent standing at its goal leaves room to
         // pass it on either side. With one radius, an agent whose route ran along a wall could
         // not pass one parked there, and ORCA held it still for good (brc202d, 500 agents,
-        // seed 1, exact routes: `tests/crowd.rs`).
-        let agents = random_pairs(&mesh, n, SPACING * radius, 2.0 * radius, seed)?
+        // seed 1, exact routes: `tests/crowd.rs`). Where two radii leave no room for them all
+        // (passages narrower than four radii: a maze of one-cell corridors has none), one.
+        let spacing = SPACING * radius;
+        let pairs = match random_pairs(&mesh, n, spacing, 2.0 * radius, seed) {
+            Err(ScenarioError::NoRoom { .. }) => random_pairs(&mesh, n, spacing, radius, seed)?,
+            pairs => pairs?,
+        };
+        let agents = pairs
             .into_iter()
             .map(|(s, g)| AgentParams::new(s, g, radius, max_speed))
             .collect();
@@ -727,6 +733,18 @@ impl Spread {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two radii from walls where the map has room; in a maze of one-cell corridors (the mesh's
+    /// are half a cell wide for agents of a quarter cell), which has none, one radius.
+    #[test]
+    fn random_agents_fit_corridors_narrower_than_four_radii() {
+        let opts = crate::random_grid::MazeOptions::new(1, 1);
+        let maze = crate::random_grid::maze_grid(33, 33, &opts, 5).unwrap();
+        let s = Scenario::random_on(maze.to_scene(), 20, 1, 0.25, 2.0).unwrap();
+        assert_eq!(s.agents.len(), 20);
+        let two = random_pairs(&s.mesh, 20, SPACING * 0.25, 0.5, 1);
+        assert!(matches!(two, Err(ScenarioError::NoRoom { placed: 0, .. })), "{two:?}");
+    }
 
     /// Past [`MAX_AGENTS`] every scenario and `random_pairs` refuse at once; far past what a map
     /// holds, `random_pairs` stops at a run of [`MAX_MISS_RUN`] misses with what it placed, and

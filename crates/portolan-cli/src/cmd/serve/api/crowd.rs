@@ -594,10 +594,17 @@ fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f
         // Starts and goals apart, and two radii from the mesh's walls (which already keep
         // the radius): an agent standing at its goal leaves room to pass it on either side
         // (the library's scenarios do the same; an agent whose route runs along a wall could
-        // otherwise stand behind a parked one for good).
+        // otherwise stand behind a parked one for good). Where that leaves no room for them
+        // all (narrow passages), anywhere on the mesh.
         ScenarioName::Random => {
-            let clearance = 2.0 * req.radius;
-            match random_pairs(&mesh, req.agents, SPACING * req.radius, clearance, req.seed) {
+            let (spacing, wide) = (SPACING * req.radius, 2.0 * req.radius);
+            let pairs = match random_pairs(&mesh, req.agents, spacing, wide, req.seed) {
+                Err(ScenarioError::NoRoom { .. }) => {
+                    random_pairs(&mesh, req.agents, spacing, 0.0, req.seed)
+                }
+                pairs => pairs,
+            };
+            match pairs {
                 Ok(pairs) => pairs,
                 Err(ScenarioError::NoRoom { placed, wanted }) => {
                     return Err(ApiError::NoRoom { placed, wanted })
