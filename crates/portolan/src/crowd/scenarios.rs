@@ -743,7 +743,10 @@ mod tests {
         let s = Scenario::random_on(maze.to_scene(), 20, 1, 0.25, 2.0).unwrap();
         assert_eq!(s.agents.len(), 20);
         let two = random_pairs(&s.mesh, 20, SPACING * 0.25, 0.5, 1);
-        assert!(matches!(two, Err(ScenarioError::NoRoom { placed: 0, .. })), "{two:?}");
+        assert!(
+            matches!(two, Err(ScenarioError::NoRoom { placed: 0, .. })),
+            "{two:?}"
+        );
     }
 
     /// Past [`MAX_AGENTS`] every scenario and `random_pairs` refuse at once; far past what a map
