@@ -199,6 +199,16 @@ pub enum SearchArg {
     Corner,
 }
 
+impl From<SearchArg> for SearchMethod {
+    fn from(s: SearchArg) -> SearchMethod {
+        match s {
+            SearchArg::Funnel => SearchMethod::Funnel,
+            SearchArg::Exact => SearchMethod::Exact,
+            SearchArg::Corner => SearchMethod::Corner,
+        }
+    }
+}
+
 /// `--portal` values.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PortalArg {
@@ -353,7 +363,7 @@ impl SearchArgs {
                 if self.portal.is_some() {
                     bail!("--portal applies to the funnel search only (the exact search has no crossing-point estimate)");
                 }
-                o.method = SearchMethod::Exact;
+                o.method = self.search.into();
             }
             SearchArg::Corner => {
                 if self.portal.is_some() {
@@ -361,7 +371,7 @@ impl SearchArgs {
                         "--portal applies to the funnel search only (the corner search is exact)"
                     );
                 }
-                o.method = SearchMethod::Corner;
+                o.method = self.search.into();
             }
         }
         if let Some(e) = self.epsilon {

@@ -129,11 +129,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     .context("scenario")?;
     let dt = args.dt.unwrap_or(scenario.dt);
-    let search = match args.search {
-        SearchArg::Funnel => SearchMethod::Funnel,
-        SearchArg::Exact => SearchMethod::Exact,
-        SearchArg::Corner => SearchMethod::Corner,
-    };
+    let search = SearchMethod::from(args.search);
     let options = CrowdOptions::default()
         .with_max_replans_per_step(args.replans)
         .with_parallel(!args.sequential)
