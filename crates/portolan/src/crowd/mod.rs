@@ -1538,6 +1538,9 @@ impl Crowd {
             self.agents[i].queued = false;
             jobs.push((i, self.agents[i].position, self.agents[i].goal));
         }
+        if jobs.is_empty() {
+            return 0;
+        }
         // Per class, the options of its plans (only the channel is kept, and corners are found
         // each step, so no corner offset here).
         let options: Vec<SearchOptions> = self
