@@ -52,7 +52,7 @@ use super::budget;
 use super::errors::ApiError;
 use super::limits::Limits;
 use super::routes::{Reply, Route};
-use super::world::{App, World};
+use super::world::{build_graph_within, graph_over_budget, App, GraphMiss, World};
 use portolan::crowd::scenarios::{random_pairs, ScenarioError};
 use portolan::crowd::{AgentId, AgentParams, Crowd, CrowdError, CrowdOptions};
 use portolan::search::corner_graph::CornerGraph;
@@ -544,22 +544,11 @@ fn crowd_mesh(world: &World, radius: f64, limits: &Limits) -> Result<Arc<NavMesh
 /// The corner graph of a crowd's mesh, built within `corner_graph_timeout_ms` (past it, `422
 /// over-budget` naming that limit).
 fn crowd_graph(mesh: &NavMesh, limits: &Limits) -> Result<Arc<CornerGraph>, ApiError> {
-    let started = Instant::now();
-    let max = limits.corner_graph_timeout;
-    let token = portolan::build::CancelToken::new().with_deadline(started + max);
-    match CornerGraph::build_cancellable(mesh, &token) {
+    match build_graph_within(mesh, limits, None) {
         Ok(graph) => Ok(Arc::new(graph)),
-        Err(BuildError::Cancelled) => Err(ApiError::OverBudget {
-            limit: "corner_graph_timeout_ms",
-            value: started
-                .elapsed()
-                .as_millis()
-                .try_into()
-                .unwrap_or(usize::MAX),
-            max: max.as_millis().try_into().unwrap_or(usize::MAX),
-            before_build: false,
-        }),
-        Err(e) => Err(ApiError::Build(e)),
+        Err(GraphMiss::OverTime(ms)) => Err(graph_over_budget(ms, limits)),
+        Err(GraphMiss::Cancelled) => Err(ApiError::Timeout),
+        Err(GraphMiss::Build(e)) => Err(ApiError::Build(e)),
     }
 }
 

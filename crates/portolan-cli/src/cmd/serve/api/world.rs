@@ -90,6 +90,57 @@ pub struct World {
     pub(super) corner_graph_build: Mutex<()>,
 }
 
+/// Why [`build_graph_within`] built no graph.
+pub(super) enum GraphMiss {
+    /// Past `corner_graph_timeout_ms`, after this many milliseconds.
+    OverTime(usize),
+    /// Stopped by the caller's token first (a dropped request).
+    Cancelled,
+    /// The build failed.
+    Build(BuildError),
+}
+
+/// `422 over-budget` for a corner graph whose build passed `corner_graph_timeout_ms` after `ms`.
+pub(super) fn graph_over_budget(ms: usize, limits: &Limits) -> ApiError {
+    ApiError::OverBudget {
+        limit: "corner_graph_timeout_ms",
+        value: ms,
+        max: limits
+            .corner_graph_timeout
+            .as_millis()
+            .try_into()
+            .unwrap_or(usize::MAX),
+        before_build: false,
+    }
+}
+
+/// The corner graph of `mesh`, built within `corner_graph_timeout_ms` and stopped early by
+/// `cancel`: the world's graph ([`World::corner_graph`]) and a crowd's (`crowd.rs`).
+pub(super) fn build_graph_within(
+    mesh: &NavMesh,
+    limits: &Limits,
+    cancel: Option<&CancelToken>,
+) -> Result<CornerGraph, GraphMiss> {
+    let max = limits.corner_graph_timeout;
+    let started = Instant::now();
+    let token = cancel
+        .cloned()
+        .unwrap_or_default()
+        .with_deadline(started + max);
+    match CornerGraph::build_cancellable(mesh, &token) {
+        Ok(g) => Ok(g),
+        Err(BuildError::Cancelled) if started.elapsed() >= max => Err(GraphMiss::OverTime(
+            started
+                .elapsed()
+                .as_millis()
+                .try_into()
+                .unwrap_or(usize::MAX),
+        )),
+        Err(BuildError::Cancelled) => Err(GraphMiss::Cancelled),
+        Err(e) => Err(GraphMiss::Build(e)),
+    }
+}
+
 impl World {
     /// The corner graph of the mesh, built by the first query that needs it, within
     /// `corner_graph_timeout_ms` (past it, that query and every later one are answered `422
@@ -100,15 +151,9 @@ impl World {
         limits: &Limits,
         cancel: Option<&CancelToken>,
     ) -> Result<Arc<CornerGraph>, ApiError> {
-        let max = limits.corner_graph_timeout;
         let answer = |kept: &Result<Arc<CornerGraph>, usize>| match kept {
             Ok(g) => Ok(Arc::clone(g)),
-            &Err(ms) => Err(ApiError::OverBudget {
-                limit: "corner_graph_timeout_ms",
-                value: ms,
-                max: max.as_millis().try_into().unwrap_or(usize::MAX),
-                before_build: false,
-            }),
+            &Err(ms) => Err(graph_over_budget(ms, limits)),
         };
         if let Some(kept) = self.corner_graph.get() {
             return answer(kept);
@@ -120,23 +165,11 @@ impl World {
         if let Some(kept) = self.corner_graph.get() {
             return answer(kept);
         }
-        let started = Instant::now();
-        let token = cancel
-            .cloned()
-            .unwrap_or_default()
-            .with_deadline(started + max);
-        match CornerGraph::build_cancellable(&self.mesh, &token) {
+        match build_graph_within(&self.mesh, limits, cancel) {
             Ok(g) => answer(self.corner_graph.get_or_init(|| Ok(Arc::new(g)))),
-            Err(BuildError::Cancelled) if started.elapsed() >= max => {
-                let ms = started
-                    .elapsed()
-                    .as_millis()
-                    .try_into()
-                    .unwrap_or(usize::MAX);
-                answer(self.corner_graph.get_or_init(|| Err(ms)))
-            }
-            Err(BuildError::Cancelled) => Err(ApiError::Timeout),
-            Err(e) => Err(ApiError::Build(e)),
+            Err(GraphMiss::OverTime(ms)) => answer(self.corner_graph.get_or_init(|| Err(ms))),
+            Err(GraphMiss::Cancelled) => Err(ApiError::Timeout),
+            Err(GraphMiss::Build(e)) => Err(ApiError::Build(e)),
         }
     }
 }
