@@ -601,9 +601,8 @@ pub fn random_pairs(
             return Err(ScenarioError::InvalidDistance { what, value });
         }
     }
-    if n > MAX_AGENTS {
-        check_count(n)?;
-    }
+    // (`n = 0` is no pairs here, not an error.)
+    check_count(n.max(1))?;
     let mut rng = Rng::new(seed);
     let sampler = Sampler::new(mesh);
     let mut starts = Spread::new(spacing);
@@ -611,7 +610,6 @@ pub fn random_pairs(
     // The bound on misses does not depend on `n`, so the draws and where they stop are the
     // same whatever `n` is: the first `k` pairs of any answer are the answer for `k`.
     let mut pairs = Vec::new();
-    let most_misses = MOST_MISSES;
     let (mut misses, mut miss_run) = (0, 0);
     let mut scratch = SurfaceScratch::default();
     let mut clear = |(poly, p): (PolyId, Vec2)| {
@@ -621,7 +619,7 @@ pub fn random_pairs(
         }
         (!wall).then_some(p)
     };
-    while pairs.len() < n && misses < most_misses && miss_run < MAX_MISS_RUN {
+    while pairs.len() < n && misses < MOST_MISSES && miss_run < MAX_MISS_RUN {
         let s = sampler.sample(mesh, &mut rng);
         let g = sampler.sample(mesh, &mut rng);
         let s = s.and_then(&mut clear);
