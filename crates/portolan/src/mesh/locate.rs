@@ -373,8 +373,10 @@ impl NavMesh {
         let n = vs.len();
         let mut on_edge = None;
         for i in 0..n {
+            // (No `(i + 1) % n`: a division per edge, in every query's first step.)
+            let j = if i + 1 == n { 0 } else { i + 1 };
             let a = self.vertices[vs[i].index()];
-            let b = self.vertices[vs[(i + 1) % n].index()];
+            let b = self.vertices[vs[j].index()];
             match orient(a, b, p) {
                 Orientation::Clockwise => return None,
                 Orientation::Collinear => {
@@ -386,7 +388,7 @@ impl NavMesh {
                     }
                     if p == b {
                         return Some(Location::OnVertex {
-                            vertex: vs[(i + 1) % n],
+                            vertex: vs[j],
                             polygon: poly,
                         });
                     }
