@@ -16,7 +16,9 @@
 //! the crowd moves on that mesh as it is. When the world's scene changes (a new revision: a scene
 //! edit or reset, or a tiled edit of [`super::dynamic`], door toggles included), the next step
 //! rebuilds the crowd's mesh and hands it over with [`Crowd::set_mesh`] (the library's hook for
-//! dynamic obstacles): agents are put back on the new mesh and replan.
+//! dynamic obstacles): agents are put back on the new mesh and replan. The sessions of one
+//! revision and radius share their mesh and corner graph: after an edit, the first of them to
+//! step builds them for all (`Shared`).
 //!
 //! **Plans.** `"search"` picks how the agents plan ([`CrowdOptions::search`]): `"funnel"`, the
 //! chapter's channel search (the default); `"exact"`, every agent on a shortest route; or
@@ -321,6 +323,98 @@ fn relock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 #[derive(Debug, Default)]
 pub struct Crowds {
     inner: Mutex<Store>,
+    /// The meshes and corner graphs of the world's current revision, shared by its sessions.
+    meshes: Shared,
+}
+
+/// How many (radius, mesh) pairs of the world's current revision [`Shared`] keeps: the page
+/// offers a handful of radii, and a mesh past these is built again when asked for.
+const SHARED_MESHES: usize = 4;
+
+/// The crowd meshes of the world's current revision, one per radius, each with its corner
+/// graph once one is built: every session of that revision and radius moves on the same mesh
+/// (an [`Arc`]), and after a scene edit the first session to step builds the new mesh for all
+/// the others of its radius, which would each have built their own. Builds run outside the
+/// lock (another request never waits for one); two sessions that miss at once each build,
+/// and the first stored is kept. A revision newer than the one kept empties it (the world
+/// never goes back). Failures (a build past its timeout or budget) are not kept: the next
+/// request tries again.
+#[derive(Debug, Default)]
+struct Shared {
+    inner: Mutex<SharedMeshes>,
+}
+
+#[derive(Debug, Default)]
+struct SharedMeshes {
+    revision: u64,
+    /// (radius bits, mesh, its corner graph once built), the most recently used first.
+    meshes: Vec<(u64, Arc<NavMesh>, Option<Arc<CornerGraph>>)>,
+}
+
+impl Shared {
+    /// The mesh of a crowd of `radius` on `world` ([`crowd_mesh`]), shared with the other
+    /// sessions of its revision and radius.
+    fn mesh(&self, world: &World, radius: f64, limits: &Limits) -> Result<Arc<NavMesh>, ApiError> {
+        let key = radius.to_bits();
+        if let Some(mesh) = self.find(world.revision, |e| e.0 == key).map(|e| e.1) {
+            return Ok(mesh);
+        }
+        let mesh = crowd_mesh(world, radius, limits)?;
+        let mut shared = relock(&self.inner);
+        if shared.revision > world.revision {
+            // The world moved on meanwhile: this mesh is the caller's alone.
+            return Ok(mesh);
+        }
+        if shared.revision < world.revision {
+            shared.revision = world.revision;
+            shared.meshes.clear();
+        }
+        if let Some(k) = shared.meshes.iter().position(|e| e.0 == key) {
+            // Another request stored one first: everybody gets that one.
+            return Ok(Arc::clone(&shared.meshes[k].1));
+        }
+        shared.meshes.insert(0, (key, Arc::clone(&mesh), None));
+        shared.meshes.truncate(SHARED_MESHES);
+        Ok(mesh)
+    }
+
+    /// The corner graph of `mesh`, a mesh of `world`'s revision ([`crowd_graph`]), shared like
+    /// the mesh.
+    fn graph(
+        &self,
+        revision: u64,
+        mesh: &Arc<NavMesh>,
+        limits: &Limits,
+    ) -> Result<Arc<CornerGraph>, ApiError> {
+        let same = |e: &(u64, Arc<NavMesh>, Option<Arc<CornerGraph>>)| Arc::ptr_eq(&e.1, mesh);
+        if let Some(graph) = self.find(revision, same).and_then(|e| e.2) {
+            return Ok(graph);
+        }
+        let graph = crowd_graph(mesh, limits)?;
+        let mut shared = relock(&self.inner);
+        if shared.revision == revision {
+            if let Some(entry) = shared.meshes.iter_mut().find(|e| same(e)) {
+                return Ok(Arc::clone(entry.2.get_or_insert(graph)));
+            }
+        }
+        Ok(graph)
+    }
+
+    /// The entry of `revision` that `hit` picks, moved to the front (most recently used).
+    fn find(
+        &self,
+        revision: u64,
+        hit: impl Fn(&(u64, Arc<NavMesh>, Option<Arc<CornerGraph>>)) -> bool,
+    ) -> Option<(u64, Arc<NavMesh>, Option<Arc<CornerGraph>>)> {
+        let mut shared = relock(&self.inner);
+        if shared.revision != revision {
+            return None;
+        }
+        let k = shared.meshes.iter().position(hit)?;
+        let entry = shared.meshes.remove(k);
+        shared.meshes.insert(0, entry.clone());
+        Some(entry)
+    }
 }
 
 #[derive(Debug, Default)]
@@ -407,7 +501,7 @@ impl App {
         match route {
             CrowdRoute::Create => {
                 let req = parse::<CreateRequest>(body)?;
-                let (sim, build_ms) = create(&self.world(), &req, &limits)?;
+                let (sim, build_ms) = create(&self.world(), &req, &limits, &self.crowds.meshes)?;
                 let mut reply = snapshot(&sim, 0);
                 reply.ids = Some(sim.crowd.agents().iter().map(|a| a.id().0).collect());
                 reply.goals = Some(goals_of(&sim.crowd));
@@ -461,14 +555,15 @@ impl App {
         if world.revision == sim.revision {
             return Ok(());
         }
-        let mesh = crowd_mesh(&world, sim.radius, limits)?;
+        let shared = &self.crowds.meshes;
+        let mesh = shared.mesh(&world, sim.radius, limits)?;
         sim.crowd
             .set_mesh(0, mesh.clone())
             .map_err(ApiError::Crowd)?;
         sim.revision = world.revision;
         if sim.search == PlanName::Corner {
             // The old mesh's graph went with it; past the timeout the agents plan exactly.
-            let graph = crowd_graph(&mesh, limits).ok();
+            let graph = shared.graph(world.revision, &mesh, limits).ok();
             sim.crowd
                 .set_corner_graph(0, graph)
                 .map_err(ApiError::Crowd)?;
@@ -552,8 +647,14 @@ fn crowd_graph(mesh: &NavMesh, limits: &Limits) -> Result<Arc<CornerGraph>, ApiE
     }
 }
 
-/// Checks a create request, builds the crowd's mesh and places its agents.
-fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f64), ApiError> {
+/// Checks a create request, builds the crowd's mesh (or takes the one `shared` holds for its
+/// revision and radius) and places its agents.
+fn create(
+    world: &World,
+    req: &CreateRequest,
+    limits: &Limits,
+    shared: &Shared,
+) -> Result<(Sim, f64), ApiError> {
     let t = Instant::now();
     if req.agents == 0 {
         return Err(ApiError::BadAgents(
@@ -578,7 +679,7 @@ fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f
             max_speed: req.speed,
         }));
     }
-    let mesh = crowd_mesh(world, req.radius, limits)?;
+    let mesh = shared.mesh(world, req.radius, limits)?;
     let pairs = match req.scenario {
         // Starts and goals apart, and two radii from the mesh's walls (which already keep
         // the radius): an agent standing at its goal leaves room to pass it on either side
@@ -612,7 +713,7 @@ fn create(world: &World, req: &CreateRequest, limits: &Limits) -> Result<(Sim, f
     let options = CrowdOptions::default().with_search(req.search.method());
     let mut crowd = Crowd::new(mesh.clone(), options);
     if req.search == PlanName::Corner {
-        let graph = crowd_graph(&mesh, limits)?;
+        let graph = shared.graph(world.revision, &mesh, limits)?;
         crowd
             .set_corner_graph(0, Some(graph))
             .map_err(ApiError::Crowd)?;
@@ -870,6 +971,45 @@ mod tests {
             revision: 1,
             arrived: 0,
         }
+    }
+
+    /// Sessions of one revision and radius move on one mesh with one corner graph; another
+    /// radius or a later revision gets its own; a request for an older revision (the world
+    /// moved on while it built) is served but does not displace the newer; past
+    /// [`SHARED_MESHES`] radii the least recently used is built again.
+    #[test]
+    fn sessions_of_one_revision_and_radius_share_their_mesh_and_graph() {
+        let limits = Limits::default();
+        let settings = super::super::world::BuildSettings::trapezoid();
+        let world =
+            |revision| World::build(portolan::Scene::default_map(), settings, revision, None);
+        let (one, two) = (world(1).unwrap(), world(2).unwrap());
+        let shared = Shared::default();
+        let a = shared.mesh(&one, 5.0, &limits).unwrap();
+        let b = shared.mesh(&one, 5.0, &limits).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        let wider = shared.mesh(&one, 6.0, &limits).unwrap();
+        assert!(!Arc::ptr_eq(&a, &wider));
+        let g = shared.graph(1, &a, &limits).unwrap();
+        assert!(Arc::ptr_eq(&g, &shared.graph(1, &b, &limits).unwrap()));
+        assert_eq!(g.mesh_id(), a.instance_id());
+        // A mesh the cache does not hold (not a crowd mesh of this revision) gets its own.
+        let other = Arc::new((*a).clone());
+        assert!(!Arc::ptr_eq(&g, &shared.graph(1, &other, &limits).unwrap()));
+        // The next revision: new meshes, the old ones dropped.
+        let c = shared.mesh(&two, 5.0, &limits).unwrap();
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert_eq!(relock(&shared.inner).meshes.len(), 1);
+        // A late request for revision 1 is built for the caller alone.
+        let late = shared.mesh(&one, 5.0, &limits).unwrap();
+        assert!(!Arc::ptr_eq(&late, &a) && !Arc::ptr_eq(&late, &c));
+        assert!(Arc::ptr_eq(&c, &shared.mesh(&two, 5.0, &limits).unwrap()));
+        // Past SHARED_MESHES radii, the one used longest ago (5.0) goes.
+        for k in 0..SHARED_MESHES {
+            shared.mesh(&two, 1.0 + k as f64, &limits).unwrap();
+        }
+        assert_eq!(relock(&shared.inner).meshes.len(), SHARED_MESHES);
+        assert!(!Arc::ptr_eq(&c, &shared.mesh(&two, 5.0, &limits).unwrap()));
     }
 
     #[test]
