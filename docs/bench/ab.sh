@@ -8,6 +8,8 @@
 # first below it), which can move a map's time more than the change does. To force one choice on both sides,
 # apply docs/bench/fixed-fit.patch to the base (on a scratch branch, committed, as BASE) and to the working tree,
 # and write both indexes with PORTOLAN_FIT=BELOW,BUDGET set (BENCHMARKS.md, "Session 25").
+# AB_EVICT_KIB=K writes K KiB between two queries, untimed, and times each query alone (its data
+# out of the caches, as in a game frame; BENCHMARKS.md, session 32).
 # BASE is any git revision (HEAD: the last commit, against uncommitted changes). The harness and
 # both library builds live in WORK (default /tmp/portolan-ab); the base's tree is refreshed each
 # run. Use it where two binaries alternated cannot resolve a change of a few per cent

@@ -5,7 +5,8 @@
 //! shared 2-core machines two runs of one binary differ by 10–40%; the ratio of two sides
 //! timed this way moves by about 1%.
 //!
-//! Usage: `ab MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]`; `INDEX` may be `OLD,NEW`, two files
+//! Usage: `[AB_EVICT_KIB=K] ab MAP|MESH INDEX|- SCEN ROUNDS [exact|corner]` (see [`eviction`]);
+//! `INDEX` may be `OLD,NEW`, two files
 //! of the same mesh, where the two revisions' index formats differ; prints the mean µs per query of each
 //! side, their ratio over all rounds and the median round's, and each side's sum of lengths
 //! (equal sums: the same answers).
@@ -39,16 +40,45 @@ macro_rules! side {
             SearchOptions::corner(Arc::new(graph))
         };
         let mut finder = PathFinder::new();
-        move || {
+        // Every query once: (sum of lengths, queries, seconds). With `evict`, each query is
+        // timed alone and `evict` runs, untimed, before it.
+        move |evict: Option<&mut dyn FnMut()>| {
             let mut sum = 0.0;
-            for &(s, g) in &queries {
-                sum += finder
-                    .find_path(&mesh, s, g, &options)
-                    .map_or(0.0, |p| p.length);
-            }
-            (sum, queries.len())
+            let t = Instant::now();
+            let secs = match evict {
+                None => {
+                    for &(s, g) in &queries {
+                        sum += finder
+                            .find_path(&mesh, s, g, &options)
+                            .map_or(0.0, |p| p.length);
+                    }
+                    t.elapsed().as_secs_f64()
+                }
+                Some(evict) => {
+                    let mut secs = 0.0;
+                    for &(s, g) in &queries {
+                        evict();
+                        let t = Instant::now();
+                        sum += finder
+                            .find_path(&mesh, s, g, &options)
+                            .map_or(0.0, |p| p.length);
+                        secs += t.elapsed().as_secs_f64();
+                    }
+                    secs
+                }
+            };
+            (sum, queries.len(), secs)
         }
     }};
+}
+
+/// `AB_EVICT_KIB=K`: K KiB written between two queries (untimed), each query timed alone: what
+/// a query costs with its data out of the caches, as when a game's frame runs other work
+/// between two path queries (BENCHMARKS.md, "How much does a query lose when other work runs
+/// between queries?"). Unset or 0: the queries run back to back, timed together.
+fn eviction() -> Option<Vec<u64>> {
+    let kib: usize = std::env::var("AB_EVICT_KIB").ok()?.parse().ok()?;
+    (kib > 0).then(|| vec![0u64; kib * 128])
 }
 
 fn main() {
@@ -88,14 +118,25 @@ fn main() {
         method
     );
     // One untimed round each (caches, buffers), and the answers to compare.
-    let (sum_old, _) = old();
-    let (sum_new, _) = new();
+    let (sum_old, _, _) = old(None);
+    let (sum_new, _, _) = new(None);
     let (mut t_old, mut t_new, mut n) = (0.0, 0.0, 0usize);
     let mut ratios = Vec::with_capacity(rounds);
-    let time = |f: &mut dyn FnMut() -> (f64, usize)| {
-        let t = Instant::now();
-        let (_, k) = f();
-        (t.elapsed().as_secs_f64(), k)
+    let mut buffer = eviction();
+    let mut pass = 0u64;
+    let mut evict = move || {
+        if let Some(b) = buffer.as_mut() {
+            pass += 1;
+            for (i, x) in b.iter_mut().enumerate() {
+                *x = x.wrapping_add(pass ^ i as u64);
+            }
+            std::hint::black_box(&b[..]);
+        }
+    };
+    let evicting = std::env::var("AB_EVICT_KIB").is_ok_and(|k| k.parse().is_ok_and(|k: usize| k > 0));
+    let mut time = |f: &mut dyn FnMut(Option<&mut dyn FnMut()>) -> (f64, usize, f64)| {
+        let (_, k, secs) = f(evicting.then_some(&mut evict as &mut dyn FnMut()));
+        (secs, k)
     };
     for r in 0..rounds {
         let ((o, k), (w, _)) = if r % 2 == 0 {
