@@ -6,8 +6,11 @@
 # directory of index files kept between runs: a map's index is read from INDEXES/NAME.idx where it
 # is there, else built and left there, so that runs (and two binaries of one index format) meet the
 # same index, whose timed fit would otherwise differ per build (BENCHMARKS.md, "Session 28").
+# RUNS (default 3) is how many times the interleaved comparison runs per map: one run's speed-up
+# moves by up to 10% either way on this project's shared 2-core machines, so the row's figure is
+# the median run's (each run's is printed too; BENCHMARKS.md, "Session 32").
 cd "$(dirname "$0")/../.."
-P=${PORTOLAN:-target/release/portolan}; D=${DATA:-../shared/data}
+P=${PORTOLAN:-target/release/portolan}; D=${DATA:-../shared/data}; RUNS=${RUNS:-3}
 [ -n "$INDEXES" ] && mkdir -p "$INDEXES"
 source docs/bench/maps.sh
 rows=()
@@ -29,13 +32,18 @@ for r in "${rows[@]}"; do
     ix=$(mktemp /tmp/fast-rows-XXXXXX.idx)
     info=$($P index $src --output $ix 2>&1 | grep "corner graph")
   fi
-  g=$($P scen $src --scen $scen --index $ix --compare-exact 2>&1 >/dev/null | grep -E "optimal")
+  runs=()
+  for _ in $(seq "$RUNS"); do
+    g=$($P scen $src --scen $scen --index $ix --compare-exact 2>&1 >/dev/null | grep -E "optimal")
+    runs+=("$(grep -oE '[0-9.]+×$' <<< "$g" | tr -d '×')")
+  done
+  median=$(printf '%s\n' "${runs[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
   nc=$($P scen $src --scen $scen --index $ix --compare-exact --no-channel 2>&1 >/dev/null | grep -E "optimal" )
   ce=$($P scen $src --scen $scen --index $ix 2>&1 >/dev/null | grep "time" )
   [ -n "$INDEXES" ] || rm -f "$ix"
   ex=$($P scen $src --scen $scen --search exact 2>&1 >/dev/null | grep "time" )
   echo "$name | $info"
-  echo "   interleaved:  $g"
+  echo "   interleaved:  $g (the last of $RUNS runs: ${runs[*]}; median ${median}×)"
   echo "   no channel:   $nc"
   echo "   corner alone: $ce"
   echo "   exact alone:  $ex"
