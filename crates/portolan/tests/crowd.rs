@@ -614,3 +614,52 @@ fn a_route_along_a_wall_passes_agents_parked_there() {
     }
     assert_eq!(home(&crowd), 500, "arrived after {steps} steps");
 }
+
+/// One agent parked in a passage too narrow for two (3 radii wide: the centres have a band one
+/// radius wide) and one that must go through: the parked one gives way (pushed ahead to where
+/// there is room, stepping aside there), the other arrives, and the parked one walks back to its
+/// place. Before agents gave way, the two held each other still for good: the mover crept
+/// toward the far end ever more slowly (still 24 units short after 20,000 steps) while the
+/// parked one walked back as hard as it was pushed.
+#[test]
+fn a_parked_agent_gives_way_in_a_passage_too_narrow_for_two() {
+    use portolan::geom::Aabb;
+    let scene = Scene::new(Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(100.0, 30.0)))
+        .with_obstacle([(30.0, 0.0), (70.0, 0.0), (70.0, 13.5), (30.0, 13.5)])
+        .with_obstacle([(30.0, 16.5), (70.0, 16.5), (70.0, 30.0), (30.0, 30.0)]);
+    let mesh = Arc::new(build(&scene, &BuildOptions::default().with_agent_radius(1.0)).unwrap());
+    let mut crowd = Crowd::new(mesh.clone(), CrowdOptions::default());
+    let place = Vec2::new(50.0, 15.0);
+    let parked = crowd
+        .add_agent(AgentParams::new(place, place, 1.0, 3.0))
+        .unwrap();
+    let (start, goal) = (Vec2::new(10.0, 15.0), Vec2::new(90.0, 15.0));
+    let mover = crowd
+        .add_agent(AgentParams::new(start, goal, 1.0, 3.0))
+        .unwrap();
+    let at = |crowd: &Crowd, id: AgentId, p: Vec2| {
+        crowd.agent(id).unwrap().position().distance(p) <= 0.5
+    };
+    let (mut passed, mut worst) = (None, 0.0f64);
+    for step in 1..=4_000 {
+        crowd.step(0.05).unwrap();
+        let (a, b) = (crowd.agent(parked).unwrap(), crowd.agent(mover).unwrap());
+        assert!(
+            mesh.locate(a.position()).polygon().is_some()
+                && mesh.locate(b.position()).polygon().is_some()
+        );
+        worst = worst.max(max_overlap(&[a.position(), b.position()], &[1.0, 1.0]));
+        if passed.is_none() && at(&crowd, mover, goal) {
+            passed = Some(step);
+        }
+        if passed.is_some() && at(&crowd, parked, place) {
+            break;
+        }
+    }
+    let passed = passed.expect("the mover gets through");
+    assert!(
+        at(&crowd, parked, place),
+        "the parked agent is back (the mover through at step {passed})"
+    );
+    assert!(worst <= 0.05, "overlap {worst:.4} of the radii sum");
+}

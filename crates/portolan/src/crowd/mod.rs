@@ -42,6 +42,14 @@
 //!   ([`CrowdOptions::right_bias`]), varied by a few percent per agent from its id: a
 //!   right-hand rule, so head-on pairs pass left side to left side and a circle turns into a
 //!   roundabout. The bias is a pure function of the id, so steps stay deterministic.
+//! - **Giving way**: an agent at its goal holds its place and walks back when pushed away; in a
+//!   passage too narrow for two, that held a passing agent still for good (each pushing as
+//!   hard as the other). So a *parked* agent (one that has reached its current goal) steps
+//!   aside, across the other's heading, once a neighbour on its way (heading at it, wanting at
+//!   least half its top speed and getting less than half of that) has walked into it for a
+//!   second more than none has. Between walls the step aside is a slide along the passage,
+//!   and the neighbour pushes it ahead to where there is room; with nobody held up by it, it
+//!   walks back. A passer-by slowed for a moment goes round as before.
 //!
 //! **Radii.** An agent's centre moves on a mesh built for its radius (obstacles inflated by
 //! it), so a centre on the mesh means a body clear of obstacles. [`Crowd::new`] takes one mesh
@@ -132,6 +140,21 @@ const FOLLOW_TIME: f64 = 0.3;
 const FOLLOW_FLOOR: f64 = 0.1;
 /// Most polygons searched for walls around an agent.
 const WALL_POLYS: usize = 16;
+/// Giving way: a parked agent yields to a neighbour on its way (not parked) whose heading points
+/// at it within this cosine...
+const YIELD_CONE: f64 = 0.5;
+/// ...whose centre is within this many times their radii sum...
+const YIELD_RANGE: f64 = 2.0;
+/// ...who wants at least this fraction of its top speed (not one slowing down to arrive)...
+const YIELD_WANT: f64 = 0.5;
+/// ...and makes less than this fraction of the speed it wants along its heading: held up, not
+/// passing by.
+const YIELD_SLOW: f64 = 0.5;
+/// A parked agent steps aside at this fraction of its top speed...
+const YIELD_SPEED: f64 = 0.5;
+/// ...once a held-up neighbour has walked into it for this many seconds more than none has:
+/// a passer-by slowed a moment goes round, as it would without the rule.
+const YIELD_AFTER: f64 = 1.0;
 
 /// An agent's handle: stable for the agent's life, never reused by the same crowd.
 ///
@@ -571,12 +594,20 @@ pub struct Agent {
     queued: bool,
     /// Seconds without getting closer to the point steered toward.
     stall: f64,
+    /// Seconds a held-up neighbour has been walking into it (parked agents), less the
+    /// seconds none has: it steps aside from `YIELD_AFTER`.
+    pressure: f64,
     /// The closest the agent came to that point.
     best: f64,
     /// cos and sin of the right-hand bias angle.
     bias: (f64, f64),
     /// The unit direction it wanted to go last step (zero when standing).
     heading: Vec2,
+    /// The speed it wanted last step, along `heading` (after queueing).
+    want: f64,
+    /// It has reached its current goal (arrived there once since the goal was set): it only
+    /// holds its place, and gives way to agents on their way ([`Crowd::step`]).
+    parked: bool,
 }
 
 impl Agent {
@@ -738,8 +769,13 @@ struct StepOut {
     velocity: Vec2,
     poly: PolyId,
     heading: Vec2,
+    /// The speed it wanted last step, along `heading` (after queueing).
+    want: f64,
     cursor: usize,
     stall: f64,
+    /// Seconds a held-up neighbour has been walking into it (parked agents), less the
+    /// seconds none has: it steps aside from `YIELD_AFTER`.
+    pressure: f64,
     best: f64,
     replan: bool,
     /// The agent stood in polygon p beside the channel, next to `channel[k]`: (k, p).
@@ -756,8 +792,10 @@ impl Default for StepOut {
             velocity: Vec2::ZERO,
             poly: PolyId(0),
             heading: Vec2::ZERO,
+            want: 0.0,
             cursor: 0,
             stall: 0.0,
+            pressure: 0.0,
             best: 0.0,
             replan: false,
             reconnect: None,
@@ -775,10 +813,13 @@ struct Snap {
     position: Vec2,
     velocity: Vec2,
     heading: Vec2,
+    want: f64,
     radius: f64,
     id: AgentId,
     class: usize,
     arrived: bool,
+    parked: bool,
+    max_speed: f64,
 }
 
 /// Per-worker scratch.
@@ -1063,9 +1104,12 @@ impl Crowd {
             corridor: Corridor::default(),
             queued: true,
             stall: 0.0,
+            pressure: 0.0,
             best: f64::INFINITY,
             bias: (c, s),
             heading: Vec2::ZERO,
+            want: 0.0,
+            parked: false,
         });
         self.queue.push_back(id);
         Ok(id)
@@ -1117,6 +1161,7 @@ impl Crowd {
         })?;
         let a = &mut self.agents[i];
         a.goal = goal;
+        a.parked = false;
         a.corridor.valid = false;
         a.state = AgentState::Planning;
         if !a.queued {
@@ -1409,10 +1454,13 @@ impl Crowd {
                 position: b.position,
                 velocity: b.velocity,
                 heading: b.heading,
+                want: b.want,
                 radius: b.radius,
                 id: b.id,
                 class: b.class,
                 arrived: b.state == AgentState::Arrived,
+                parked: b.parked,
+                max_speed: b.max_speed,
             }
         };
         if parallel {
@@ -1465,6 +1513,7 @@ impl Crowd {
             let o = &out[slot as usize];
             a.velocity = o.velocity;
             a.heading = o.heading;
+            a.want = o.want;
             a.corridor.cursor = o.cursor;
             if let Some((k, p)) = o.reconnect {
                 // The polygon the agent stood in replaces the channel up to k.
@@ -1472,6 +1521,7 @@ impl Crowd {
                 a.corridor.cursor = 0;
             }
             a.stall = o.stall;
+            a.pressure = o.pressure;
             a.best = o.best;
             (o.replan && !a.queued).then(|| {
                 a.queued = true;
@@ -1516,6 +1566,7 @@ impl Crowd {
                 AgentState::Arrived => AgentState::Moving,
                 s => s,
             };
+            a.parked |= a.state == AgentState::Arrived;
             arrived += usize::from(a.state == AgentState::Arrived);
         }
         self.steps += 1;
@@ -1860,6 +1911,7 @@ impl Ctx<'_> {
         out.poly = a.poly;
         out.cursor = a.corridor.cursor;
         out.stall = a.stall;
+        out.pressure = 0.0;
         out.best = a.best;
         out.replan = false;
         out.reconnect = None;
@@ -1964,12 +2016,42 @@ impl Ctx<'_> {
         let mut near: [(f64, u32); MAX_NEIGHBOURS] = [(0.0, 0); MAX_NEIGHBOURS];
         let count = self.grid.nearest(pos, i, range_sq, &mut near[..k]);
         out.neighbour_count = count;
+        // Giving way: a parked agent that a held-up neighbour on its way walks into steps
+        // aside, across that neighbour's heading, to the side it already stands on (and walks
+        // back to its goal once nobody is held up by it). Holding its place, it would block a
+        // passage too narrow for two for good: in one, the walls turn the step aside into a
+        // slide along, and the neighbour pushes it ahead to where there is room.
+        if a.parked {
+            let held_up = near[..count].iter().find_map(|&(_, slot)| {
+                let b = &self.snaps[slot as usize];
+                let rel = pos - b.position;
+                let d = norm(rel);
+                (!b.parked
+                    && d <= YIELD_RANGE * (a.radius + b.radius)
+                    && b.heading.dot(rel) > YIELD_CONE * d
+                    && b.want >= YIELD_WANT * b.max_speed
+                    && b.velocity.dot(b.heading) < YIELD_SLOW * b.want)
+                    .then_some((b.heading, rel))
+            });
+            out.pressure = if held_up.is_some() {
+                (a.pressure + dt).min(2.0 * YIELD_AFTER)
+            } else {
+                (a.pressure - dt).max(0.0)
+            };
+            if let (Some((h, rel)), true) = (held_up, out.pressure >= YIELD_AFTER) {
+                // The side of the neighbour's line the agent stands on (its right on the line).
+                let left = Vec2::new(-h.y, h.x);
+                let side = if left.dot(rel) > 0.0 { left } else { -left };
+                preferred = side * (YIELD_SPEED * a.max_speed);
+            }
+        }
         // Queueing: an agent does not push into the back of a neighbour ahead going its way;
         // it follows at that neighbour's speed plus the gap closed in FOLLOW_TIME (a
         // car-following rule, so a jam at a door does not compress). Never below
         // FOLLOW_FLOOR of its top speed, so queues cannot lock each other for good.
         let speed = norm(preferred);
         out.heading = Vec2::ZERO;
+        out.want = 0.0;
         if speed > 0.0 {
             let dir = preferred / speed;
             let mut cap = speed;
@@ -1989,6 +2071,7 @@ impl Ctx<'_> {
             let cap = cap.max(FOLLOW_FLOOR * a.max_speed).min(speed);
             preferred = dir * cap;
             out.heading = dir;
+            out.want = cap;
         }
         let me = Me {
             position: pos,
