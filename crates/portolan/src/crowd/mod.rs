@@ -741,13 +741,14 @@ struct Class {
 }
 
 impl Class {
+    /// Whether `graph` was built for another mesh than the class's.
+    fn is_foreign(&self, graph: &CornerGraph) -> bool {
+        graph.mesh_id() != self.mesh.instance_id()
+    }
+
     /// Drops the corner graph where it was built for another mesh than the class's.
     fn drop_foreign_graph(&mut self) {
-        if self
-            .graph
-            .as_ref()
-            .is_some_and(|g| g.mesh_id() != self.mesh.instance_id())
-        {
+        if self.graph.as_ref().is_some_and(|g| self.is_foreign(g)) {
             self.graph = None;
         }
     }
@@ -813,13 +814,14 @@ struct Snap {
     position: Vec2,
     velocity: Vec2,
     heading: Vec2,
-    want: f64,
     radius: f64,
     id: AgentId,
     class: usize,
     arrived: bool,
-    parked: bool,
-    max_speed: f64,
+    /// On its way (not parked) and held up: it wants at least [`YIELD_WANT`] of its top speed
+    /// and gets under [`YIELD_SLOW`] of that along its heading (a parked agent it walks into
+    /// gives way; see [`Ctx::compute`]).
+    held_up: bool,
 }
 
 /// Per-worker scratch.
@@ -1247,10 +1249,7 @@ impl Crowd {
                 reason: "no such radius class",
             });
         };
-        if graph
-            .as_ref()
-            .is_some_and(|g| g.mesh_id() != c.mesh.instance_id())
-        {
+        if graph.as_ref().is_some_and(|g| c.is_foreign(g)) {
             return Err(CrowdError::ForeignGraph { class });
         }
         c.graph = graph;
@@ -1454,13 +1453,13 @@ impl Crowd {
                 position: b.position,
                 velocity: b.velocity,
                 heading: b.heading,
-                want: b.want,
                 radius: b.radius,
                 id: b.id,
                 class: b.class,
                 arrived: b.state == AgentState::Arrived,
-                parked: b.parked,
-                max_speed: b.max_speed,
+                held_up: !b.parked
+                    && b.want >= YIELD_WANT * b.max_speed
+                    && b.velocity.dot(b.heading) < YIELD_SLOW * b.want,
             }
         };
         if parallel {
@@ -2026,11 +2025,9 @@ impl Ctx<'_> {
                 let b = &self.snaps[slot as usize];
                 let rel = pos - b.position;
                 let d = norm(rel);
-                (!b.parked
+                (b.held_up
                     && d <= YIELD_RANGE * (a.radius + b.radius)
-                    && b.heading.dot(rel) > YIELD_CONE * d
-                    && b.want >= YIELD_WANT * b.max_speed
-                    && b.velocity.dot(b.heading) < YIELD_SLOW * b.want)
+                    && b.heading.dot(rel) > YIELD_CONE * d)
                     .then_some((b.heading, rel))
             });
             out.pressure = if held_up.is_some() {
