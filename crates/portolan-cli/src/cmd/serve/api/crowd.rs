@@ -54,7 +54,7 @@ use super::budget;
 use super::errors::ApiError;
 use super::limits::Limits;
 use super::routes::{Reply, Route};
-use super::world::{build_graph_within, graph_over_budget, App, GraphMiss, World};
+use super::world::{build_graph_within, App, World};
 use portolan::crowd::scenarios::{random_pairs, ScenarioError};
 use portolan::crowd::{AgentId, AgentParams, Crowd, CrowdError, CrowdOptions};
 use portolan::search::corner_graph::CornerGraph;
@@ -347,8 +347,18 @@ struct Shared {
 #[derive(Debug, Default)]
 struct SharedMeshes {
     revision: u64,
-    /// (radius bits, mesh, its corner graph once built), the most recently used first.
-    meshes: Vec<(u64, Arc<NavMesh>, Option<Arc<CornerGraph>>)>,
+    /// The most recently used first.
+    meshes: Vec<SharedMesh>,
+}
+
+/// A crowd mesh of [`SharedMeshes::revision`].
+#[derive(Debug, Clone)]
+struct SharedMesh {
+    /// The agents' radius, as bits (the key).
+    radius: u64,
+    mesh: Arc<NavMesh>,
+    /// Its corner graph, once built.
+    graph: Option<Arc<CornerGraph>>,
 }
 
 impl Shared {
@@ -356,7 +366,10 @@ impl Shared {
     /// sessions of its revision and radius.
     fn mesh(&self, world: &World, radius: f64, limits: &Limits) -> Result<Arc<NavMesh>, ApiError> {
         let key = radius.to_bits();
-        if let Some(mesh) = self.find(world.revision, |e| e.0 == key).map(|e| e.1) {
+        if let Some(mesh) = self
+            .find(world.revision, |e| e.radius == key)
+            .map(|e| e.mesh)
+        {
             return Ok(mesh);
         }
         let mesh = crowd_mesh(world, radius, limits)?;
@@ -369,11 +382,16 @@ impl Shared {
             shared.revision = world.revision;
             shared.meshes.clear();
         }
-        if let Some(k) = shared.meshes.iter().position(|e| e.0 == key) {
+        if let Some(e) = shared.meshes.iter().find(|e| e.radius == key) {
             // Another request stored one first: everybody gets that one.
-            return Ok(Arc::clone(&shared.meshes[k].1));
+            return Ok(Arc::clone(&e.mesh));
         }
-        shared.meshes.insert(0, (key, Arc::clone(&mesh), None));
+        let entry = SharedMesh {
+            radius: key,
+            mesh: Arc::clone(&mesh),
+            graph: None,
+        };
+        shared.meshes.insert(0, entry);
         shared.meshes.truncate(SHARED_MESHES);
         Ok(mesh)
     }
@@ -386,26 +404,22 @@ impl Shared {
         mesh: &Arc<NavMesh>,
         limits: &Limits,
     ) -> Result<Arc<CornerGraph>, ApiError> {
-        let same = |e: &(u64, Arc<NavMesh>, Option<Arc<CornerGraph>>)| Arc::ptr_eq(&e.1, mesh);
-        if let Some(graph) = self.find(revision, same).and_then(|e| e.2) {
+        let same = |e: &SharedMesh| Arc::ptr_eq(&e.mesh, mesh);
+        if let Some(graph) = self.find(revision, same).and_then(|e| e.graph) {
             return Ok(graph);
         }
         let graph = crowd_graph(mesh, limits)?;
         let mut shared = relock(&self.inner);
         if shared.revision == revision {
             if let Some(entry) = shared.meshes.iter_mut().find(|e| same(e)) {
-                return Ok(Arc::clone(entry.2.get_or_insert(graph)));
+                return Ok(Arc::clone(entry.graph.get_or_insert(graph)));
             }
         }
         Ok(graph)
     }
 
     /// The entry of `revision` that `hit` picks, moved to the front (most recently used).
-    fn find(
-        &self,
-        revision: u64,
-        hit: impl Fn(&(u64, Arc<NavMesh>, Option<Arc<CornerGraph>>)) -> bool,
-    ) -> Option<(u64, Arc<NavMesh>, Option<Arc<CornerGraph>>)> {
+    fn find(&self, revision: u64, hit: impl Fn(&SharedMesh) -> bool) -> Option<SharedMesh> {
         let mut shared = relock(&self.inner);
         if shared.revision != revision {
             return None;
@@ -639,12 +653,9 @@ fn crowd_mesh(world: &World, radius: f64, limits: &Limits) -> Result<Arc<NavMesh
 /// The corner graph of a crowd's mesh, built within `corner_graph_timeout_ms` (past it, `422
 /// over-budget` naming that limit).
 fn crowd_graph(mesh: &NavMesh, limits: &Limits) -> Result<Arc<CornerGraph>, ApiError> {
-    match build_graph_within(mesh, limits, None) {
-        Ok(graph) => Ok(Arc::new(graph)),
-        Err(GraphMiss::OverTime(ms)) => Err(graph_over_budget(ms, limits)),
-        Err(GraphMiss::Cancelled) => Err(ApiError::Timeout),
-        Err(GraphMiss::Build(e)) => Err(ApiError::Build(e)),
-    }
+    build_graph_within(mesh, limits, None)
+        .map(Arc::new)
+        .map_err(|miss| miss.into_error(limits))
 }
 
 /// Checks a create request, builds the crowd's mesh (or takes the one `shared` holds for its

@@ -100,8 +100,20 @@ pub(super) enum GraphMiss {
     Build(BuildError),
 }
 
+impl GraphMiss {
+    /// The answer to a request whose graph was not built: `422 over-budget` past the timeout,
+    /// `timeout` when the caller stopped it, the build's error otherwise.
+    pub(super) fn into_error(self, limits: &Limits) -> ApiError {
+        match self {
+            GraphMiss::OverTime(ms) => graph_over_budget(ms, limits),
+            GraphMiss::Cancelled => ApiError::Timeout,
+            GraphMiss::Build(e) => ApiError::Build(e),
+        }
+    }
+}
+
 /// `422 over-budget` for a corner graph whose build passed `corner_graph_timeout_ms` after `ms`.
-pub(super) fn graph_over_budget(ms: usize, limits: &Limits) -> ApiError {
+fn graph_over_budget(ms: usize, limits: &Limits) -> ApiError {
     ApiError::OverBudget {
         limit: "corner_graph_timeout_ms",
         value: ms,
@@ -167,9 +179,9 @@ impl World {
         }
         match build_graph_within(&self.mesh, limits, cancel) {
             Ok(g) => answer(self.corner_graph.get_or_init(|| Ok(Arc::new(g)))),
+            // (Past the timeout is kept: every later query gets the same answer.)
             Err(GraphMiss::OverTime(ms)) => answer(self.corner_graph.get_or_init(|| Err(ms))),
-            Err(GraphMiss::Cancelled) => Err(ApiError::Timeout),
-            Err(GraphMiss::Build(e)) => Err(ApiError::Build(e)),
+            Err(miss) => Err(miss.into_error(limits)),
         }
     }
 }
