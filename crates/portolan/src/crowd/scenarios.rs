@@ -517,12 +517,8 @@ impl Scenario {
         // not pass one parked there, and ORCA held it still for good (brc202d, 500 agents,
         // seed 1, exact routes: `tests/crowd.rs`). Where two radii leave no room for them all
         // (passages narrower than four radii: a maze of one-cell corridors has none), one.
-        let spacing = SPACING * radius;
-        let pairs = match random_pairs(&mesh, n, spacing, 2.0 * radius, seed) {
-            Err(ScenarioError::NoRoom { .. }) => random_pairs(&mesh, n, spacing, radius, seed)?,
-            pairs => pairs?,
-        };
-        let agents = pairs
+        let clearances = [2.0 * radius, radius];
+        let agents = random_pairs_with_room(&mesh, n, SPACING * radius, clearances, seed)?
             .into_iter()
             .map(|(s, g)| AgentParams::new(s, g, radius, max_speed))
             .collect();
@@ -553,6 +549,36 @@ impl Scenario {
             crowd.add_agent(a.clone())?;
         }
         Ok(crowd)
+    }
+}
+
+/// [`random_pairs`] with the first of two clearances from the walls that has room for all `n`
+/// pairs: `[preferred, fallback]`. The scenarios keep agents two radii from walls, so that an
+/// agent parked at its goal leaves room to pass it on either side, and less where that leaves
+/// no room for them all (passages under four radii wide). Errors other than
+/// [`ScenarioError::NoRoom`] come from the first try; `NoRoom` from the second.
+///
+/// ```
+/// use portolan::crowd::scenarios::{random_pairs, random_pairs_with_room};
+/// use portolan::{build, BuildOptions, Scene};
+/// let mesh = build(&Scene::default_map(), &BuildOptions::default()).unwrap();
+/// // Room for 30 pairs 20 from every wall: the same pairs as `random_pairs` with 20.
+/// let wide = random_pairs_with_room(&mesh, 30, 10.0, [20.0, 0.0], 7).unwrap();
+/// assert_eq!(wide, random_pairs(&mesh, 30, 10.0, 20.0, 7).unwrap());
+/// // No room 1,000 from every wall: anywhere.
+/// let anywhere = random_pairs_with_room(&mesh, 30, 10.0, [1000.0, 0.0], 7).unwrap();
+/// assert_eq!(anywhere, random_pairs(&mesh, 30, 10.0, 0.0, 7).unwrap());
+/// ```
+pub fn random_pairs_with_room(
+    mesh: &NavMesh,
+    n: usize,
+    spacing: f64,
+    [preferred, fallback]: [f64; 2],
+    seed: u64,
+) -> Result<Vec<(Vec2, Vec2)>, ScenarioError> {
+    match random_pairs(mesh, n, spacing, preferred, seed) {
+        Err(ScenarioError::NoRoom { .. }) => random_pairs(mesh, n, spacing, fallback, seed),
+        pairs => pairs,
     }
 }
 

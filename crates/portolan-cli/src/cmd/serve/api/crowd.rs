@@ -55,7 +55,7 @@ use super::errors::ApiError;
 use super::limits::Limits;
 use super::routes::{Reply, Route};
 use super::world::{build_graph_within, App, World};
-use portolan::crowd::scenarios::{random_pairs, ScenarioError};
+use portolan::crowd::scenarios::{random_pairs_with_room, ScenarioError};
 use portolan::crowd::{AgentId, AgentParams, Crowd, CrowdError, CrowdOptions};
 use portolan::search::corner_graph::CornerGraph;
 use portolan::search::SearchMethod;
@@ -698,14 +698,8 @@ fn create(
         // otherwise stand behind a parked one for good). Where that leaves no room for them
         // all (narrow passages), anywhere on the mesh.
         ScenarioName::Random => {
-            let (spacing, wide) = (SPACING * req.radius, 2.0 * req.radius);
-            let pairs = match random_pairs(&mesh, req.agents, spacing, wide, req.seed) {
-                Err(ScenarioError::NoRoom { .. }) => {
-                    random_pairs(&mesh, req.agents, spacing, 0.0, req.seed)
-                }
-                pairs => pairs,
-            };
-            match pairs {
+            let (spacing, clearances) = (SPACING * req.radius, [2.0 * req.radius, 0.0]);
+            match random_pairs_with_room(&mesh, req.agents, spacing, clearances, req.seed) {
                 Ok(pairs) => pairs,
                 Err(ScenarioError::NoRoom { placed, wanted }) => {
                     return Err(ApiError::NoRoom { placed, wanted })
