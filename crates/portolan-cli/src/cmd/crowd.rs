@@ -230,7 +230,9 @@ pub fn run(args: Args) -> Result<()> {
         .unwrap_or(0.0);
     let summary = Summary {
         scenario: scenario.kind.to_string(),
-        search: format!("{search:?}").to_lowercase(),
+        // The name `--search` takes (every value has one).
+        search: clap::ValueEnum::to_possible_value(&args.search)
+            .map_or_else(String::new, |v| v.get_name().to_owned()),
         graph_build_ms: graph_ms,
         agents: scenario.agents.len(),
         steps,
