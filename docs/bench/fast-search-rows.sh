@@ -8,7 +8,8 @@
 # same index, whose timed fit would otherwise differ per build (BENCHMARKS.md, "Session 28").
 # RUNS (default 3) is how many times the interleaved comparison runs per map: one run's speed-up
 # moves by up to 10% either way on this project's shared 2-core machines, so the row's figure is
-# the median run's (each run's is printed too; BENCHMARKS.md, "Session 32").
+# the median run's (each run's is printed too; BENCHMARKS.md, "Session 32"). The floor line is the time
+# to locate both endpoints, which bounds any method's speed-up (BENCHMARKS.md, "Session 33").
 cd "$(dirname "$0")/../.."
 P=${PORTOLAN:-target/release/portolan}; D=${DATA:-../shared/data}; RUNS=${RUNS:-3}
 [ -n "$INDEXES" ] && mkdir -p "$INDEXES"
@@ -34,7 +35,8 @@ for r in "${rows[@]}"; do
   fi
   runs=()
   for _ in $(seq "$RUNS"); do
-    g=$($P scen $src --scen $scen --index $ix --compare-exact 2>&1 >/dev/null | grep -E "optimal")
+    out=$($P scen $src --scen $scen --index $ix --compare-exact 2>&1 >/dev/null)
+    g=$(grep -E "optimal" <<< "$out"); floor=$(grep -E "^floor" <<< "$out")
     runs+=("$(grep -oE '[0-9.]+×$' <<< "$g" | tr -d '×')")
   done
   median=$(printf '%s\n' "${runs[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
@@ -44,6 +46,7 @@ for r in "${rows[@]}"; do
   ex=$($P scen $src --scen $scen --search exact 2>&1 >/dev/null | grep "time" )
   echo "$name | $info"
   echo "   interleaved:  $g (the last of $RUNS runs: ${runs[*]}; median ${median}×)"
+  echo "   $floor (the last run's)"
   echo "   no channel:   $nc"
   echo "   corner alone: $ce"
   echo "   exact alone:  $ex"

@@ -559,6 +559,17 @@ fn scen_corner_search_with_compare_exact() {
         err.contains("optimal 100.0%, mean excess 0.0000%, max excess 0.0000%, speed-up "),
         "{err}"
     );
+    // The floor line: the time to locate both endpoints, and the most any speed-up could be.
+    let floor = err
+        .lines()
+        .find_map(|l| l.strip_prefix("floor: locating both endpoints "))
+        .unwrap_or_else(|| panic!("no floor line: {err}"));
+    let (us, ceiling) = floor
+        .split_once(" µs a query, the exact search's mean ")
+        .and_then(|(us, rest)| Some((us.parse::<f64>().ok()?, rest.strip_suffix("× that")?)))
+        .unwrap_or_else(|| panic!("floor line {floor:?}"));
+    let ceiling: f64 = ceiling.parse().unwrap();
+    assert!(us > 0.0 && ceiling > 1.0, "{floor}");
     let text = std::fs::read_to_string(&csv).unwrap();
     let mut lines = text.lines();
     assert_eq!(

@@ -37,6 +37,11 @@
 //! the crate. `--budget-mib` builds the index within that many MiB
 //! ([`CornerGraphOptions::with_memory_budget`]) instead of its mesh's own budget: what each
 //! budget buys against the crate (BENCHMARKS.md, "What does the index buy per megabyte?").
+//!
+//! A last table gives each row's *floor*: the time to locate both endpoints (timed as the sides
+//! are, after them), which every method that answers from the endpoints' positions spends first,
+//! and the highest ratio to the crate that a method costing only that could reach, beside the
+//! mean time that 6× and 30× the crate (issue 15's goals) leave a query.
 
 use anyhow::{bail, Context, Result};
 use portolan::build::CancelToken;
@@ -381,6 +386,8 @@ fn main() -> Result<()> {
     );
     let mut log_ratios = Vec::new();
     let mut index_log_ratios = Vec::new();
+    // Per row: name, the crate's mean, the floor's and the timer's (the table of floors).
+    let mut floors: Vec<(String, f64, f64, f64)> = Vec::new();
     for row in ROWS
         .iter()
         .filter(|r| only.is_empty() || only.iter().any(|o| o == *r))
@@ -438,6 +445,8 @@ fn main() -> Result<()> {
         let to_glam = |p: Vec2| glam::Vec2::new(p.x as f32, p.y as f32);
         let (mut t_ours, mut t_lm, mut t_theirs) = (Vec::new(), Vec::new(), Vec::new());
         let mut t_index = Vec::new();
+        let mut t_floor = Vec::new();
+        let mut t_timer = Vec::new();
         let mut index_differs = 0usize;
         let (mut disagree, mut worst, mut vs_expected) = (0usize, 0.0f64, 0usize);
         let mut lm_differs = 0usize;
@@ -564,6 +573,26 @@ fn main() -> Result<()> {
             if with_index {
                 t_index.push(median(&mut runs[3]));
             }
+            // The floor: locating both endpoints, which every query of every side does first
+            // (timed the same way, after the sides, so that their order is unchanged).
+            let locate = || {
+                std::hint::black_box((ours.locate(s), ours.locate(g)));
+            };
+            locate();
+            let mut floor_runs = Vec::with_capacity(reps);
+            for _ in 0..reps {
+                let t = Instant::now();
+                locate();
+                floor_runs.push(t.elapsed().as_secs_f64() * 1e6);
+            }
+            t_floor.push(median(&mut floor_runs));
+            // And the timer alone, which every timed run includes.
+            floor_runs.clear();
+            for _ in 0..reps {
+                let t = Instant::now();
+                floor_runs.push(std::hint::black_box(t.elapsed()).as_secs_f64() * 1e6);
+            }
+            t_timer.push(median(&mut floor_runs));
         }
         let (om, omed, o99) = stats(&mut t_ours);
         let (tm, tmed, t99) = stats(&mut t_theirs);
@@ -578,6 +607,12 @@ fn main() -> Result<()> {
             ("-".into(), "-".into(), "-".into())
         };
         log_ratios.push((tm / om).ln());
+        floors.push((
+            case.name.clone(),
+            tm,
+            stats(&mut t_floor).0,
+            stats(&mut t_timer).0,
+        ));
         let index_cells = if with_index {
             let (im, imed, i99) = stats(&mut t_index);
             index_log_ratios.push((tm / im).ln());
@@ -620,7 +655,40 @@ fn main() -> Result<()> {
             geomean(&index_log_ratios)
         );
     }
+    print_floors(&floors);
     Ok(())
+}
+
+/// The table of floors: per row, the time to locate both endpoints (every method that answers
+/// from the endpoints' positions does that first, Portolan's searches and the crate's alike),
+/// the highest ratio to the crate that a method costing only that could reach, and the mean
+/// time per query that issue 15's two goals leave (the crate's mean over 6 and over 30).
+fn print_floors(floors: &[(String, f64, f64, f64)]) {
+    if floors.is_empty() {
+        return;
+    }
+    println!(
+        "\nFloors (µs a query, means; each timed as the sides are, the timer's own cost included):\n\n\
+         | mesh | crate | locating both endpoints | ceiling: crate / locating | left by 6× the crate | left by 30× the crate | the timer alone |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    for (name, crate_mean, floor, timer) in floors {
+        let mark = |goal: f64| {
+            if crate_mean / goal < *floor {
+                " (below the floor)"
+            } else {
+                ""
+            }
+        };
+        println!(
+            "| {name} | {crate_mean:.2} | {floor:.3} | {:.1}× | {:.3}{} | {:.3}{} | {timer:.3} |",
+            crate_mean / floor,
+            crate_mean / 6.0,
+            mark(6.0),
+            crate_mean / 30.0,
+            mark(30.0),
+        );
+    }
 }
 
 #[cfg(test)]

@@ -64,7 +64,9 @@ pub struct Args {
     /// one on every other query (run second, a search finds the query's data in the caches, so
     /// neither always goes second; the `time` line then mixes both positions): the CSV gains
     /// `exact,excess` columns (excess relative to the exact length) and stderr a summary line `optimal N%, mean excess X%, max excess Y%, speed-up Z×`
-    /// (optimal within 1e-9 relative; speed-up = the exact search's mean time / this one's).
+    /// (optimal within 1e-9 relative; speed-up = the exact search's mean time / this one's),
+    /// then a line `floor: locating both endpoints X µs a query, the exact search's mean Y×
+    /// that` (every method first locates the endpoints: no speed-up can pass Y).
     #[arg(long)]
     pub compare_exact: bool,
     /// Load the corner graph from this file (written by `portolan index` for the same mesh)
@@ -227,6 +229,12 @@ pub fn run(args: Args) -> Result<()> {
             });
             let exact = exact.ok().map(|p| p.length);
             let excess = compare.add(length, exact, us, exact_us);
+            // The floor: locating both endpoints, the first step of every method that answers
+            // from the endpoints' positions (timed alike, after both searches).
+            let (_, floor_us) = timed(args.repeat, || {
+                std::hint::black_box((mesh.locate(q.start), mesh.locate(q.goal)))
+            });
+            compare.floor_us += floor_us;
             write!(
                 out,
                 ",{},{}",
@@ -258,6 +266,7 @@ pub fn run(args: Args) -> Result<()> {
     eprintln!("time (µs):  mean {mean:.1}, median {median:.1}, p99 {p99:.1}");
     if args.compare_exact {
         eprintln!("{}", compare.summary());
+        eprintln!("{}", compare.floor(queries.len()));
     }
     if mismatches > 0 {
         bail!(
@@ -305,6 +314,8 @@ struct Compare {
     exact_us: f64,
     /// Queries where one search found a path and the other did not.
     disagree: usize,
+    /// Time spent locating both endpoints of every query (the floor).
+    floor_us: f64,
 }
 
 impl Compare {
@@ -333,6 +344,18 @@ impl Compare {
                 None
             }
         }
+    }
+
+    /// `floor: locating both endpoints X µs a query, the exact search's mean Y× that`: the
+    /// highest speed-up over the exact search that a method answering from its endpoints'
+    /// positions could reach on these queries, which it must first locate.
+    fn floor(&self, queries: usize) -> String {
+        let n = queries.max(1) as f64;
+        format!(
+            "floor: locating both endpoints {:.3} µs a query, the exact search's mean {:.1}× that",
+            self.floor_us / n,
+            self.exact_us / self.floor_us.max(f64::MIN_POSITIVE)
+        )
     }
 
     /// `optimal N%, mean excess X%, max excess Y%, speed-up Z×`.
