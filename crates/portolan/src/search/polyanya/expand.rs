@@ -308,12 +308,48 @@ impl ExactSearch {
     /// to polygons that are start polygons too). An edge whose line only passes through the
     /// start is reached by walking along that line (see `successor`). Queues them.
     pub(super) fn push_start_nodes(&mut self, mesh: &NavMesh, q: &Query, sloc: Location) {
-        self.expand_point(mesh, q, NONE, START, 0.0, sloc);
-        if let Some(first) = self.queue_successors(mesh, q) {
+        if self.is_plain(q) {
+            self.push_start_nodes_as::<true>(mesh, q, sloc);
+        } else {
+            self.push_start_nodes_as::<false>(mesh, q, sloc);
+        }
+    }
+
+    /// [`push_start_nodes`](Self::push_start_nodes) compiled for one kind of query (`PLAIN`: see
+    /// [`is_plain`](Self::is_plain)).
+    fn push_start_nodes_as<const PLAIN: bool>(
+        &mut self,
+        mesh: &NavMesh,
+        q: &Query,
+        sloc: Location,
+    ) {
+        self.expand_point::<PLAIN>(mesh, q, NONE, START, 0.0, sloc);
+        if let Some(first) = self.queue_successors::<PLAIN>(mesh, q) {
             let n = self.nodes[first as usize];
-            let f = n.g + self.node_h(mesh, q, &n);
+            let f = n.g + self.node_h::<PLAIN>(mesh, q, &n);
             self.heap.push(Open::new(f, n.g, first));
         }
+    }
+
+    /// Whether this query is a *plain* one: a point-to-point search with none of the options
+    /// and modes that the search core tests for at every node (no off-mesh links, filter,
+    /// landmarks, bound or corner graph; not a sweep nor one-to-all). The core's functions take
+    /// that as a const parameter, `PLAIN`, so that the plain search, the one most queries run,
+    /// is compiled without those tests (BENCHMARKS.md, "Session 33", has what that saves). With
+    /// `PLAIN` false they run as before, each test at run time.
+    #[inline]
+    pub(super) fn is_plain(&self, q: &Query) -> bool {
+        #[cfg(test)]
+        if self.force_general {
+            return false;
+        }
+        !self.one_to_all
+            && self.sweep == Sweep::Off
+            && !q.links
+            && q.filter.is_none()
+            && q.landmarks.is_none()
+            && q.graph.is_none()
+            && q.epsilon == 0.0
     }
 
     /// The successors of a point root (the start, or where a link lands) at distance `g`,
@@ -321,7 +357,7 @@ impl ExactSearch {
     /// an origin node naming the polygon, then one node per edge that does not hold the point;
     /// with links, also the goal and the link take-offs in the polygon, which the point sees
     /// (polygons are convex).
-    pub(super) fn expand_point(
+    pub(super) fn expand_point<const PLAIN: bool>(
         &mut self,
         mesh: &NavMesh,
         q: &Query,
@@ -332,13 +368,13 @@ impl ExactSearch {
     ) {
         let x = Self::root_point(mesh, q, root);
         for_each_polygon(mesh, loc, |p| {
-            if root != START && q.filter.is_some_and(|f| f.is_excluded(p)) {
+            if !PLAIN && root != START && q.filter.is_some_and(|f| f.is_excluded(p)) {
                 return;
             }
             let origin = self.push_point_node(g, root, p.0, ORIGIN, parent);
-            if q.links {
+            if !PLAIN && q.links {
                 if self.is_goal(p) {
-                    self.final_node(mesh, q, origin, root, g);
+                    self.final_node::<PLAIN>(mesh, q, origin, root, g);
                 }
                 for e in mesh.links_from(p) {
                     self.take_off(mesh, q, origin, root, g, e);
@@ -353,7 +389,7 @@ impl ExactSearch {
                     continue;
                 }
                 let (from, to) = (End::Vertex(ia.0), End::Vertex(ib.0));
-                self.successor(mesh, q, origin, p, i, root, g, from, to);
+                self.successor::<PLAIN>(mesh, q, origin, p, i, root, g, from, to);
             }
         });
     }
@@ -383,21 +419,36 @@ impl ExactSearch {
 
     /// Expands node `idx`: a landing node like a start point, any other through its polygon.
     #[inline]
-    pub(super) fn expand_node(&mut self, mesh: &NavMesh, q: &Query, idx: u32) {
+    pub(super) fn expand_node<const PLAIN: bool>(&mut self, mesh: &NavMesh, q: &Query, idx: u32) {
         let n = self.nodes[idx as usize];
-        if n.entry == LANDING {
+        if !PLAIN && n.entry == LANDING {
             let at = Self::root_point(mesh, q, n.root);
-            self.expand_point(mesh, q, idx, n.root, n.g, mesh.locate(at));
-        } else if n.entry == CORNER {
+            self.expand_point::<PLAIN>(mesh, q, idx, n.root, n.g, mesh.locate(at));
+        } else if !PLAIN && n.entry == CORNER {
             self.expand_corner(mesh, q, idx);
         } else {
-            self.expand(mesh, q, idx);
+            self.expand::<PLAIN>(mesh, q, idx);
         }
     }
 
     /// The A* loop: pops nodes until a final node comes out, the list is empty, or `limit`
     /// expansions are done.
     pub(super) fn run(
+        &mut self,
+        mesh: &NavMesh,
+        q: &Query,
+        expanded: &mut usize,
+        limit: Option<usize>,
+    ) -> Outcome {
+        if self.is_plain(q) {
+            self.run_as::<true>(mesh, q, expanded, limit)
+        } else {
+            self.run_as::<false>(mesh, q, expanded, limit)
+        }
+    }
+
+    /// [`run`](Self::run) compiled for one kind of query (see [`is_plain`](Self::is_plain)).
+    fn run_as<const PLAIN: bool>(
         &mut self,
         mesh: &NavMesh,
         q: &Query,
@@ -414,7 +465,8 @@ impl ExactSearch {
             }
             // Bounded corner search: the best path found is within 1 + epsilon of every path
             // still open (`f` is a lower bound on them all).
-            if q.epsilon > 0.0
+            if !PLAIN
+                && q.epsilon > 0.0
                 && self.best_final_node != NONE
                 && self.best_final <= f * (1.0 + q.epsilon)
             {
@@ -436,13 +488,13 @@ impl ExactSearch {
                     let f = if n.entry == FINAL {
                         n.g
                     } else {
-                        n.g + self.node_h(mesh, q, &n)
+                        n.g + self.node_h::<PLAIN>(mesh, q, &n)
                     };
                     self.heap.push(Open::new(f, n.g, cur));
                     return Outcome::Limited;
                 }
                 *expanded += 1;
-                self.expand_node(mesh, q, cur);
+                self.expand_node::<PLAIN>(mesh, q, cur);
                 // Intermediate pruning: a lone successor is expanded at once.
                 if self.succ.len() == 1 && self.nodes[self.succ[0] as usize].entry != FINAL {
                     cur = self.succ[0];
@@ -450,7 +502,7 @@ impl ExactSearch {
                     continue;
                 }
                 // The best successor, if it would be the next node popped anyway, skips the heap.
-                match self.queue_successors(mesh, q) {
+                match self.queue_successors::<PLAIN>(mesh, q) {
                     Some(next) => cur = next,
                     None => break,
                 }
@@ -464,7 +516,11 @@ impl ExactSearch {
     /// smallest `f` instead of queueing it when it would be the very next node popped (its `f`
     /// is below everything queued), which saves a push and a pop without changing the order of
     /// expansion.
-    pub(super) fn queue_successors(&mut self, mesh: &NavMesh, q: &Query) -> Option<u32> {
+    pub(super) fn queue_successors<const PLAIN: bool>(
+        &mut self,
+        mesh: &NavMesh,
+        q: &Query,
+    ) -> Option<u32> {
         let mut best: Option<Open> = None;
         for i in 0..self.succ.len() {
             let idx = self.succ[i];
@@ -476,7 +532,7 @@ impl ExactSearch {
                 }
                 n.g
             } else {
-                n.g + self.node_h(mesh, q, &n)
+                n.g + self.node_h::<PLAIN>(mesh, q, &n)
             };
             // A node that cannot beat a path already found would never be popped before it
             // (nor can one that leads nowhere: infinite `f`, corner search).
@@ -606,7 +662,7 @@ impl ExactSearch {
     /// distance `g` from the start.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub(super) fn successor(
+    pub(super) fn successor<const PLAIN: bool>(
         &mut self,
         mesh: &NavMesh,
         q: &Query,
@@ -618,11 +674,12 @@ impl ExactSearch {
         right: End,
         left: End,
     ) {
-        if self.one_to_all {
+        if !PLAIN && self.one_to_all {
             self.record(mesh, q, root, g, right);
             self.record(mesh, q, root, g, left);
         }
-        if self.sweep != Sweep::Off
+        if !PLAIN
+            && self.sweep != Sweep::Off
             && self.sweep_turn(mesh, q, parent, poly, slot, root, g, right, left)
         {
             return;
@@ -636,7 +693,7 @@ impl ExactSearch {
         }
         let next = PolyId(crossing.next);
         // A closed polygon is a wall for this query.
-        if q.filter.is_some_and(|f| f.is_excluded(next)) {
+        if !PLAIN && q.filter.is_some_and(|f| f.is_excluded(next)) {
             return;
         }
         // Dead-end pruning: a bridge is crossed only toward the goal (not in a goal sweep,
@@ -674,10 +731,11 @@ impl ExactSearch {
         // Cul-de-sac pruning.
         if crossing.entry & Crossing::CUL_DE_SAC != 0
             && !self.is_goal(next)
-            && !self.one_to_all
-            && self.sweep != Sweep::Collect
-            && root != GOAL
-            && (!q.links || mesh.links_from(next).is_empty())
+            && (PLAIN
+                || (!self.one_to_all
+                    && self.sweep != Sweep::Collect
+                    && root != GOAL
+                    && (!q.links || mesh.links_from(next).is_empty())))
         {
             return;
         }
@@ -715,9 +773,15 @@ impl ExactSearch {
     }
 
     /// A final node: the goal reached straight from `root` (at distance `g` from the start).
-    pub(super) fn final_node(&mut self, mesh: &NavMesh, q: &Query, parent: u32, root: u32, g: f64) {
-        if self.sweep == Sweep::Collect
-            || self.nodes[parent as usize].root == GOAL
+    pub(super) fn final_node<const PLAIN: bool>(
+        &mut self,
+        mesh: &NavMesh,
+        q: &Query,
+        parent: u32,
+        root: u32,
+        g: f64,
+    ) {
+        if (!PLAIN && (self.sweep == Sweep::Collect || self.nodes[parent as usize].root == GOAL))
             || !self.root_ok(mesh, root, g)
         {
             return;
@@ -729,7 +793,7 @@ impl ExactSearch {
     }
 
     /// Projects node `idx` through the polygon it enters; successors go to `self.succ`.
-    pub(super) fn expand(&mut self, mesh: &NavMesh, q: &Query, idx: u32) {
+    pub(super) fn expand<const PLAIN: bool>(&mut self, mesh: &NavMesh, q: &Query, idx: u32) {
         let n = self.nodes[idx as usize];
         let poly = PolyId(n.poly);
         // The polygon's slots, positions and ids in one contiguous run (`Crossing`).
@@ -751,19 +815,19 @@ impl ExactSearch {
             // The root is an end of the entry edge (a corner being walked around): all of the
             // polygon is visible from it.
             if goal_here {
-                self.final_node(mesh, q, idx, n.root, n.g);
-                if !q.links {
+                self.final_node::<PLAIN>(mesh, q, idx, n.root, n.g);
+                if PLAIN || !q.links {
                     return;
                 }
             }
-            if q.links {
+            if !PLAIN && q.links {
                 for e in mesh.links_from(poly) {
                     self.take_off(mesh, q, idx, n.root, n.g, e);
                 }
             }
             for j in 0..m {
                 let (from, to) = (End::Vertex(id(j)), End::Vertex(id(j + 1)));
-                self.successor(mesh, q, idx, poly, slot(j), n.root, n.g, from, to);
+                self.successor::<PLAIN>(mesh, q, idx, poly, slot(j), n.root, n.g, from, to);
             }
             return;
         }
@@ -786,19 +850,19 @@ impl ExactSearch {
             if sr != Orientation::Clockwise && sl != Orientation::CounterClockwise {
                 // Visible: nothing through this polygon can beat the straight line (but a
                 // link somewhere may).
-                self.final_node(mesh, q, idx, n.root, n.g);
-                if !q.links {
+                self.final_node::<PLAIN>(mesh, q, idx, n.root, n.g);
+                if PLAIN || !q.links {
                     return;
                 }
             } else if sr == Orientation::Clockwise {
                 if right_turn {
-                    self.final_node(mesh, q, idx, a_id.0, n.g + dist(r, a));
+                    self.final_node::<PLAIN>(mesh, q, idx, a_id.0, n.g + dist(r, a));
                 }
             } else if left_turn {
-                self.final_node(mesh, q, idx, b_id.0, n.g + dist(r, b));
+                self.final_node::<PLAIN>(mesh, q, idx, b_id.0, n.g + dist(r, b));
             }
         }
-        if q.links {
+        if !PLAIN && q.links {
             // Link take-offs in this polygon, reached like the goal: straight from the root
             // when the cone holds them, else around the corner on their side.
             for e in mesh.links_from(poly) {
@@ -862,7 +926,7 @@ impl ExactSearch {
             } else {
                 End::Vertex(id(j + 1))
             };
-            self.successor(mesh, q, idx, poly, slot(j), n.root, n.g, from, to);
+            self.successor::<PLAIN>(mesh, q, idx, poly, slot(j), n.root, n.g, from, to);
         }
         // Non-observable successors: turn at a corner that ends the interval. The side facing
         // the old cone is the old cone's side, which passes through the corner.
@@ -870,7 +934,7 @@ impl ExactSearch {
         // successor.)
         let turn_right = right_turn && (er > 0 || (er < m && matches!(pr, End::Cut(_))));
         let turn_left = left_turn && (el1 < m || (el1 >= 1 && matches!(pl, End::Cut(_))));
-        if self.sweep != Sweep::Off {
+        if !PLAIN && self.sweep != Sweep::Off {
             // A sweep turns nowhere: it records each corner past which part of this polygon
             // lies out of the root's sight, whether or not an edge leads on from that part.
             if turn_right {
@@ -885,32 +949,24 @@ impl ExactSearch {
             let g = n.g + dist(r, a);
             for j in 0..er.min(m) {
                 let (from, to) = (End::Vertex(id(j)), End::Vertex(id(j + 1)));
-                self.successor(mesh, q, idx, poly, slot(j), a_id.0, g, from, to);
+                self.successor::<PLAIN>(mesh, q, idx, poly, slot(j), a_id.0, g, from, to);
             }
             if er < m && matches!(pr, End::Cut(_)) {
                 let from = End::Vertex(id(er));
-                self.successor(mesh, q, idx, poly, slot(er), a_id.0, g, from, End::Cut(rl));
+                let cut = End::Cut(rl);
+                self.successor::<PLAIN>(mesh, q, idx, poly, slot(er), a_id.0, g, from, cut);
             }
         }
         if turn_left {
             let g = n.g + dist(r, b);
             if el1 >= 1 && matches!(pl, End::Cut(_)) {
                 let to = End::Vertex(id(el1));
-                self.successor(
-                    mesh,
-                    q,
-                    idx,
-                    poly,
-                    slot(el1 - 1),
-                    b_id.0,
-                    g,
-                    End::Cut(ll),
-                    to,
-                );
+                let cut = End::Cut(ll);
+                self.successor::<PLAIN>(mesh, q, idx, poly, slot(el1 - 1), b_id.0, g, cut, to);
             }
             for j in el1..m {
                 let (from, to) = (End::Vertex(id(j)), End::Vertex(id(j + 1)));
-                self.successor(mesh, q, idx, poly, slot(j), b_id.0, g, from, to);
+                self.successor::<PLAIN>(mesh, q, idx, poly, slot(j), b_id.0, g, from, to);
             }
         }
     }

@@ -92,21 +92,21 @@ impl ExactSearch {
     /// bound of its root when the query has [`SearchOptions::landmarks`]. 0 in one-to-all mode,
     /// which expands in order of `g` (ordering by the distance to the interval instead measured
     /// slower: fewer roots are settled before their nodes spread).
-    pub(super) fn node_h(&mut self, mesh: &NavMesh, q: &Query, n: &Node) -> f64 {
-        if self.one_to_all || self.sweep == Sweep::Collect {
+    pub(super) fn node_h<const PLAIN: bool>(&mut self, mesh: &NavMesh, q: &Query, n: &Node) -> f64 {
+        if !PLAIN && (self.one_to_all || self.sweep == Sweep::Collect) {
             return 0.0;
         }
-        if n.entry == CORNER {
+        if !PLAIN && n.entry == CORNER {
             return self.corner_heuristic(mesh, q, n.root);
         }
-        if n.root == GOAL {
+        if !PLAIN && n.root == GOAL {
             // A corner query's goal sweep heads for the start.
             return match self.interval(mesh, q, n) {
                 None => dist(q.goal, q.start),
                 Some((r, right, left)) => interval_h(r, right, left, q.start),
             };
         }
-        if n.entry == LANDING {
+        if !PLAIN && n.entry == LANDING {
             return self.point_h_links(mesh, Self::root_point(mesh, q, n.root), q.goal);
         }
         let interval = self.interval(mesh, q, n);
@@ -114,6 +114,9 @@ impl ExactSearch {
             None => dist(Self::root_point(mesh, q, n.root), q.goal),
             Some((r, right, left)) => interval_h(r, right, left, q.goal),
         };
+        if PLAIN {
+            return h;
+        }
         if q.links {
             // Through the interval to a shortcut's take-off point, then on at least its bound.
             h = match interval {

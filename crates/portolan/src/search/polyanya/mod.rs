@@ -318,6 +318,10 @@ pub(crate) struct ExactSearch {
     views: ViewScratch,
     /// Scratch of a query answered through a forced channel (`forced.rs`).
     forced: forced::ForcedScratch,
+    /// Tests only: run plain queries through the general core (`PLAIN` false), to check that
+    /// the plain one gives the same answers ([`ExactSearch::is_plain`]).
+    #[cfg(test)]
+    force_general: bool,
     /// Scratch of a query whose goal is in sight (`sight.rs`).
     sight: sight::SightScratch,
 }

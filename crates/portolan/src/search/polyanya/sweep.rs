@@ -44,7 +44,7 @@ impl ExactSearch {
         let pinch = mesh.is_pinch(c);
         for &p in mesh.vertex_polygons(c) {
             if !pinch || wedge.is_none_or(|w| mesh.same_wedge(c, p, w)) {
-                self.expand_point(mesh, &q, NONE, START, 0.0, Location::InPolygon(p));
+                self.expand_point::<false>(mesh, &q, NONE, START, 0.0, Location::InPolygon(p));
             }
         }
         self.queue_all_successors();
@@ -107,10 +107,10 @@ impl ExactSearch {
     pub(super) fn start_goal_sweep(&mut self, mesh: &NavMesh, q: &Query, tloc: Location) {
         self.grow_sweep_buffers(mesh);
         self.seen.clear();
-        self.expand_point(mesh, q, NONE, GOAL, 0.0, tloc);
-        if let Some(first) = self.queue_successors(mesh, q) {
+        self.expand_point::<false>(mesh, q, NONE, GOAL, 0.0, tloc);
+        if let Some(first) = self.queue_successors::<false>(mesh, q) {
             let n = self.nodes[first as usize];
-            let f = n.g + self.node_h(mesh, q, &n);
+            let f = n.g + self.node_h::<false>(mesh, q, &n);
             self.heap.push(Open::new(f, n.g, first));
         }
     }

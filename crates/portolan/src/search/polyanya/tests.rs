@@ -326,6 +326,51 @@ proptest::proptest! {
     }
 }
 
+/// The plain search's core, compiled without the options' tests (`ExactSearch::is_plain`),
+/// gives every plain query the same answer, to the bit, and expands the same nodes as the
+/// general core, where each test runs (and finds its option off). Fails if a mode that the
+/// plain core leaves out is not in `is_plain`'s list, or if the plain core drops a test that
+/// a plain query needs.
+#[test]
+fn the_plain_core_answers_as_the_general_one() {
+    let checked = crate::testkit::check_counted(
+        file!(),
+        64,
+        (
+            crate::testkit::scenes::random_scene(),
+            proptest::collection::vec(
+                (
+                    crate::testkit::scenes::grid_point(),
+                    crate::testkit::scenes::grid_point(),
+                ),
+                12,
+            ),
+        ),
+        |(scene, queries)| {
+            let mesh = crate::testkit::scenes::mesh_of(&scene);
+            let (mut plain, mut general) = (ExactSearch::new(), ExactSearch::new());
+            general.force_general = true;
+            let mut checked = 0;
+            for (s, g) in queries {
+                let a = plain.find_path(&mesh, s, g, &SearchOptions::exact());
+                let b = general.find_path(&mesh, s, g, &SearchOptions::exact());
+                match (&a, &b) {
+                    (Ok(a), Ok(b)) => {
+                        proptest::prop_assert_eq!(&a.points, &b.points, "{} → {}", s, g);
+                        proptest::prop_assert_eq!(&a.channel, &b.channel);
+                        proptest::prop_assert_eq!(a.expanded, b.expanded);
+                        checked += usize::from(a.expanded > 0);
+                    }
+                    _ => proptest::prop_assert_eq!(a.is_ok(), b.is_ok(), "{} → {}", s, g),
+                }
+            }
+            Ok(checked)
+        },
+    );
+    // Most random pairs need a search (not a straight line nor a forced channel).
+    assert!(checked >= 64, "only {checked} searched queries");
+}
+
 #[test]
 fn partial_paths_end_at_the_closest_reachable_point() {
     use crate::search::{PartialReason, PolygonFilter};
