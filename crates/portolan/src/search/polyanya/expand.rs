@@ -563,7 +563,7 @@ impl ExactSearch {
     /// A node's root and its interval's (rounded) right and left ends; `None` when the root is
     /// an end of the entry edge (it sees the whole polygon).
     #[inline]
-    pub(super) fn interval(
+    pub(super) fn interval<const PLAIN: bool>(
         &self,
         mesh: &NavMesh,
         q: &Query,
@@ -575,15 +575,15 @@ impl ExactSearch {
         if n.root == ra.vertex || n.root == rb.vertex {
             return None;
         }
-        let r = Self::root_point(mesh, q, n.root);
+        let r = Self::point_as::<PLAIN>(mesh, q, n.root);
         let (a, b) = (ra.point, rb.point);
         let (rp, rq) = (
-            Self::point(mesh, q, n.right_line[0]),
-            Self::point(mesh, q, n.right_line[1]),
+            Self::point_as::<PLAIN>(mesh, q, n.right_line[0]),
+            Self::point_as::<PLAIN>(mesh, q, n.right_line[1]),
         );
         let (lp, lq) = (
-            Self::point(mesh, q, n.left_line[0]),
-            Self::point(mesh, q, n.left_line[1]),
+            Self::point_as::<PLAIN>(mesh, q, n.left_line[0]),
+            Self::point_as::<PLAIN>(mesh, q, n.left_line[1]),
         );
         let right = if orient(rp, rq, a) == Orientation::Clockwise {
             ray_exit(rp, rq, a, b)
@@ -598,9 +598,17 @@ impl ExactSearch {
         Some((r, right, left))
     }
 
+    /// [`root_point`](Self::root_point) for a core compiled for plain queries or not: a plain
+    /// query's roots and cone points are the start and mesh vertices only.
     #[inline]
-    pub(super) fn point(mesh: &NavMesh, q: &Query, id: u32) -> Vec2 {
-        Self::root_point(mesh, q, id)
+    pub(super) fn point_as<const PLAIN: bool>(mesh: &NavMesh, q: &Query, id: u32) -> Vec2 {
+        if !PLAIN {
+            Self::root_point(mesh, q, id)
+        } else if id == START {
+            q.start
+        } else {
+            mesh.vertices()[id as usize]
+        }
     }
 
     #[inline]
@@ -711,7 +719,7 @@ impl ExactSearch {
         let original_root = root;
         let mut cone = (right.line(root), left.line(root));
         if root != ea.0 && root != eb.0 {
-            let r = Self::root_point(mesh, q, root);
+            let r = Self::point_as::<PLAIN>(mesh, q, root);
             if orient(crossing.point, far.point, r).is_collinear() {
                 // A root on the edge's line sees nothing through it (collinear pruning), except
                 // by walking along the line to the interval's nearer end and turning there,
@@ -786,7 +794,7 @@ impl ExactSearch {
         {
             return;
         }
-        let total = g + dist(Self::root_point(mesh, q, root), q.goal);
+        let total = g + dist(Self::point_as::<PLAIN>(mesh, q, root), q.goal);
         let poly = self.nodes[parent as usize].poly;
         let idx = self.push_point_node(total, root, poly, FINAL, parent);
         self.succ.push(idx);
@@ -804,7 +812,7 @@ impl ExactSearch {
             VertexId(recs[k].vertex),
             VertexId(recs[wrap(k + 1, size)].vertex),
         );
-        let r = Self::root_point(mesh, q, n.root);
+        let r = Self::point_as::<PLAIN>(mesh, q, n.root);
         let goal_here = self.is_goal(poly);
         // The far chain c_0 = a, c_1, ..., c_m = b; far edge j runs c_j → c_{j+1} = slot(j).
         let m = size - 1;
@@ -835,8 +843,9 @@ impl ExactSearch {
         let (a, b) = (c(0), recs[k].point);
         let rl = n.right_line;
         let ll = n.left_line;
-        let (rp, rq) = (Self::point(mesh, q, rl[0]), Self::point(mesh, q, rl[1]));
-        let (lp, lq) = (Self::point(mesh, q, ll[0]), Self::point(mesh, q, ll[1]));
+        let point = |id| Self::point_as::<PLAIN>(mesh, q, id);
+        let (rp, rq) = (point(rl[0]), point(rl[1]));
+        let (lp, lq) = (point(ll[0]), point(ll[1]));
         // Does the interval end exactly at the entry edge's vertices? (Exact: the cone's sides
         // are lines through stored points.)
         let a_on_right = rl[1] == a_id.0 || orient(rp, rq, a).is_collinear();

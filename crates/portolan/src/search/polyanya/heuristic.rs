@@ -101,7 +101,7 @@ impl ExactSearch {
         }
         if !PLAIN && n.root == GOAL {
             // A corner query's goal sweep heads for the start.
-            return match self.interval(mesh, q, n) {
+            return match self.interval::<PLAIN>(mesh, q, n) {
                 None => dist(q.goal, q.start),
                 Some((r, right, left)) => interval_h(r, right, left, q.start),
             };
@@ -109,9 +109,9 @@ impl ExactSearch {
         if !PLAIN && n.entry == LANDING {
             return self.point_h_links(mesh, Self::root_point(mesh, q, n.root), q.goal);
         }
-        let interval = self.interval(mesh, q, n);
+        let interval = self.interval::<PLAIN>(mesh, q, n);
         let mut h = match interval {
-            None => dist(Self::root_point(mesh, q, n.root), q.goal),
+            None => dist(Self::point_as::<PLAIN>(mesh, q, n.root), q.goal),
             Some((r, right, left)) => interval_h(r, right, left, q.goal),
         };
         if PLAIN {

@@ -17,7 +17,7 @@ impl ExactSearch {
             if n.entry >= SPECIAL {
                 continue; // final, origin, landing and pseudo nodes
             }
-            let seen = match self.interval(mesh, q, n) {
+            let seen = match self.interval::<false>(mesh, q, n) {
                 Some((_, right, left)) => closest_point_on_segment(goal, right, left),
                 None => goal,
             };
@@ -37,7 +37,7 @@ impl ExactSearch {
                 let n = self.nodes[i as usize];
                 let end = mesh.pull_inside(PolyId(n.poly), best.2);
                 let root = Self::root_point(mesh, q, n.root);
-                let inside = match self.interval(mesh, q, &n) {
+                let inside = match self.interval::<false>(mesh, q, &n) {
                     Some((_, right, left)) => (right + left) * 0.5,
                     None => mesh.centroid(PolyId(n.poly)),
                 };
