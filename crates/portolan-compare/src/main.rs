@@ -3,7 +3,7 @@
 //! process.
 //!
 //! ```text
-//! cargo run --release -p portolan-compare -- [DATA_DIR] [--reps N] [--landmarks K] [--index [--budget-mib MIB]] [--only NAME[,NAME...]]
+//! cargo run --release -p portolan-compare -- [DATA_DIR] [--reps N] [--landmarks K] [--index [--budget-mib MIB]] [--unbaked] [--only NAME[,NAME...]]
 //! ```
 //!
 //! Rows (`--only` takes these names; the default is all of them, in this order):
@@ -17,7 +17,10 @@
 //!   15), built the same way, with 200 seeded queries between centres of free cells in the same
 //!   connected component.
 //!
-//! Every mesh is written as Polyanya v2 and read by both sides. Each side runs a query once
+//! Every mesh is written as Polyanya v2 and read by both sides. The crate's mesh is baked
+//! (`Mesh::bake`: its R-tree for point location and its islands, once per mesh, timed and
+//! printed; `--unbaked` leaves it out, as runs before session 33 did, when the crate located
+//! each endpoint by testing every polygon). Each side runs a query once
 //! untimed, then `--reps` times (default 5) timed, before the next side runs it (in an order
 //! that changes from query to query so that each side follows each other side equally often:
 //! `balanced_order`); a query's time is the median of its timed runs: the cost
@@ -318,6 +321,7 @@ fn main() -> Result<()> {
     let mut reps = 5usize;
     let mut landmark_count = 16usize;
     let mut with_index = false;
+    let mut unbaked = false;
     let mut graph_options = CornerGraphOptions::default();
     let mut budget_given = false;
     let mut only: Vec<String> = Vec::new();
@@ -333,6 +337,8 @@ fn main() -> Result<()> {
                 .next()
                 .and_then(|r| r.parse().ok())
                 .context("--landmarks K")?;
+        } else if a == "--unbaked" {
+            unbaked = true;
         } else if a == "--index" {
             with_index = true;
         } else if a == "--budget-mib" {
@@ -349,10 +355,11 @@ fn main() -> Result<()> {
             only.extend(names.split(',').map(str::to_owned));
         } else if a == "--help" || a == "-h" {
             println!(
-                "portolan-compare [DATA_DIR] [--reps N] [--landmarks K] [--index [--budget-mib MIB]] [--only NAME[,NAME...]]\n\
+                "portolan-compare [DATA_DIR] [--reps N] [--landmarks K] [--index [--budget-mib MIB]] [--unbaked] [--only NAME[,NAME...]]\n\
                  rows: {}\n--landmarks 0 skips the landmark runs; --index adds the corner search on a\n\
                  saved corner graph index (CornerGraph::to_bytes, loaded back), built within\n\
-                 --budget-mib MiB (default: the mesh's own budget).",
+                 --budget-mib MiB (default: the mesh's own budget). --unbaked leaves the crate's\n\
+                 mesh without its point-location index (Mesh::bake), as runs before session 33 did.",
                 ROWS.join(", ")
             );
             return Ok(());
@@ -395,9 +402,18 @@ fn main() -> Result<()> {
         let case = load_case(&data, row)?;
         let ours: NavMesh =
             polyanya_mesh::read(&case.bytes[..]).with_context(|| case.name.clone())?;
-        let theirs: polyanya::Mesh = polyanya::PolyanyaFile::from_bytes(&case.bytes)
+        let mut theirs: polyanya::Mesh = polyanya::PolyanyaFile::from_bytes(&case.bytes)
             .try_into()
             .map_err(|e| anyhow::anyhow!("polyanya cannot load {}: {e:?}", case.name))?;
+        // The crate's own point-location index (an R-tree of the polygons' boxes) and islands,
+        // what its docs ask a user to build once per mesh: without it the crate locates each
+        // endpoint by testing every polygon in turn, which on the large meshes was a good part
+        // of its time (BENCHMARKS.md, "Session 33"). Portolan's mesh builds its grid likewise.
+        let t = Instant::now();
+        if !unbaked {
+            theirs.bake();
+        }
+        let bake_ms = t.elapsed().as_secs_f64() * 1e3;
         let opts = SearchOptions::exact();
         let t = Instant::now();
         let landmarks =
@@ -629,8 +645,13 @@ fn main() -> Result<()> {
         } else {
             String::new()
         };
+        let baked = if unbaked {
+            " (not baked)".to_owned()
+        } else {
+            format!(" (baked in {bake_ms:.0} ms)")
+        };
         println!(
-            "| {} | {} | {} | {om:.1} / {omed:.1} / {o99:.1} | {lm_cells} | {tm:.1} / {tmed:.1} / {t99:.1} | {:.2}× / {:.2}× | {lm_ratio} | {lm_build} |{index_cells} {} disagree (max rel. diff {worst:.1e}); {} off the published optimum; {lm_differs} differ with landmarks (relative 1e-12){index_check} |",
+            "| {} | {} | {} | {om:.1} / {omed:.1} / {o99:.1} | {lm_cells} | {tm:.1} / {tmed:.1} / {t99:.1}{baked} | {:.2}× / {:.2}× | {lm_ratio} | {lm_build} |{index_cells} {} disagree (max rel. diff {worst:.1e}); {} off the published optimum; {lm_differs} differ with landmarks (relative 1e-12){index_check} |",
             case.name,
             ours.polygon_count(),
             case.queries.len(),
