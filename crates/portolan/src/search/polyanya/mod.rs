@@ -112,6 +112,13 @@
 //! flag and landmark bound share one record; the goal's polygons are a short list, not a
 //! per-polygon array. Figures: BENCHMARKS.md (issue 15).
 //!
+//! # Two instances of the core
+//! Most queries use none of the options the core tests for at every node (links, filters,
+//! landmarks, sweeps, one-to-all, a bound). The core's functions take `const PLAIN: bool`, and
+//! `ExactSearch::is_plain` picks per query: the plain instance is compiled without those tests,
+//! the general one is the same source with each test at run time. A property test asks both
+//! for the same answers and expansions; BENCHMARKS.md ("Session 33") has what it saves.
+//!
 //! # Off-mesh links
 //! On a mesh with [links](crate::mesh::links), a link's take-off point is reached like the goal:
 //! straight from a node's root when its cone holds the point, or around the corner on its side.
