@@ -406,9 +406,9 @@ fn main() -> Result<()> {
             .try_into()
             .map_err(|e| anyhow::anyhow!("polyanya cannot load {}: {e:?}", case.name))?;
         // The crate's own point-location index (an R-tree of the polygons' boxes) and islands,
-        // what its docs ask a user to build once per mesh: without it the crate locates each
-        // endpoint by testing every polygon in turn, which on the large meshes was a good part
-        // of its time (BENCHMARKS.md, "Session 33"). Portolan's mesh builds its grid likewise.
+        // what its docs offer as the mesh's optimisation, built once per mesh: without it the
+        // crate locates each endpoint by testing every polygon in turn. Portolan's mesh builds
+        // its grid likewise. It moved no row beyond the noise (BENCHMARKS.md, "Session 33").
         let t = Instant::now();
         if !unbaked {
             theirs.bake();
@@ -571,44 +571,26 @@ fn main() -> Result<()> {
                     std::hint::black_box(finder.find_path(&ours, s, g, &opts_lm).ok());
                 }
             };
-            let mut runs: [Vec<f64>; 4] = Default::default();
+            let mut times = [0.0; 4];
             for k in order {
                 let which = sides[k];
-                run(which);
-                for _ in 0..reps {
-                    let t = Instant::now();
-                    run(which);
-                    runs[which].push(t.elapsed().as_secs_f64() * 1e6);
-                }
+                times[which] = median_time(reps, || run(which));
             }
-            t_ours.push(median(&mut runs[0]));
-            t_theirs.push(median(&mut runs[1]));
+            t_ours.push(times[0]);
+            t_theirs.push(times[1]);
             if with_lm {
-                t_lm.push(median(&mut runs[2]));
+                t_lm.push(times[2]);
             }
             if with_index {
-                t_index.push(median(&mut runs[3]));
+                t_index.push(times[3]);
             }
             // The floor: locating both endpoints, which every query of every side does first
-            // (timed the same way, after the sides, so that their order is unchanged).
-            let locate = || {
+            // (timed the same way, after the sides, so that their order is unchanged); and the
+            // timer alone, which every timed run includes.
+            t_floor.push(median_time(reps, || {
                 std::hint::black_box((ours.locate(s), ours.locate(g)));
-            };
-            locate();
-            let mut floor_runs = Vec::with_capacity(reps);
-            for _ in 0..reps {
-                let t = Instant::now();
-                locate();
-                floor_runs.push(t.elapsed().as_secs_f64() * 1e6);
-            }
-            t_floor.push(median(&mut floor_runs));
-            // And the timer alone, which every timed run includes.
-            floor_runs.clear();
-            for _ in 0..reps {
-                let t = Instant::now();
-                floor_runs.push(std::hint::black_box(t.elapsed()).as_secs_f64() * 1e6);
-            }
-            t_timer.push(median(&mut floor_runs));
+            }));
+            t_timer.push(median_time(reps, || {}));
         }
         let (om, omed, o99) = stats(&mut t_ours);
         let (tm, tmed, t99) = stats(&mut t_theirs);
@@ -678,6 +660,20 @@ fn main() -> Result<()> {
     }
     print_floors(&floors);
     Ok(())
+}
+
+/// `f` run once untimed, then `reps` times timed: the median time in µs. How every column of
+/// the tool times a query.
+fn median_time(reps: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    let mut runs: Vec<f64> = (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    median(&mut runs)
 }
 
 /// The table of floors: per row, the time to locate both endpoints (every method that answers
