@@ -123,6 +123,7 @@ fn main() {
     let (mut t_old, mut t_new, mut n) = (0.0, 0.0, 0usize);
     let mut ratios = Vec::with_capacity(rounds);
     let mut buffer = eviction();
+    let evicting = buffer.is_some();
     let mut pass = 0u64;
     let mut evict = move || {
         if let Some(b) = buffer.as_mut() {
@@ -133,7 +134,6 @@ fn main() {
             std::hint::black_box(&b[..]);
         }
     };
-    let evicting = std::env::var("AB_EVICT_KIB").is_ok_and(|k| k.parse().is_ok_and(|k: usize| k > 0));
     let mut time = |f: &mut dyn FnMut(Option<&mut dyn FnMut()>) -> (f64, usize, f64)| {
         let (_, k, secs) = f(evicting.then_some(&mut evict as &mut dyn FnMut()));
         (secs, k)
