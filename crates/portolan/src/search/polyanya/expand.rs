@@ -309,21 +309,23 @@ impl ExactSearch {
     /// start is reached by walking along that line (see `successor`). Queues them.
     pub(super) fn push_start_nodes(&mut self, mesh: &NavMesh, q: &Query, sloc: Location) {
         if self.is_plain(q) {
-            self.push_start_nodes_as::<true>(mesh, q, sloc);
+            self.push_point_nodes::<true>(mesh, q, START, sloc);
         } else {
-            self.push_start_nodes_as::<false>(mesh, q, sloc);
+            self.push_point_nodes::<false>(mesh, q, START, sloc);
         }
     }
 
-    /// [`push_start_nodes`](Self::push_start_nodes) compiled for one kind of query (`PLAIN`: see
-    /// [`is_plain`](Self::is_plain)).
-    fn push_start_nodes_as<const PLAIN: bool>(
+    /// Queues the successors of point root `root` (the start, or the goal of a corner query's
+    /// goal sweep) located at `loc`, at distance 0, with the core compiled for one kind of query
+    /// (`PLAIN`: see [`is_plain`](Self::is_plain)).
+    pub(super) fn push_point_nodes<const PLAIN: bool>(
         &mut self,
         mesh: &NavMesh,
         q: &Query,
-        sloc: Location,
+        root: u32,
+        loc: Location,
     ) {
-        self.expand_point::<PLAIN>(mesh, q, NONE, START, 0.0, sloc);
+        self.expand_point::<PLAIN>(mesh, q, NONE, root, 0.0, loc);
         if let Some(first) = self.queue_successors::<PLAIN>(mesh, q) {
             let n = self.nodes[first as usize];
             let f = n.g + self.node_h::<PLAIN>(mesh, q, &n);

@@ -107,12 +107,7 @@ impl ExactSearch {
     pub(super) fn start_goal_sweep(&mut self, mesh: &NavMesh, q: &Query, tloc: Location) {
         self.grow_sweep_buffers(mesh);
         self.seen.clear();
-        self.expand_point::<false>(mesh, q, NONE, GOAL, 0.0, tloc);
-        if let Some(first) = self.queue_successors::<false>(mesh, q) {
-            let n = self.nodes[first as usize];
-            let f = n.g + self.node_h::<false>(mesh, q, &n);
-            self.heap.push(Open::new(f, n.g, first));
-        }
+        self.push_point_nodes::<false>(mesh, q, GOAL, tloc);
     }
 
     /// In a sweep, a successor whose edge lies on a line through the root (Polyanya walks along
