@@ -234,7 +234,7 @@ pub fn run(args: Args) -> Result<()> {
             let (_, floor_us) = timed(args.repeat, || {
                 std::hint::black_box((mesh.locate(q.start), mesh.locate(q.goal)))
             });
-            compare.floor_us += floor_us;
+            compare.add_floor(floor_us);
             write!(
                 out,
                 ",{},{}",
@@ -266,7 +266,7 @@ pub fn run(args: Args) -> Result<()> {
     eprintln!("time (µs):  mean {mean:.1}, median {median:.1}, p99 {p99:.1}");
     if args.compare_exact {
         eprintln!("{}", compare.summary());
-        eprintln!("{}", compare.floor(queries.len()));
+        eprintln!("{}", compare.floor());
     }
     if mismatches > 0 {
         bail!(
@@ -314,8 +314,9 @@ struct Compare {
     exact_us: f64,
     /// Queries where one search found a path and the other did not.
     disagree: usize,
-    /// Time spent locating both endpoints of every query (the floor).
+    /// Time spent locating both endpoints of every query (the floor), and how many were timed.
     floor_us: f64,
+    floors: usize,
 }
 
 impl Compare {
@@ -346,11 +347,17 @@ impl Compare {
         }
     }
 
+    /// One query's time to locate both its endpoints.
+    fn add_floor(&mut self, us: f64) {
+        self.floor_us += us;
+        self.floors += 1;
+    }
+
     /// `floor: locating both endpoints X µs a query, the exact search's mean Y× that`: the
     /// highest speed-up over the exact search that a method answering from its endpoints'
     /// positions could reach on these queries, which it must first locate.
-    fn floor(&self, queries: usize) -> String {
-        let n = queries.max(1) as f64;
+    fn floor(&self) -> String {
+        let n = self.floors.max(1) as f64;
         format!(
             "floor: locating both endpoints {:.3} µs a query, the exact search's mean {:.1}× that",
             self.floor_us / n,
