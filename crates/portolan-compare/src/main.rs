@@ -409,11 +409,11 @@ fn main() -> Result<()> {
         // what its docs offer as the mesh's optimisation, built once per mesh: without it the
         // crate locates each endpoint by testing every polygon in turn. Portolan's mesh builds
         // its grid likewise. It moved no row beyond the noise (BENCHMARKS.md, "Session 33").
-        let t = Instant::now();
-        if !unbaked {
+        let bake_ms = (!unbaked).then(|| {
+            let t = Instant::now();
             theirs.bake();
-        }
-        let bake_ms = t.elapsed().as_secs_f64() * 1e3;
+            t.elapsed().as_secs_f64() * 1e3
+        });
         let opts = SearchOptions::exact();
         let t = Instant::now();
         let landmarks =
@@ -627,11 +627,10 @@ fn main() -> Result<()> {
         } else {
             String::new()
         };
-        let baked = if unbaked {
-            " (not baked)".to_owned()
-        } else {
-            format!(" (baked in {bake_ms:.0} ms)")
-        };
+        let baked = bake_ms.map_or_else(
+            || " (not baked)".to_owned(),
+            |ms| format!(" (baked in {ms:.0} ms)"),
+        );
         println!(
             "| {} | {} | {} | {om:.1} / {omed:.1} / {o99:.1} | {lm_cells} | {tm:.1} / {tmed:.1} / {t99:.1}{baked} | {:.2}× / {:.2}× | {lm_ratio} | {lm_build} |{index_cells} {} disagree (max rel. diff {worst:.1e}); {} off the published optimum; {lm_differs} differ with landmarks (relative 1e-12){index_check} |",
             case.name,
