@@ -15,7 +15,9 @@
 //!
 //! An optional fifth argument, `BETWEEN`, runs other work between two queries, untimed, and
 //! times each query alone: `exact` runs the exact search on the same query (what `portolan scen
-//! --compare-exact` does between two queries of the method it compares), a number `K` writes to
+//! --compare-exact` does between two queries of the method it compares), `exact@N` the exact
+//! search on the scenario's query `N` (0-based) every time (the same code as `exact`, with the
+//! data of one query of a chosen size: BENCHMARKS.md, "Session 35"), a number `K` writes to
 //! `K` KiB of memory of the example's own (what a game's frame does to the caches between two
 //! path queries). The query's time then counts what it loses to caches and predictors left
 //! cold by that work; the first round is not timed.
@@ -37,7 +39,7 @@ fn main() {
         eprintln!("scen_rounds: {e}");
         eprintln!(
             "usage: scen_rounds MAP|MESH SCEN exact|corner|corner:E|funnel[/bare]|locate|sight ROUNDS \
-             [exact|KIB]"
+             [exact|exact@N|KIB]"
         );
         std::process::exit(2);
     }
@@ -52,11 +54,17 @@ fn run() -> Result<(), String> {
     };
     let between = match between {
         None => None,
-        Some("exact") => Some(Between::Exact),
+        Some("exact") => Some(Between::Exact(None)),
+        Some(k) if k.starts_with("exact@") => {
+            let n: usize = k["exact@".len()..]
+                .parse()
+                .map_err(|e| format!("BETWEEN {k:?}: `exact@N`, N a query number, {e}"))?;
+            Some(Between::Exact(Some(n)))
+        }
         Some(k) => {
             let kib: usize = k
                 .parse()
-                .map_err(|e| format!("BETWEEN {k:?}: `exact` or KiB, {e}"))?;
+                .map_err(|e| format!("BETWEEN {k:?}: `exact`, `exact@N` or KiB, {e}"))?;
             // 128 words of 8 bytes a KiB.
             let words = kib
                 .checked_mul(128)
@@ -153,8 +161,8 @@ fn run() -> Result<(), String> {
 /// What runs between two timed queries (the fifth argument).
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Between {
-    /// The exact search on the same query.
-    Exact,
+    /// The exact search on the same query, or on query `N` of the scenario every time.
+    Exact(Option<usize>),
     /// A write to every cache line of this many 8-byte words.
     Write(usize),
 }
@@ -175,15 +183,24 @@ fn cold_rounds(
     let exact = SearchOptions::exact();
     let words = match between {
         Between::Write(words) => words,
-        Between::Exact => 0,
+        Between::Exact(_) => 0,
     };
+    if let Between::Exact(Some(n)) = between {
+        if n >= queries.len() {
+            return Err(format!(
+                "BETWEEN exact@{n}: the scenario has {} queries (0-based)",
+                queries.len()
+            ));
+        }
+    }
     let mut memory = vec![0u64; words];
     let (mut timed, mut sum, mut touched) = (0.0, 0.0, 0u64);
     for round in 0..rounds {
         for q in queries {
             match between {
-                Between::Exact => {
-                    let _ = other.find_path(mesh, q.start, q.goal, &exact);
+                Between::Exact(fixed) => {
+                    let e = fixed.map_or(q, |n| &queries[n]);
+                    let _ = other.find_path(mesh, e.start, e.goal, &exact);
                 }
                 Between::Write(_) => {
                     // One write per 64-byte line.
@@ -204,7 +221,8 @@ fn cold_rounds(
     let per_query = timed * 1e6 / ((rounds - 1) * queries.len()) as f64;
     std::hint::black_box(touched);
     let after = match between {
-        Between::Exact => "Exact".to_string(),
+        Between::Exact(None) => "Exact".to_string(),
+        Between::Exact(Some(n)) => format!("Exact(query {n})"),
         Between::Write(words) => format!("Write({})", words / 128),
     };
     println!(
