@@ -3,8 +3,10 @@
 //! revision (copy the binary aside), then alternate the two binaries on the same arguments.
 //!
 //! `MAP` is a MovingAI `.map` (built here with CDT + merge, as `portolan build --map` does) or a
-//! Polyanya `.mesh`; `METHOD` is `exact`, `corner` (the corner graph built first, untimed) or
-//! `funnel`; `corner:E` is the corner search with [`SearchOptions::epsilon`] `E`; a `/bare` suffix
+//! Polyanya `.mesh`; `METHOD` is `exact`, `corner` (the corner graph built first, outside the
+//! timing, by [`CornerGraph::build`] with its timed fit and time limits), `corner-untimed` (built
+//! with neither, [`CornerGraph::build_with_views`]: the same graph on every machine, and under
+//! valgrind) or `funnel`; `corner:E` is the corner search with [`SearchOptions::epsilon`] `E`; a `/bare` suffix
 //! (`corner/bare`) finds the paths without their channels ([`SearchOptions::channel`]). The
 //! printed sum of lengths tells two builds' answers apart.
 //!
@@ -38,7 +40,7 @@ fn main() {
     if let Err(e) = run() {
         eprintln!("scen_rounds: {e}");
         eprintln!(
-            "usage: scen_rounds MAP|MESH SCEN exact|corner|corner:E|funnel[/bare]|locate|sight ROUNDS \
+            "usage: scen_rounds MAP|MESH SCEN exact|corner|corner-untimed|corner:E|funnel[/bare]|locate|sight ROUNDS \
              [exact|exact@N|KIB]"
         );
         std::process::exit(2);
@@ -129,6 +131,9 @@ fn run() -> Result<(), String> {
         "exact" => SearchOptions::exact(),
         "funnel" => SearchOptions::funnel(),
         "corner" => SearchOptions::corner(Arc::new(CornerGraph::build(&mesh))),
+        // Untimed (no fit, no time limits): the same graph on any machine, and under valgrind,
+        // whose slowness would otherwise drop the labels at their time limit.
+        "corner-untimed" => SearchOptions::corner(Arc::new(CornerGraph::build_with_views(&mesh))),
         other => match other.strip_prefix("corner:").map(str::parse::<f64>) {
             Some(Ok(e)) => {
                 SearchOptions::corner(Arc::new(CornerGraph::build(&mesh))).with_epsilon(e)
