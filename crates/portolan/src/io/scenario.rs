@@ -53,6 +53,7 @@ pub struct Scenario {
 /// Reads every query of a scenario file.
 pub fn read(r: impl Read) -> Result<Vec<Scenario>, ReadError> {
     let mut out = Vec::new();
+    let mut versioned = false;
     for (i, line) in BufReader::new(r).lines().enumerate() {
         let line = line?;
         let no = i + 1;
@@ -61,18 +62,44 @@ pub fn read(r: impl Read) -> Result<Vec<Scenario>, ReadError> {
             continue;
         }
         if fields[0].1 == "version" {
-            if out.is_empty() && fields.len() == 2 && fields[1].1.parse::<f64>().is_ok() {
-                continue;
-            }
-            return Err(ReadError::syntax(
-                no,
-                fields[0].0,
-                "a `version N` line is only allowed once, before the queries".to_owned(),
-            ));
+            check_version(no, &fields, versioned || !out.is_empty())?;
+            versioned = true;
+            continue;
         }
         out.push(parse_query(no, &fields)?);
     }
     Ok(out)
+}
+
+/// Checks a `version N` line (`fields`, line `no`): one number and nothing after it, and no
+/// version line or query before it (`late`); each fault named at its own column.
+fn check_version(no: usize, fields: &[(usize, &str)], late: bool) -> Result<(), ReadError> {
+    let (at, word) = fields[0];
+    if late {
+        return Err(ReadError::syntax(
+            no,
+            at,
+            "a `version N` line is only allowed once, before the queries".to_owned(),
+        ));
+    }
+    match fields.get(1) {
+        None => Err(ReadError::syntax(
+            no,
+            at + word.chars().count(),
+            "expected a version number after `version`".to_owned(),
+        )),
+        Some(&(c, n)) if n.parse::<f64>().map_or(true, |v| !v.is_finite()) => Err(
+            ReadError::syntax(no, c, format!("expected a version number, found {n:?}")),
+        ),
+        Some(_) => match fields.get(2) {
+            Some(&(c, extra)) => Err(ReadError::syntax(
+                no,
+                c,
+                format!("expected the end of the line after the version number, found {extra:?}"),
+            )),
+            None => Ok(()),
+        },
+    }
 }
 
 const FIELDS: [&str; 9] = [
@@ -176,6 +203,32 @@ mod tests {
         let (l, c, m) = syntax("0 m 1 1 0 0 1 1 1.5\nversion 1\n");
         assert_eq!((l, c), (2, 1));
         assert!(m.contains("version"), "{m}");
+    }
+
+    /// A malformed version line is named for what is wrong with it, at its own column (it
+    /// was once "only allowed once, before the queries" for every fault, a line of nine
+    /// fields whose first read `version 1` among them).
+    #[test]
+    fn a_bad_version_line_says_what_is_wrong() {
+        let (l, c, m) = syntax("version 1\t\t0.5\t0.5\n0 m 1 1 0 0 1 1 1.5\n");
+        assert_eq!((l, c), (1, 12));
+        assert!(
+            m.contains("end of the line after the version number"),
+            "{m}"
+        );
+        assert!(m.contains("\"0.5\""), "{m}");
+        let (l, c, m) = syntax("version\n");
+        assert_eq!((l, c), (1, 8));
+        assert!(m.contains("expected a version number"), "{m}");
+        let (l, c, m) = syntax("version one\n");
+        assert_eq!((l, c), (1, 9));
+        assert!(m.contains("\"one\""), "{m}");
+        let (_, _, m) = syntax("version inf\n");
+        assert!(m.contains("\"inf\""), "{m}");
+        // Twice before any query: the second is refused, as one after a query is.
+        let (l, c, m) = syntax("version 1\nversion 1\n0 m 1 1 0 0 1 1 1.5\n");
+        assert_eq!((l, c), (2, 1));
+        assert!(m.contains("only allowed once"), "{m}");
     }
 
     #[test]
