@@ -248,6 +248,11 @@ async fn accept_loop(listener: TcpListener, app: Arc<App>, mut stopped: watch::R
                 .max_buf_size(limits.max_header_bytes.max(8192) + 8192)
                 .max_header_size(limits.max_header_bytes)
                 .header_read_timeout(limits.idle_timeout)
+                // A client may shut its sending side once its request is out and wait for the
+                // answer (`nc -N`, `curl --no-keepalive` on some systems). Without this, hyper
+                // closes the connection when it reads that end of input, and such a request
+                // went unanswered whenever the end arrived before the answer was written.
+                .half_close(true)
                 .keep_alive(true);
             let conn = builder.serve_connection(TokioIo::new(stream), service);
             tokio::pin!(conn);
