@@ -91,10 +91,22 @@ impl std::fmt::Display for RingFault {
                 write!(f, "vertex {vertex}: coordinate is not a finite number")
             }
             RingFault::TooFewVertices { count } => {
-                write!(f, "{count} distinct vertices; a polygon needs at least 3")
+                write!(
+                    f,
+                    "{}; a polygon needs at least 3",
+                    distinct_vertices(*count)
+                )
             }
             RingFault::ZeroArea => write!(f, "zero area (every vertex on one line)"),
         }
+    }
+}
+
+/// `1 distinct vertex`, `2 distinct vertices`: what is left of a ring without its repeats.
+fn distinct_vertices(count: usize) -> String {
+    match count {
+        1 => "1 distinct vertex".to_owned(),
+        n => format!("{n} distinct vertices"),
     }
 }
 
@@ -140,12 +152,15 @@ pub enum SceneError {
         /// Vertex index in the obstacle.
         vertex: usize,
     },
-    /// Fewer than three vertices.
-    #[error("obstacle {obstacle} has {count} vertices; a polygon needs at least 3")]
+    /// Fewer than three distinct vertices once repeated consecutive vertices are dropped.
+    #[error(
+        "obstacle {obstacle} has {}; a polygon needs at least 3",
+        distinct_vertices(*count)
+    )]
     TooFewVertices {
         /// Obstacle index.
         obstacle: usize,
-        /// How many it has.
+        /// How many distinct vertices remain.
         count: usize,
     },
     /// Two consecutive vertices are equal.
@@ -318,7 +333,7 @@ impl Scene {
             polygon_is_simple(ring).map_err(|e| match e {
                 SimplicityError::TooFewVertices => SceneError::TooFewVertices {
                     obstacle: oi,
-                    count: ring.len(),
+                    count: crate::geom::dedup_ring(ring.clone()).len(),
                 },
                 SimplicityError::DuplicateVertex { index } => SceneError::DuplicateVertex {
                     obstacle: oi,
@@ -449,7 +464,8 @@ mod tests {
                 ..
             })
         ));
-        // Repeated vertices do not count towards the three a polygon needs.
+        // Repeated vertices do not count towards the three a polygon needs, and the message
+        // says so (it once read "has 1 vertices" for three equal points).
         let s = base().with_obstacle([(1.0, 1.0), (2.0, 1.0), (2.0, 1.0), (1.0, 1.0)]);
         assert_eq!(
             s.validate(),
@@ -457,6 +473,12 @@ mod tests {
                 obstacle: 0,
                 count: 2
             })
+        );
+        let s = base().with_obstacle([(1.0, 1.0), (1.0, 1.0), (1.0, 1.0)]);
+        let e = s.validate().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "obstacle 0 has 1 distinct vertex; a polygon needs at least 3"
         );
         // Boundary and holes are named as such.
         let s = base().with_boundary([(0.0, 0.0), (5.0, 5.0), (10.0, 10.0)]);

@@ -14,8 +14,9 @@ pub enum ReadError {
     /// The underlying reader failed.
     #[error("read failed: {0}")]
     Io(std::io::Error),
-    /// The text is not valid for the format.
-    #[error("line {line}, column {column}: {message}")]
+    /// The text is not valid for the format. Displayed as `line L, column C: message`, or
+    /// `line L: message` where the column is unknown.
+    #[error("line {line}{}: {message}", at_column(*column))]
     Syntax {
         /// 1-based line.
         line: usize,
@@ -52,6 +53,15 @@ impl From<crate::mesh::MeshError> for ReadError {
     }
 }
 
+/// `, column C` for a known (non-zero) column of a [`ReadError::Syntax`], nothing otherwise.
+fn at_column(column: usize) -> String {
+    if column == 0 {
+        String::new()
+    } else {
+        format!(", column {column}")
+    }
+}
+
 impl ReadError {
     /// A [`ReadError::Syntax`] at 1-based `line` and `column` (0 when unknown).
     pub(crate) fn syntax(line: usize, column: usize, message: impl Into<String>) -> ReadError {
@@ -67,10 +77,14 @@ impl ReadError {
         if e.is_io() {
             return ReadError::Io(e.into());
         }
+        // serde_json ends its message with the place, which the error's own display gives.
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        let text = e.to_string();
+        let message = text.strip_suffix(&place).unwrap_or(&text).to_owned();
         ReadError::Syntax {
             line: e.line(),
             column: e.column(),
-            message: e.to_string(),
+            message,
         }
     }
 }
@@ -147,8 +161,31 @@ fn syntax_parts<T: std::fmt::Debug>(result: Result<T, ReadError>) -> (usize, usi
 
 #[cfg(test)]
 mod tests {
-    use super::words;
+    use super::{words, ReadError};
     use crate::scene::Scene;
+
+    #[test]
+    fn a_json_error_gives_its_place_once() {
+        let e = serde_json::from_str::<Scene>("{\"bounds\": 3}").unwrap_err();
+        let shown = ReadError::from_json(e).to_string();
+        assert!(
+            shown.starts_with("line 1, column 12: invalid type"),
+            "{shown}"
+        );
+        assert_eq!(shown.matches("line 1").count(), 1, "{shown}");
+    }
+
+    #[test]
+    fn an_unknown_column_is_left_out_of_the_message() {
+        assert_eq!(
+            ReadError::syntax(8, 0, "unexpected end of file").to_string(),
+            "line 8: unexpected end of file"
+        );
+        assert_eq!(
+            ReadError::syntax(3, 9, "unexpected \"9\"").to_string(),
+            "line 3, column 9: unexpected \"9\""
+        );
+    }
 
     #[test]
     fn words_have_their_columns_in_characters() {

@@ -426,7 +426,8 @@ impl<'a> Parser<'a> {
                 t.line,
                 t.column,
                 format!(
-                    "expected the end of the file after {np} polygons, found {:?}",
+                    "expected the end of the file after {np} polygon{}, found {:?}",
+                    if np == 1 { "" } else { "s" },
                     t.text
                 ),
             ));
@@ -617,6 +618,16 @@ mod tests {
         // Edge 1 → 2 ... the diagonal is polygon 0's edge 2 → 0, slot 2.
         assert_eq!(m.neighbours(PolyId(0)), &[None, None, Some(PolyId(1))]);
         assert_eq!(m.neighbours(PolyId(1)), &[Some(PolyId(0)), None, None]);
+    }
+
+    #[test]
+    fn text_after_the_last_polygon_is_named_with_the_polygon_count() {
+        let (l, c, m) = syntax(&format!("{SQUARE_V2}5\n"));
+        assert_eq!((l, c), (10, 1));
+        assert!(m.contains("after 2 polygons, found \"5\""), "{m}");
+        let one = "mesh\n2\n3 1\n0 0 1 0\n1 0 1 0\n0 1 1 0\n3 0 1 2 -1 -1 -1\nx\n";
+        let (_, _, m) = syntax(one);
+        assert!(m.contains("after 1 polygon, found \"x\""), "{m}");
     }
 
     #[test]

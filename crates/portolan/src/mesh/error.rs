@@ -24,7 +24,10 @@ pub enum MeshError {
         point: crate::geom::Vec2,
     },
     /// A polygon has fewer than three vertices.
-    #[error("polygon {polygon} has {count} vertices; at least 3 are needed")]
+    #[error(
+        "polygon {polygon} has {count} {}; at least 3 are needed",
+        if *count == 1 { "vertex" } else { "vertices" }
+    )]
     TooFewVertices {
         /// The polygon index.
         polygon: usize,

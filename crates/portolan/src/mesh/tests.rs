@@ -114,6 +114,12 @@ fn bad_polygons_are_rejected_by_name() {
         }
     );
     assert_eq!(
+        NavMesh::from_polygons(v.clone(), vec![vec![0]])
+            .unwrap_err()
+            .to_string(),
+        "polygon 0 has 1 vertex; at least 3 are needed"
+    );
+    assert_eq!(
         NavMesh::from_polygons(v.clone(), vec![vec![0, 0, 1]]).unwrap_err(),
         MeshError::DegenerateEdge {
             polygon: 0,
