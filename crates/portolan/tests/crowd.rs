@@ -173,6 +173,31 @@ fn small_crowd(options: CrowdOptions) -> Crowd {
     Crowd::new(Arc::new(mesh), options)
 }
 
+/// Any finite time step > 0 is valid, however far it throws the agents: they stay on the mesh
+/// and the step does not panic. A step of 1e300 s once put half the agents 1e301 off the map
+/// (the far target's orientation tests overflowed to NaN, read as "on the line", so the target
+/// was inside the agent's polygon), and the next step's neighbour grid panicked (session 36,
+/// found through `POST /api/crowd/{id}/step`).
+#[test]
+fn extreme_time_steps_keep_every_agent_on_the_mesh() {
+    for dt in [1e300, 1e100, 1e-300] {
+        let s = Scenario::new(ScenarioKind::Random, 50, 1).unwrap();
+        let mut crowd = s.crowd(CrowdOptions::default()).unwrap();
+        for step in 0..3 {
+            crowd.step(dt).unwrap();
+            for a in crowd.agents() {
+                assert!(
+                    s.mesh.locate(a.position()).polygon().is_some(),
+                    "dt {dt:e}, step {step}: agent {:?} at {:?} is off the mesh",
+                    a.id(),
+                    a.position()
+                );
+                assert!(a.velocity().is_finite(), "dt {dt:e}: {:?}", a.velocity());
+            }
+        }
+    }
+}
+
 #[test]
 fn bad_input_gets_typed_errors_naming_the_culprit() {
     let mut crowd = small_crowd(CrowdOptions::default());

@@ -61,11 +61,17 @@ impl Grid {
         } else {
             1.0
         };
-        let size = max - min;
+        let mut size = max - min;
+        if !(size.x.is_finite() && size.y.is_finite()) {
+            // (Positions stay on the mesh, so this is not expected: one cell then, not a
+            // loop that never ends or a count that wraps.)
+            size = Vec2::ZERO;
+        }
         let most = (positions.len().saturating_mul(CELLS_PER_POINT)).clamp(MIN_CELLS, MAX_CELLS);
         loop {
-            let nx = (size.x / cell) as usize + 1;
-            let ny = (size.y / cell) as usize + 1;
+            // (Saturating: `as usize` saturates a huge quotient, and the count must not wrap.)
+            let nx = ((size.x / cell) as usize).saturating_add(1);
+            let ny = ((size.y / cell) as usize).saturating_add(1);
             if nx.saturating_mul(ny) <= most {
                 self.nx = nx;
                 self.ny = ny;
@@ -260,6 +266,39 @@ mod tests {
             }
         }
         assert_eq!(checked, 4 * 500 * 4);
+    }
+
+    /// Points spread past what a cell count can hold (the count wrapped to 0 cells, an index
+    /// out of bounds, when a crowd's agents were thrown 1e301 off the map: session 36) still
+    /// make a grid, with every point in it.
+    #[test]
+    fn points_spread_past_any_cell_count_make_a_grid() {
+        for pts in [
+            vec![
+                Vec2::new(-1e308, 0.0),
+                Vec2::new(1e308, 1.0),
+                Vec2::new(0.0, 0.0),
+            ],
+            vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(1e301, -1e301),
+                Vec2::new(1.0, 1.0),
+            ],
+            vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(f64::NAN, 1.0),
+                Vec2::new(1.0, 1.0),
+            ],
+        ] {
+            let mut grid = Grid::default();
+            grid.rebuild(&pts, 1.0);
+            let mut seen = grid.items().to_vec();
+            seen.sort_unstable();
+            assert_eq!(seen, [0, 1, 2]);
+            let mut near = [(0.0, 0); 3];
+            let n = grid.nearest(Vec2::new(0.5, 0.5), usize::MAX, 4.0, &mut near);
+            assert!((1..=3).contains(&n));
+        }
     }
 
     #[test]

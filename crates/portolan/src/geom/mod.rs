@@ -126,13 +126,47 @@ fn zero_products(a: Vec2, b: Vec2, c: Vec2) -> bool {
 }
 
 /// Shewchuk's adaptive exact determinant of [`orient`] (its slow path): its sign is exact.
+///
+/// Shewchuk's arithmetic assumes that no product overflows. Where one does (finite points some
+/// 1e154 or more apart, such as a target a huge time step throws far off the map), his
+/// determinant comes out NaN, which read as "collinear" and put that far point inside every
+/// polygon it was tested against. There the points are scaled by one power of two, which
+/// changes no sign, so that the largest coordinate is about 2^500, and the determinant is
+/// taken again: exact unless the scaling pushes some other coordinate below the normal range
+/// (coordinates more than about 2^1000 apart in size), and never NaN.
 #[inline]
 fn orient_exact(a: Vec2, b: Vec2, c: Vec2) -> f64 {
+    let det = shewchuk_orient(a, b, c);
+    if det.is_nan() {
+        orient_rescaled(a, b, c)
+    } else {
+        det
+    }
+}
+
+fn shewchuk_orient(a: Vec2, b: Vec2, c: Vec2) -> f64 {
     robust::orient2d(
         robust::Coord { x: a.x, y: a.y },
         robust::Coord { x: b.x, y: b.y },
         robust::Coord { x: c.x, y: c.y },
     )
+}
+
+/// [`orient_exact`] of the three points scaled by the power of two that brings the largest
+/// coordinate to about 2^500 (finite points: the callers' are).
+#[cold]
+fn orient_rescaled(a: Vec2, b: Vec2, c: Vec2) -> f64 {
+    let largest = [a.x, a.y, b.x, b.y, c.x, c.y]
+        .iter()
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    if !largest.is_finite() || largest == 0.0 {
+        return 0.0;
+    }
+    // The binary exponent of the largest coordinate, from its bits (a normal number here: it
+    // is past 1e154).
+    let exponent = ((largest.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let scale = 2f64.powi((500 - exponent).min(1000));
+    shewchuk_orient(a * scale, b * scale, c * scale)
 }
 
 /// The orientation a determinant's sign says.
@@ -290,6 +324,26 @@ mod tests {
     /// Where `orient_static` says its sign is certain, it is `orient`'s: on random points of
     /// boxes from 1 to 1e9 wide (offset from the origin up to 1e12), and on points within a
     /// few units in the last place of a line, where the determinant is all rounding.
+    #[test]
+    fn points_far_apart_keep_their_orientation() {
+        // Products past f64::MAX: Shewchuk's determinant alone is NaN for these.
+        let (a, b) = (Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0));
+        let far = |x: f64, y: f64| Vec2::new(x, y);
+        assert!(orient(a, b, far(1e301, 1e301)).is_ccw());
+        assert!(orient(a, b, far(-2e301, -1e301)).is_cw());
+        assert!(orient(a, b, far(3e300, 0.0)).is_collinear());
+        // Differences past f64::MAX.
+        let (l, r) = (Vec2::new(-1e308, 0.0), Vec2::new(1e308, 0.0));
+        assert!(orient(l, r, Vec2::new(0.0, 1.0)).is_ccw());
+        assert!(orient(l, r, Vec2::new(0.0, -1e-300)).is_cw());
+        assert!(orient(l, r, Vec2::new(5.0, 0.0)).is_collinear());
+        // Three far points, all on one line and not.
+        let (p, q) = (far(1e300, 1e300), far(-1e300, -1e300));
+        assert!(orient(p, q, far(2e300, 2e300)).is_collinear());
+        assert!(orient(p, q, far(2e300, 1e300)).is_ccw());
+        assert!(orient(q, p, far(2e300, 1e300)).is_cw());
+    }
+
     #[test]
     fn orient_static_is_certain_only_where_right() {
         let mut rng = crate::random::Rng::new(3);
