@@ -686,9 +686,7 @@ fn create(
         }));
     }
     if req.speed.is_nan() || req.speed <= 0.0 {
-        return Err(ApiError::Crowd(CrowdError::NegativeSpeed {
-            max_speed: req.speed,
-        }));
+        return Err(ApiError::BadSpeed(req.speed));
     }
     let mesh = shared.mesh(world, req.radius, limits)?;
     let pairs = match req.scenario {

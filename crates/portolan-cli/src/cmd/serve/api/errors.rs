@@ -104,6 +104,9 @@ pub enum ApiError {
     },
     /// A negative `snap` (`400 bad-snap`).
     BadSnap(f64),
+    /// A crowd's `speed` that is not > 0: its agents could not move (`400 bad-speed`; the
+    /// library allows 0, an agent that stands).
+    BadSpeed(f64),
     /// The crowd refused an operation.
     Crowd(CrowdError),
 }
@@ -169,6 +172,7 @@ impl ApiError {
             ApiError::BadAgents(_) => (400, "bad-agents", vec![]),
             ApiError::NoRoom { .. } => (422, "no-room", vec![]),
             ApiError::BadSnap(_) => (400, "bad-snap", vec![]),
+            ApiError::BadSpeed(_) => (400, "bad-speed", vec![]),
             ApiError::Crowd(e) => {
                 let (status, code) = crowd_status(e);
                 (status, code, vec![])
@@ -238,7 +242,12 @@ impl ApiError {
                 max,
                 before_build,
             } => {
-                let what = if *before_build { "scene" } else { "mesh" };
+                // Refused before building: the scene sent, or a crowd's agents or steps.
+                let what = match (*before_build, limit.starts_with("max_crowd")) {
+                    (false, _) => "mesh",
+                    (true, true) => "crowd request",
+                    (true, false) => "scene",
+                };
                 format!("the {what} is over the work budget: {limit} = {max}, this one has {value}")
             }
             ApiError::BodyTimeout => "the request body did not arrive in time".to_string(),
@@ -268,6 +277,9 @@ impl ApiError {
                 format!("this map has room for only {placed} of {wanted} agents of this radius")
             }
             ApiError::BadSnap(s) => format!("snap {s} must be ≥ 0 (or null)"),
+            ApiError::BadSpeed(s) => {
+                format!("speed {s} must be > 0: a crowd's agents must be able to move")
+            }
             ApiError::Crowd(e) => e.to_string(),
         }
     }

@@ -266,8 +266,22 @@ fn bad_crowd_requests_get_typed_errors_and_change_nothing() {
     )
     .assert_error(413, "over-budget");
     assert_eq!(v["limit"], "max_crowd_agents");
+    // (It once said "the scene is over the work budget".)
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the crowd request is over"),
+        "{v}"
+    );
     post(addr, "/api/crowd", &json!({"agents": 5, "radius": -1})).assert_error(400, "bad-radius");
-    post(addr, "/api/crowd", &json!({"agents": 5, "speed": 0})).assert_error(400, "bad-speed");
+    let e =
+        post(addr, "/api/crowd", &json!({"agents": 5, "speed": 0})).assert_error(400, "bad-speed");
+    // (It once said "max speed 0 is negative".)
+    assert_eq!(
+        e["error"],
+        "speed 0 must be > 0: a crowd's agents must be able to move"
+    );
     post(addr, "/api/crowd", &json!({"agents": 5, "speed": -3})).assert_error(400, "bad-speed");
     let v = post(
         addr,
