@@ -49,7 +49,7 @@
 //! assert!(raycast(&mesh, Vec2::new(20.0, 20.0), Vec2::new(290.0, 20.0)).unwrap().is_clear());
 //! ```
 
-use crate::geom::{line_intersection_t, orient, Orientation, Vec2};
+use crate::geom::{coordinate_in_range, line_intersection_t, orient, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use std::cmp::Ordering;
 
@@ -146,7 +146,19 @@ pub enum RaycastError {
         /// The point.
         point: Vec2,
     },
-    /// The start is not on the mesh. (The end may be anywhere: a ray toward it hits a wall.)
+    /// A point has a coordinate outside the range the library accepts
+    /// ([`coordinate_in_range`](crate::geom::coordinate_in_range), as for a path query's
+    /// points): a ray toward a point far beyond any mesh would measure its hit in overflowing
+    /// arithmetic (a ray cast 1e308 units once reported its hit at its start).
+    #[error("the raycast {end} point ({:e}, {:e}) is out of the supported coordinate range (each coordinate 0 or of magnitude 2^-300 to 2^300)", .point.x, .point.y)]
+    OutOfRange {
+        /// Which end of the ray.
+        end: RayEnd,
+        /// The point.
+        point: Vec2,
+    },
+    /// The start is not on the mesh. (The end may be anywhere in range: a ray toward it hits a
+    /// wall.)
     #[error("the raycast start {0} is not on the navigation mesh")]
     StartOffMesh(Vec2),
     /// The walk found the mesh inconsistent around `polygon` (overlapping polygons or a
@@ -184,6 +196,12 @@ pub fn raycast_into(
             end: RayEnd::End,
             point: end,
         });
+    }
+    let in_range = |p: Vec2| coordinate_in_range(p.x) && coordinate_in_range(p.y);
+    for (which, point) in [(RayEnd::Start, start), (RayEnd::End, end)] {
+        if !in_range(point) {
+            return Err(RaycastError::OutOfRange { end: which, point });
+        }
     }
     raycast_located(mesh, start, mesh.locate(start), end, visited)
 }
@@ -779,6 +797,25 @@ mod tests {
         );
         // An end off the mesh is not an error: the ray hits the wall on the way.
         let r = raycast(&m, v(1.0, 5.0), v(-3.0, 5.0)).unwrap();
+        assert_eq!(r.hit().unwrap().point, v(0.0, 5.0));
+        // An end past the coordinate range is (a ray toward (1e308, 5) once hit at its start),
+        // and so is a start there.
+        assert_eq!(
+            raycast(&m, v(1.0, 5.0), v(1e308, 5.0)),
+            Err(RaycastError::OutOfRange {
+                end: RayEnd::End,
+                point: v(1e308, 5.0)
+            })
+        );
+        assert!(matches!(
+            raycast(&m, v(1e-320, 5.0), v(1.0, 1.0)),
+            Err(RaycastError::OutOfRange {
+                end: RayEnd::Start,
+                ..
+            })
+        ));
+        // The range's edge is in it: the hit is where the wall is.
+        let r = raycast(&m, v(1.0, 5.0), v(-(2f64.powi(300)), 5.0)).unwrap();
         assert_eq!(r.hit().unwrap().point, v(0.0, 5.0));
         let r = raycast(&m, v(1.0, 5.0), v(5.0, 5.0)).unwrap();
         assert_eq!(r.hit().unwrap().point, v(4.0, 5.0));
