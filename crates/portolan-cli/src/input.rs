@@ -142,7 +142,7 @@ pub struct BuildArgs {
     )]
     pub radius: f64,
     /// With --radius: how far a rounded corner's chords may cut inside the circle, as a
-    /// fraction of the radius, in (0, 1]. Paths keep the agent's centre at least
+    /// fraction of the radius, in [1e-6, 1]. Paths keep the agent's centre at least
     /// radius · (1 − arc-error) from walls. Larger means fewer segments per corner, so fewer
     /// polygons: on a grid map each blocked cell's corner is rounded (a --mesh is used as it is).
     #[arg(

@@ -941,7 +941,7 @@ fn scen_and_path_snap_ends_off_an_eroded_mesh() {
 
 /// `--arc-error` reaches the builder: on den011d with a radius of half a cell, 0.3 (one chord
 /// per grid corner) gives fewer polygons than the default 1%, and every answer of the scenario is
-/// still the shortest on its own mesh; a value outside (0, 1] is refused with the option's name;
+/// still the shortest on its own mesh; a value outside [1e-6, 1] is refused with the option's name;
 /// a --mesh takes no build flags.
 #[test]
 fn arc_error_coarsens_the_rounded_corners() {
@@ -983,7 +983,8 @@ fn arc_error_coarsens_the_rounded_corners() {
         "{err}"
     );
     let out = temp("arc-error-bad.json");
-    for bad in ["0", "1.5", "-0.1", "NaN"] {
+    // (1e-300 once looped, adding chords until the system killed the build.)
+    for bad in ["0", "1.5", "-0.1", "NaN", "1e-300", "9e-7"] {
         let o = build(
             ["--map", &map],
             &out,

@@ -145,7 +145,7 @@ fn a_bad_scene_file_is_a_clear_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open scene"));
 }
 
-/// `serve --arc-error` reaches the server's builds (its scene says so), a value out of (0, 1] is
+/// `serve --arc-error` reaches the server's builds (its scene says so), a value out of [1e-6, 1] is
 /// the builder's error naming the option, and a --mesh takes no build flag.
 #[test]
 fn serve_takes_the_corner_rounding() {

@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub radius: f64,
     /// With --radius: how far a rounded corner's chords may cut inside the circle, as a
-    /// fraction of the radius, in (0, 1] (as for `portolan build`).
+    /// fraction of the radius, in [1e-6, 1] (as for `portolan build`).
     #[arg(
         long,
         value_name = "FRACTION",

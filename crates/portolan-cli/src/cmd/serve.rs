@@ -47,7 +47,7 @@ pub struct Args {
     )]
     pub radius: f64,
     /// With --radius: how far a rounded corner's chords may cut inside its circle, as a
-    /// fraction of the radius, in (0, 1] (default 0.01). Coarser rounding (0.3: one chord per
+    /// fraction of the radius, in [1e-6, 1] (default 0.01). Coarser rounding (0.3: one chord per
     /// right angle) makes grid maps' meshes several times smaller and their searches faster.
     /// The API can change it (`build.arc_error`).
     #[arg(long, value_name = "FRACTION", conflicts_with = "mesh")]
@@ -112,7 +112,7 @@ fn app(args: &Args) -> Result<App> {
     let settings = BuildSettings {
         decomposition: args.decomposition.unwrap_or(default_decomposition).into(),
         agent_radius: args.radius,
-        // Checked by the builder: a value out of (0, 1] is its typed error, named.
+        // Checked by the builder: a value out of [1e-6, 1] is its typed error, named.
         arc_error: args
             .arc_error
             .unwrap_or(portolan::BuildOptions::default().arc_error),

@@ -34,11 +34,14 @@
 
 use crate::geom::{dedup_ring, orient, Orientation, Vec2};
 
-/// The chord angle θ whose sagitta is `ratio · r`: `θ = 2 acos(1 − ratio)`.
+/// The chord angle θ whose sagitta is `ratio · r`: `θ = 2 acos(1 − ratio)`, computed as
+/// `4 asin(sqrt(ratio / 2))` (the same angle, since `1 − cos(θ/2) = 2 sin²(θ/4)`), which keeps
+/// its precision for small ratios where `1 − ratio` rounds to 1 (it gave θ = 0 from about
+/// 1e-16 down).
 ///
 /// `ratio` must lie in (0, 1]; the result is in (0, π].
 pub fn chord_angle(ratio: f64) -> f64 {
-    2.0 * (1.0 - ratio).clamp(-1.0, 1.0).acos()
+    4.0 * (ratio.clamp(0.0, 1.0) / 2.0).sqrt().asin()
 }
 
 /// The outward (right-hand) unit normal of the directed edge `a → b` (solid on the left).
@@ -234,6 +237,10 @@ mod tests {
             assert!((sagitta - ratio).abs() < 1e-12, "{ratio}: {sagitta}");
         }
         assert!((chord_angle(1.0) - std::f64::consts::PI).abs() < 1e-12);
+        // Small ratios keep their angle (2 acos(1 − 1e-17) was 0).
+        let t = chord_angle(1e-17);
+        assert!((t - 4.0 * (5e-18f64).sqrt()).abs() < 1e-20, "{t}");
+        assert!(chord_angle(crate::build::MIN_ARC_ERROR) > 2.8e-3);
     }
 
     #[test]

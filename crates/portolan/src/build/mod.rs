@@ -82,7 +82,8 @@ pub struct BuildOptions {
     /// The largest distance between a rounded corner and the polyline that stands for it, as a
     /// fraction of [`BuildOptions::agent_radius`]: every point of an inflated obstacle's outline is
     /// between `agent_radius · (1 − arc_error)` and `agent_radius` from the original obstacle.
-    /// In (0, 1]. Default: 0.01 (1% of the radius: 23 segments per full circle).
+    /// From [`MIN_ARC_ERROR`] to 1. Default: 0.01 (1% of the radius: 23 segments per full
+    /// circle). Segments per full circle grow as `1 / sqrt(arc_error)`: 2,222 at the minimum.
     pub arc_error: f64,
     /// A signal that stops the build half-way with [`BuildError::Cancelled`] (see
     /// [`CancelToken`]). Default: `None` (the build runs to its end).
@@ -177,7 +178,7 @@ impl BuildOptions {
                 value: self.agent_radius,
             });
         }
-        if !(self.arc_error > 0.0 && self.arc_error <= 1.0) {
+        if !(MIN_ARC_ERROR..=1.0).contains(&self.arc_error) {
             return Err(BuildError::BadOption {
                 name: "arc_error",
                 value: self.arc_error,
@@ -195,7 +196,7 @@ pub enum BuildError {
     #[error(transparent)]
     Scene(#[from] SceneError),
     /// An option is out of its range.
-    #[error("build option {name} = {value} is out of range")]
+    #[error("build option {name} = {} is out of range", short_number(*.value))]
     BadOption {
         /// The option's field name.
         name: &'static str,
@@ -308,6 +309,17 @@ impl std::fmt::Display for CoordinateSite {
     }
 }
 
+/// `value` as Rust writes it where that is short (`0.01`, `-5`, `NaN`), in scientific notation
+/// where it is not (`1e-300`, not three hundred digits).
+fn short_number(value: f64) -> String {
+    let plain = value.to_string();
+    if plain.len() <= 16 {
+        plain
+    } else {
+        format!("{value:e}")
+    }
+}
+
 fn coordinate_range_message(at: &CoordinateSite, min: &Vec2, max: &Vec2) -> String {
     const RULE: &str = "each coordinate must be 0 or of magnitude 2^-300 to 2^300";
     // `{:?}` of an f64 is the shortest round-trip form, in exponent notation for sub-normal and
@@ -333,6 +345,23 @@ fn coordinate_range_message(at: &CoordinateSite, min: &Vec2, max: &Vec2) -> Stri
 }
 
 pub use crate::geom::{coordinate_in_range, MAX_COORDINATE, MIN_COORDINATE};
+
+/// The least [`BuildOptions::arc_error`]: a rounded corner's chords then stray at most a
+/// millionth of the radius from the circle, 2,222 of them per full circle. (Below it, the
+/// chord angle fell to 0 in `f64` near 1e-16, and a build with `--arc-error 1e-300` looped,
+/// adding chords until the system killed it.)
+///
+/// ```
+/// use portolan::build::{BuildError, MIN_ARC_ERROR};
+/// use portolan::{build, BuildOptions, Scene};
+/// let options = BuildOptions::cdt().with_agent_radius(5.0);
+/// assert!(build(&Scene::default_map(), &options.clone().with_arc_error(MIN_ARC_ERROR)).is_ok());
+/// assert!(matches!(
+///     build(&Scene::default_map(), &options.with_arc_error(MIN_ARC_ERROR / 2.0)),
+///     Err(BuildError::BadOption { name: "arc_error", .. })
+/// ));
+/// ```
+pub const MIN_ARC_ERROR: f64 = 1e-6;
 
 /// Checks every coordinate of the scene against [`coordinate_in_range`] — the bounds, the
 /// boundary, the obstacles, the holes, in that order — and names the first one out of range.
@@ -701,6 +730,30 @@ mod tests {
     }
 
     /// The message names the culprit and the rule.
+    #[test]
+    fn a_bad_option_is_written_short() {
+        let e = |value| BuildError::BadOption {
+            name: "arc_error",
+            value,
+        };
+        assert_eq!(
+            e(1e-300).to_string(),
+            "build option arc_error = 1e-300 is out of range"
+        );
+        assert_eq!(
+            e(0.0).to_string(),
+            "build option arc_error = 0 is out of range"
+        );
+        assert_eq!(
+            e(1.5).to_string(),
+            "build option arc_error = 1.5 is out of range"
+        );
+        assert_eq!(
+            e(f64::NAN).to_string(),
+            "build option arc_error = NaN is out of range"
+        );
+    }
+
     #[test]
     fn coordinate_range_message_names_the_culprit() {
         let e = build(&square(5e-324), &BuildOptions::cdt()).unwrap_err();

@@ -1103,7 +1103,7 @@ fn build_options_rebuild_the_mesh_and_reset_restores_them() {
     }
     assert_eq!(get(addr, "/api/scene").json()["revision"], revision);
     // A coarser rounding of the corners: the library's mesh for it, fewer polygons, and the
-    // clearance it states; out of (0, 1] refused by name, the scene kept.
+    // clearance it states; out of [1e-6, 1] refused by name, the scene kept.
     let coarse = post(addr, "/api/scene", &json!({"build": {"arc_error": 0.3}}));
     assert_eq!(coarse.status, 200);
     let c = coarse.json();

@@ -105,7 +105,7 @@ pub struct BuildSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_radius: Option<f64>,
     /// How far a corner rounded by the agent radius may cut inside its circle, as a fraction
-    /// of the radius, in (0, 1] (default 0.01; the library checks it: `BuildError::BadOption`).
+    /// of the radius, in [1e-6, 1] (default 0.01; the library checks it: `BuildError::BadOption`).
     /// Larger is coarser: on grid maps, fewer polygons and faster searches, for a clearance of
     /// `agent_radius · (1 − arc_error)` at corners.
     #[serde(default, skip_serializing_if = "Option::is_none")]

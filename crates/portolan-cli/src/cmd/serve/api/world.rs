@@ -35,7 +35,7 @@ pub struct BuildSettings {
     /// Agent radius ([`BuildOptions::agent_radius`]): finite and ≥ 0.
     pub agent_radius: f64,
     /// How far a corner rounded by the radius may cut inside its circle, as a fraction of the
-    /// radius ([`BuildOptions::arc_error`]): in (0, 1]; the library's default 0.01.
+    /// radius ([`BuildOptions::arc_error`]): in [1e-6, 1]; the library's default 0.01.
     pub arc_error: f64,
 }
 
