@@ -147,7 +147,7 @@ pub enum RaycastError {
         point: Vec2,
     },
     /// A point has a coordinate outside the range the library accepts
-    /// ([`coordinate_in_range`](crate::geom::coordinate_in_range), as for a path query's
+    /// ([`coordinate_in_range`], as for a path query's
     /// points): a ray toward a point far beyond any mesh would measure its hit in overflowing
     /// arithmetic (a ray cast 1e308 units once reported its hit at its start).
     #[error("the raycast {end} point ({:e}, {:e}) is out of the supported coordinate range (each coordinate 0 or of magnitude 2^-300 to 2^300)", .point.x, .point.y)]
