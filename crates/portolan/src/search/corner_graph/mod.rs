@@ -158,7 +158,10 @@ pub use labels::MAX_ENTRIES;
 ///    of dense lines of sight, such as a large grid of city blocks, the plain search with
 ///    landmarks then answers the queries).
 ///
-/// The labels' own budget ([`MAX_ENTRIES`]) is also cut to what the edges leave of it.
+/// The labels' own budget ([`MAX_ENTRIES`]) is also cut to what the edges leave of it. What a
+/// graph keeps whatever its budget: its corners (per mesh vertex its two walls, a polygon and
+/// where its edges start: 16 bytes); a budget below them (`portolan index --budget-mib 0`, say)
+/// leaves the graph only them, and its queries to the plain exact search.
 ///
 /// ```
 /// use portolan::search::corner_graph::{CornerGraph, MAX_INDEX_BYTES};
