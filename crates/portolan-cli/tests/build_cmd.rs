@@ -807,6 +807,12 @@ fn index_then_scen_with_index() {
         idx.to_str().unwrap(),
     ]);
     assert_clean_failure(&o, "built for another mesh");
+    // Refused before the CSV header: nothing on the standard output.
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     // Damaged: one byte changed.
     let mut damaged = bytes.clone();
     damaged[1000] ^= 1;
@@ -822,6 +828,11 @@ fn index_then_scen_with_index() {
         bad.to_str().unwrap(),
     ]);
     assert_clean_failure(&o, "damaged");
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     // Another search with --index.
     let o = portolan(&[
         "scen",

@@ -130,16 +130,17 @@ pub fn run(args: Args) -> Result<()> {
         .map_or("the standard output".to_owned(), |p| {
             p.display().to_string()
         });
+    // The index is loaded (and a mismatched one refused) before anything is written.
+    let mut opts = args
+        .search
+        .options_with_index(&mesh, true, args.index.as_deref())?
+        .with_channel(!args.no_channel);
     let header = if args.compare_exact {
         "index,sx,sy,gx,gy,length,expected,us,expanded,exact,excess"
     } else {
         "index,sx,sy,gx,gy,length,expected,us,expanded"
     };
     writeln!(out, "{header}").with_context(|| format!("cannot write {csv_name}"))?;
-    let mut opts = args
-        .search
-        .options_with_index(&mesh, true, args.index.as_deref())?
-        .with_channel(!args.no_channel);
     if let Some(k) = args.landmarks {
         let t0 = Instant::now();
         let lm = Landmarks::build(&mesh, usize::from(k));
