@@ -52,13 +52,23 @@ pub struct GridMap {
 }
 
 impl GridMap {
-    /// A map from row-major cells (`true` = blocked); `None` when the sizes disagree.
+    /// A map from row-major cells (`true` = blocked); `None` when the sizes disagree or a side
+    /// is 0 (a map without cells has no space to build a mesh on).
+    ///
+    /// ```
+    /// use portolan::io::movingai::GridMap;
+    /// assert!(GridMap::new(2, 1, vec![false, true]).is_some());
+    /// assert!(GridMap::new(2, 2, vec![false, true]).is_none());
+    /// assert!(GridMap::new(0, 0, vec![]).is_none());
+    /// ```
     pub fn new(width: usize, height: usize, blocked: Vec<bool>) -> Option<GridMap> {
-        (width.checked_mul(height) == Some(blocked.len())).then_some(GridMap {
-            width,
-            height,
-            blocked,
-        })
+        (width > 0 && height > 0 && width.checked_mul(height) == Some(blocked.len())).then_some(
+            GridMap {
+                width,
+                height,
+                blocked,
+            },
+        )
     }
     /// Number of columns.
     pub fn width(&self) -> usize {
@@ -327,13 +337,27 @@ pub fn read_map(r: impl Read) -> Result<GridMap, ReadError> {
             }
         }
     }
-    let (Some((width, _)), Some((height, _))) = (width, height) else {
+    let (Some((width, width_line)), Some((height, height_line))) = (width, height) else {
         return Err(ReadError::syntax(
             line_no,
             0,
             "the header needs width and height",
         ));
     };
+    // A map without cells has no space to build on; its bounds would be a single point.
+    if let Some((side, line)) = [
+        ("width", width, width_line),
+        ("height", height, height_line),
+    ]
+    .into_iter()
+    .find_map(|(side, n, line)| (n == 0).then_some((side, line)))
+    {
+        return Err(ReadError::syntax(
+            line,
+            0,
+            format!("a {width} × {height} map has no cells ({side} 0)"),
+        ));
+    }
     let cells = width
         .checked_mul(height)
         .filter(|&n| n <= 1 << 32)
@@ -519,5 +543,25 @@ mod tests {
             e,
             "line 2, column 10: unexpected \"1\" after the height value"
         );
+    }
+
+    /// A map with no cells was read, and its build then refused "the bounds (0, 0) – (0, 0)",
+    /// a scene the user never wrote; the reader now names the side that is 0.
+    #[test]
+    fn a_map_without_cells_is_refused_at_its_zero_side() {
+        let err = |text: &str| read_map(text.as_bytes()).unwrap_err().to_string();
+        assert_eq!(
+            err("type octile\nheight 0\nwidth 0\nmap\n"),
+            "line 3: a 0 × 0 map has no cells (width 0)"
+        );
+        assert_eq!(
+            err("type octile\nheight 0\nwidth 3\nmap\n"),
+            "line 2: a 3 × 0 map has no cells (height 0)"
+        );
+        assert_eq!(
+            err("type octile\nheight 2\nwidth 0\nmap\n\n\n"),
+            "line 3: a 0 × 2 map has no cells (width 0)"
+        );
+        assert!(read_map("type octile\nheight 1\nwidth 1\nmap\n.\n".as_bytes()).is_ok());
     }
 }
