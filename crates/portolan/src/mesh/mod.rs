@@ -48,11 +48,48 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// Index of a polygon in a [`NavMesh`].
+///
+/// An id is a plain index, valid for the mesh that handed it out (from
+/// [`NavMesh::polygons`], [`NavMesh::locate`], [`NavMesh::neighbours`], a path's channel). The
+/// accessors that take one index by it like a slice:
+///
+/// - an id at or past [`NavMesh::polygon_count`] **panics**, as `slice[i]` does;
+/// - an id from another mesh within the count reads whatever polygon has that index here, and
+///   so does the id of a polygon a [dynamic](crate::dynamic) edit replaced (a rebuilt tile
+///   reuses its ids for its new polygons).
+///
+/// An id that comes from outside (a file, a request) is checked against the count first:
+///
+/// ```
+/// use portolan::geom::Vec2;
+/// use portolan::mesh::{NavMesh, PolyId};
+/// let square = vec![
+///     Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(1.0, 1.0), Vec2::new(0.0, 1.0),
+/// ];
+/// let mesh = NavMesh::from_polygons(square, vec![vec![0, 1, 2, 3]]).unwrap();
+/// let from_a_request = PolyId(7);
+/// assert!(from_a_request.index() >= mesh.polygon_count()); // refuse it: unknown polygon
+/// assert_eq!(mesh.polygon_vertices(PolyId(0)).len(), 4);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PolyId(pub u32);
 
 /// Index of a vertex in a [`NavMesh`].
+///
+/// Like [`PolyId`], a plain index valid for the mesh that handed it out: an id at or past
+/// [`NavMesh::vertex_count`] makes the accessors panic, as slice indexing does, so an id from
+/// outside is checked against the count first.
+///
+/// ```
+/// use portolan::geom::Vec2;
+/// use portolan::mesh::{NavMesh, PolyId, VertexId};
+/// let triangle = vec![Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), Vec2::new(0.0, 2.0)];
+/// let mesh = NavMesh::from_polygons(triangle, vec![vec![0, 1, 2]]).unwrap();
+/// assert_eq!(mesh.polygon_vertices(PolyId(0)), &[VertexId(0), VertexId(1), VertexId(2)]);
+/// assert_eq!(mesh.vertex(VertexId(1)), Vec2::new(2.0, 0.0));
+/// assert!(VertexId(3).index() >= mesh.vertex_count());
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct VertexId(pub u32);
