@@ -338,19 +338,19 @@ fn run_fixed<S: Strategy>(
     (ran.get(), checked.get())
 }
 
-/// Random 24 × 24 scenes of convex obstacles, tiles of 4, 6 or 8, point agents and agents of
-/// radius 0.5, 6 random edits each.
+/// Random 24 × 24 scenes of convex obstacles, tiles of 4, 6 or 8 or of sides off the overlay's
+/// grid (24 / 7, 5.3), point agents and agents of radius 0.5, 6 random edits each.
 #[test]
 fn random_edits_on_random_scenes_match_a_build_from_scratch() {
     let input = (
         portolan::testkit::scenes::random_scene(),
-        0usize..3,
+        0usize..5,
         any::<bool>(),
         prop::collection::vec(edit(), 6),
         any::<u64>(),
     );
     let (cases, compared) = run_fixed(64, input, |(scene, size, radius, edits, seed)| {
-        let tile = [4.0, 6.0, 8.0][size];
+        let tile = [4.0, 6.0, 8.0, 24.0 / 7.0, 5.3][size];
         let options = BuildOptions::cdt().with_agent_radius(if radius { 0.5 } else { 0.0 });
         let Ok(mut nav) = DynamicNavMesh::new(scene, &options, tile) else {
             // A scene with no walkable space for the radius: nothing to edit.
@@ -362,11 +362,15 @@ fn random_edits_on_random_scenes_match_a_build_from_scratch() {
     assert!(compared >= 64 * 6 * 8, "only {compared} queries compared");
 }
 
-/// Grid maps: arena (49 × 49) in tiles of 16, 24 cases, and den011d (247 × 167) in tiles of
-/// 32, 6 cases; 8 random edits per case.
+/// Grid maps: arena (49 × 49) in tiles of 16 and of 49 / 3.3 (off the overlay's grid), 12 cases
+/// each, and den011d (247 × 167) in tiles of 32, 6 cases; 8 random edits per case.
 #[test]
 fn random_edits_on_grid_maps_match_a_build_from_scratch() {
-    for (map, tile, cases) in [("arena", 16.0, 24u32), ("den011d", 32.0, 6)] {
+    for (map, tile, cases) in [
+        ("arena", 16.0, 12u32),
+        ("arena", 49.0 / 3.3, 12),
+        ("den011d", 32.0, 6),
+    ] {
         let path = portolan::testkit::data_dir().join(format!("movingai/dao/{map}.map"));
         let f = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let scene = read_map(std::io::BufReader::new(f)).unwrap().to_scene();

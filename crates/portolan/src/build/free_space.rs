@@ -344,6 +344,25 @@ fn exact_adapter(bbox: Aabb) -> Result<FloatPointAdapter<Vec2, i32>, BuildError>
         min: bbox.min,
         max: bbox.max,
     };
+    let (p, step) = overlay_grid(bbox).ok_or_else(out_of_range)?;
+    let (cx, cy) = (
+        bbox.min.x * 0.5 + bbox.max.x * 0.5,
+        bbox.min.y * 0.5 + bbox.max.y * 0.5,
+    );
+    let (ox, oy) = ((cx / step).round() * step, (cy / step).round() * step);
+    let rect = FloatRect::new(ox - p, ox + p, oy - p, oy + p).map_err(|_| out_of_range())?;
+    FloatPointAdapter::try_with_scale_conservative(rect, 1.0 / step).map_err(|_| out_of_range())
+}
+
+/// The grid of the overlay of `bbox` ([`exact_adapter`]): `(p, step)`, `p` the smallest power of
+/// two at least the box's extent and `step` the grid's spacing, a power of two. Every multiple
+/// of `step` inside the box is a grid point, which the overlay keeps exactly. `None` where the
+/// adapter refuses the box (see there).
+///
+/// The step only grows with the box: a box with the same centre and a larger extent has a step
+/// that is a multiple of this one, which is how tile borders are put on every tile overlay's
+/// grid ([`TileGrid`](super::tiles::TileGrid)).
+pub(crate) fn overlay_grid(bbox: Aabb) -> Option<(f64, f64)> {
     let extent = (bbox.max.x - bbox.min.x).max(bbox.max.y - bbox.min.y);
     // i_overlay's f64 contract: coordinates of magnitude at most 2⁵⁰⁰.
     let limit = 2f64.powi(500);
@@ -353,30 +372,25 @@ fn exact_adapter(bbox: Aabb) -> Result<FloatPointAdapter<Vec2, i32>, BuildError>
         .iter()
         .fold(0.0f64, |m, v| m.max(v.abs()));
     if !(extent.is_finite() && extent >= min_extent && magnitude <= limit) {
-        return Err(out_of_range());
+        return None;
     }
     // p: the smallest power of two ≥ extent, so the square [o − p, o + p]² holds the box with
     // room for rounding the origin.
     let p = pow2_at_least(extent);
     let mut step = p / 2f64.powi(GRID_BITS);
-    let (cx, cy) = (
-        bbox.min.x * 0.5 + bbox.max.x * 0.5,
-        bbox.min.y * 0.5 + bbox.max.y * 0.5,
-    );
     // The origin must be a multiple of the step with at most 52 bits, so that i·step + origin is
     // exact; far from zero the grid gets coarser (as f64 itself does). This ends: step starts at
     // a positive normal power of two (≥ 2⁻¹⁰²²) and the centre is at most 2⁵⁰⁰, so fewer than
     // 1500 doublings bring the quotient below 2⁵².
+    let (cx, cy) = (
+        bbox.min.x * 0.5 + bbox.max.x * 0.5,
+        bbox.min.y * 0.5 + bbox.max.y * 0.5,
+    );
     let centre = cx.abs().max(cy.abs());
     while centre / step >= 2f64.powi(52) {
         step *= 2.0;
     }
-    if !(step.is_finite() && step > 0.0 && p.is_finite()) {
-        return Err(out_of_range());
-    }
-    let (ox, oy) = ((cx / step).round() * step, (cy / step).round() * step);
-    let rect = FloatRect::new(ox - p, ox + p, oy - p, oy + p).map_err(|_| out_of_range())?;
-    FloatPointAdapter::try_with_scale_conservative(rect, 1.0 / step).map_err(|_| out_of_range())
+    (step.is_finite() && step > 0.0 && p.is_finite()).then_some((p, step))
 }
 
 /// The smallest power of two ≥ `x`, for a positive normal `x` below 2¹⁰²³, read off its bits: no

@@ -71,12 +71,25 @@ impl TileRange {
 }
 
 impl Layout {
-    pub fn new(grid: TileGrid, bounds: Aabb, radius: f64) -> Layout {
+    /// The layout of `grid` over `bounds` for an agent of radius `radius`. Checks what the
+    /// stitch relies on: every inner tile border lies on the grid of the frame's overlays
+    /// ([`TileGrid`]); an internal error otherwise (a radius the build should have refused).
+    pub fn new(grid: TileGrid, bounds: Aabb, radius: f64) -> Result<Layout, BuildError> {
         let r = Vec2::new(radius, radius);
-        Layout {
-            grid,
-            frame: Aabb::new(bounds.min - r, bounds.max + r),
+        let frame = Aabb::new(bounds.min - r, bounds.max + r);
+        let range = || BuildError::CoordinateRange {
+            at: super::CoordinateSite::Overlay,
+            min: frame.min,
+            max: frame.max,
+        };
+        let (_, step) = free_space::overlay_grid(frame).ok_or_else(range)?;
+        let on_grid = |v: f64| v % step == 0.0;
+        let borders_on_grid = (1..grid.columns()).all(|i| on_grid(grid.x(i)))
+            && (1..grid.rows()).all(|j| on_grid(grid.y(j)));
+        if !borders_on_grid {
+            return Err(range());
         }
+        Ok(Layout { grid, frame })
     }
 
     /// The index of tile `(i, j)`: row-major from the map's lower left.
@@ -87,8 +100,22 @@ impl Layout {
     /// The tiles whose closed rectangles share a point with the closed box `b`; `None` if none.
     pub fn range_of(&self, b: Aabb) -> Option<TileRange> {
         let g = &self.grid;
-        let (i0, i1) = span(b.min.x, b.max.x, g.columns(), |i| g.x(i), g.size(), g.x(0))?;
-        let (j0, j1) = span(b.min.y, b.max.y, g.rows(), |j| g.y(j), g.size(), g.y(0))?;
+        let (i0, i1) = span(
+            b.min.x,
+            b.max.x,
+            g.columns(),
+            |i| g.x(i),
+            g.size(),
+            g.origin().x,
+        )?;
+        let (j0, j1) = span(
+            b.min.y,
+            b.max.y,
+            g.rows(),
+            |j| g.y(j),
+            g.size(),
+            g.origin().y,
+        )?;
         Some(TileRange { i0, i1, j0, j1 })
     }
 
@@ -415,7 +442,7 @@ mod tests {
 
     fn layout() -> Layout {
         let b = Aabb::new(Vec2::ZERO, Vec2::new(100.0, 50.0));
-        Layout::new(TileGrid::new(b, 32.0).unwrap(), b, 0.0)
+        Layout::new(TileGrid::new(b, 32.0).unwrap(), b, 0.0).unwrap()
     }
 
     #[test]

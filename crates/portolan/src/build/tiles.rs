@@ -7,7 +7,8 @@
 //!    (obstacles grow, the map border shrinks: the same repair and inflation as
 //!    [`free_space`](super::free_space())), so the clearance is right across tile borders.
 //! 2. Tile `(i, j)` is the square `[x0 + i·s, x0 + (i+1)·s] × [y0 + j·s, y0 + (j+1)·s]` (clipped to
-//!    the map), `(x0, y0)` the map's lower corner and `s` the tile size. Each grown obstacle is
+//!    the map), `(x0, y0)` the map's lower corner and `s` the tile size, both rounded to the
+//!    overlay's grid so that every tile's overlay keeps its borders exactly ([`TileGrid`]). Each grown obstacle is
 //!    *placed* on the tiles its box touches (`local.rs`): pre-cut where its edges cross a tile
 //!    border (the point computed once, from the edge alone, so both sides get the same one),
 //!    then handed whole to those tiles, or, when large, split per tile by recursive halving.
@@ -61,24 +62,42 @@ pub const MAX_TILES: usize = 1 << 20;
 /// The square tiles of a map: tile `(i, j)` spans `[origin + (i, j)·size, origin + (i+1, j+1)·size]`,
 /// clipped to the map's bounds.
 ///
+/// The inner borders lie exactly on the grid of the overlay that cuts each tile's free space
+/// (a power-of-two step, 2⁻²⁸ of the map's extent rounded up, or coarser far from zero; see
+/// `free_space`): the side asked for is rounded to a multiple of that step, and `origin` is the
+/// map's lower corner rounded down to it. So both tiles of a border see it at the same
+/// coordinate, and the stitch finds every vertex on it. A side already on the grid is kept as
+/// given (a whole number is, on a map up to 2²⁷ wide whose lower corner is whole); others move
+/// by at most half a step (109.58904109589041 on an 800-wide map becomes 109.58904266357422, on
+/// a grid of 2⁻¹⁸). Before, a side off the grid had the overlay round the border's points off
+/// it, and the stitch failed on most such sides.
+///
 /// ```
 /// use portolan::build::tiles::TileGrid;
 /// use portolan::geom::{Aabb, Vec2};
 /// let grid = TileGrid::new(Aabb::new(Vec2::ZERO, Vec2::new(100.0, 50.0)), 32.0).unwrap();
 /// assert_eq!((grid.columns(), grid.rows()), (4, 2));
 /// assert_eq!(grid.tile_bounds(3, 1), Aabb::new(Vec2::new(96.0, 32.0), Vec2::new(100.0, 50.0)));
+/// // A side off the grid is rounded onto it.
+/// let grid = TileGrid::new(Aabb::new(Vec2::ZERO, Vec2::new(800.0, 450.0)), 800.0 / 7.3).unwrap();
+/// assert_eq!(grid.size(), 109.58904266357422);
+/// assert_eq!(grid.size() * 2f64.powi(18) % 1.0, 0.0);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct TileGrid {
     bounds: Aabb,
+    /// The lattice's corner: the bounds' lower corner rounded down to the step.
+    origin: Vec2,
     size: f64,
     columns: usize,
     rows: usize,
 }
 
 impl TileGrid {
-    /// The tiles of `bounds` with side `size`: [`BuildError::BadOption`] (`tile_size`) unless
-    /// `size` is finite and positive and the map has at most [`MAX_TILES`] tiles.
+    /// The tiles of `bounds` with side `size` (rounded to the overlay's grid, see above):
+    /// [`BuildError::BadOption`] (`tile_size`) unless `size` is finite and positive and the map
+    /// has at most [`MAX_TILES`] tiles; [`BuildError::CoordinateRange`] for bounds the overlay
+    /// cannot hold, as a build refuses them.
     pub fn new(bounds: Aabb, size: f64) -> Result<TileGrid, BuildError> {
         let bad = || BuildError::BadOption {
             name: "tile_size",
@@ -87,21 +106,42 @@ impl TileGrid {
         if !(size.is_finite() && size > 0.0) {
             return Err(bad());
         }
-        let along = |len: f64| -> Option<usize> {
-            let n = (len / size).ceil().max(1.0);
+        let step = border_step(bounds).ok_or(BuildError::CoordinateRange {
+            at: super::CoordinateSite::Overlay,
+            min: bounds.min,
+            max: bounds.max,
+        })?;
+        // A whole number of steps, at least one; past 2⁵² steps a side is already a multiple.
+        let steps = (size / step).round().max(1.0);
+        let size = steps * step;
+        if !size.is_finite() {
+            return Err(bad());
+        }
+        let origin = Vec2::new(
+            (bounds.min.x / step).floor() * step,
+            (bounds.min.y / step).floor() * step,
+        );
+        let along = |lo: f64, hi: f64| -> Option<usize> {
+            let n = ((hi - lo) / size).ceil().max(1.0);
             (n <= MAX_TILES as f64).then_some(n as usize)
         };
-        let s = bounds.size();
-        let (columns, rows) = (along(s.x).ok_or_else(bad)?, along(s.y).ok_or_else(bad)?);
+        let (columns, rows) = (
+            along(origin.x, bounds.max.x).ok_or_else(bad)?,
+            along(origin.y, bounds.max.y).ok_or_else(bad)?,
+        );
         if columns.saturating_mul(rows) > MAX_TILES {
             return Err(bad());
         }
-        Ok(TileGrid {
+        let grid = TileGrid {
             bounds,
+            origin,
             size,
             columns,
             rows,
-        })
+        };
+        debug_assert!((1..columns).all(|i| grid.x(i - 1) < grid.x(i) && grid.x(i) < bounds.max.x));
+        debug_assert!((1..rows).all(|j| grid.y(j - 1) < grid.y(j) && grid.y(j) < bounds.max.y));
+        Ok(grid)
     }
 
     /// Tiles along x.
@@ -114,9 +154,24 @@ impl TileGrid {
         self.rows
     }
 
-    /// The side of a tile.
+    /// The side of a tile: the size asked for, on the overlay's grid (see [`TileGrid`]).
     pub fn size(&self) -> f64 {
         self.size
+    }
+
+    /// The corner the borders count from: border `i` is at `origin.x + i·size`. The map's lower
+    /// corner rounded down to the overlay's grid (the corner itself where it is on the grid, as
+    /// 0 is), so the first tiles may be narrower than the rest.
+    ///
+    /// ```
+    /// use portolan::build::tiles::TileGrid;
+    /// use portolan::geom::{Aabb, Vec2};
+    /// let grid = TileGrid::new(Aabb::new(Vec2::new(-8.0, 0.0), Vec2::new(100.0, 50.0)), 32.0).unwrap();
+    /// assert_eq!(grid.origin(), Vec2::new(-8.0, 0.0));
+    /// assert_eq!(grid.tile_bounds(1, 0).min, Vec2::new(24.0, 0.0));
+    /// ```
+    pub fn origin(&self) -> Vec2 {
+        self.origin
     }
 
     /// The map's bounds, which the tiles cover.
@@ -126,18 +181,22 @@ impl TileGrid {
 
     /// The x of border `i` (0 = the map's left side), on the map.
     pub(crate) fn x(&self, i: usize) -> f64 {
-        if i >= self.columns {
+        if i == 0 {
+            self.bounds.min.x
+        } else if i >= self.columns {
             self.bounds.max.x
         } else {
-            self.bounds.min.x + i as f64 * self.size
+            self.origin.x + i as f64 * self.size
         }
     }
 
     pub(crate) fn y(&self, j: usize) -> f64 {
-        if j >= self.rows {
+        if j == 0 {
+            self.bounds.min.y
+        } else if j >= self.rows {
             self.bounds.max.y
         } else {
-            self.bounds.min.y + j as f64 * self.size
+            self.origin.y + j as f64 * self.size
         }
     }
 
@@ -151,14 +210,23 @@ impl TileGrid {
 
     /// Whether `x` is on an inner vertical tile border.
     fn on_column_border(&self, x: f64) -> bool {
-        let k = ((x - self.bounds.min.x) / self.size).round();
+        let k = ((x - self.origin.x) / self.size).round();
         k >= 1.0 && (k as usize) < self.columns && self.x(k as usize) == x
     }
 
     fn on_row_border(&self, y: f64) -> bool {
-        let k = ((y - self.bounds.min.y) / self.size).round();
+        let k = ((y - self.origin.y) / self.size).round();
         k >= 1.0 && (k as usize) < self.rows && self.y(k as usize) == y
     }
+}
+
+/// The step inner tile borders are multiples of: twice the step of the overlay grid of `bounds`,
+/// a multiple of the step of every tile overlay's frame (the bounds grown by an agent radius
+/// below half their smaller side, so at most twice their extent, about the same centre:
+/// [`free_space::overlay_grid`](super::free_space::overlay_grid) grows with the box).
+pub(crate) fn border_step(bounds: Aabb) -> Option<f64> {
+    let (_, step) = super::free_space::overlay_grid(bounds)?;
+    Some(step * 2.0)
 }
 
 /// Builds a mesh of `scene` tile by tile (see the module docs): the same free space as
@@ -220,7 +288,7 @@ impl TiledScene {
             return Err(BuildError::NoWalkableSpace);
         }
         let max_angle = super::inflate::chord_angle(options.arc_error);
-        let layout = Layout::new(grid, scene.bounds, radius);
+        let layout = Layout::new(grid, scene.bounds, radius)?;
         let tiles = grid.columns() * grid.rows();
         let (region_unit, outside) = local::region_units(scene, radius, max_angle)?;
         let region = match region_unit {
@@ -470,6 +538,63 @@ mod tests {
         }
     }
 
+    /// Tile sides off the overlay's grid: a sweep of 200 sides from 20 to 94 on the default map
+    /// all stitch into valid meshes of the untiled area (before, most of them failed: the
+    /// overlay rounded each border's points off the border, where the stitch did not find them).
+    #[test]
+    fn sides_off_the_overlay_grid_stitch() {
+        let scene = Scene::default_map();
+        let whole = build(&scene, &BuildOptions::cdt()).unwrap();
+        for k in 0..200 {
+            let size = 20.0 + k as f64 * 0.37;
+            let grid = TileGrid::new(scene.bounds, size).unwrap();
+            assert!(
+                (grid.size() - size).abs() <= 2f64.powi(-19),
+                "{size}: {}",
+                grid.size()
+            );
+            let tiled = build_tiled(&scene, &BuildOptions::cdt(), size)
+                .unwrap_or_else(|e| panic!("tile {size}: {e}"));
+            tiled.check_invariants().unwrap();
+            // A slanted wall crosses a border at a point the overlay rounds to its grid: the
+            // areas differ by about a grid step times the wall's length there.
+            assert!(
+                (tiled.area() - whole.area()).abs() <= 1e-7 * whole.area(),
+                "tile {size}: area {} vs {}",
+                tiled.area(),
+                whole.area()
+            );
+        }
+    }
+
+    /// The borders of a map whose corner is off the grid count from the corner rounded down,
+    /// and every inner border is on the grid.
+    #[test]
+    fn borders_count_from_the_corner_rounded_down_to_the_grid() {
+        let b = Aabb::new(Vec2::new(0.1, -3.3), Vec2::new(100.0, 50.0));
+        let grid = TileGrid::new(b, 10.0).unwrap();
+        let step = border_step(b).unwrap();
+        assert_eq!(step, 2f64.powi(-21));
+        assert!(grid.origin().x <= 0.1 && 0.1 - grid.origin().x < step);
+        assert!(grid.origin().y <= -3.3 && -3.3 - grid.origin().y < step);
+        assert_eq!((grid.columns(), grid.rows()), (10, 6));
+        assert_eq!(grid.tile_bounds(0, 0).min, b.min);
+        assert_eq!(grid.tile_bounds(9, 5).max, b.max);
+        for i in 1..grid.columns() {
+            assert_eq!(grid.x(i) % step, 0.0);
+            assert!(grid.x(i - 1) < grid.x(i));
+        }
+        for j in 1..grid.rows() {
+            assert_eq!(grid.y(j) % step, 0.0);
+        }
+        let scene = Scene::new(b).with_obstacle([(20.0, 0.0), (41.3, 7.7), (25.0, 30.0)]);
+        for r in [0.0, 2.0] {
+            let tiled =
+                build_tiled(&scene, &BuildOptions::cdt().with_agent_radius(r), 10.0).unwrap();
+            tiled.check_invariants().unwrap();
+        }
+    }
+
     #[test]
     fn bad_tile_sizes_are_named() {
         let scene = Scene::default_map();
@@ -604,7 +729,9 @@ mod tests {
             let tolerance = if radius > 0.0 { 1e-7 } else { 1e-9 };
             let options = BuildOptions::cdt().with_agent_radius(radius);
             let whole = build(&scene, &options).unwrap();
-            for size in [64.0, 100.0, 333.0, 1000.0] {
+            // Sides off the overlay's grid too (800 / 7.3, 33.3, 450 / 3.3): before the borders
+            // were put on it, the stitch failed on most such sides.
+            for size in [64.0, 100.0, 333.0, 1000.0, 800.0 / 7.3, 33.3, 450.0 / 3.3] {
                 let tiled = build_tiled(&scene, &options, size).unwrap();
                 tiled.check_invariants().unwrap();
                 assert!(

@@ -174,13 +174,16 @@ pub struct DoorRequest {
 /// The `tiles` member of a scene answer in tiled mode: the grid and the dynamic obstacles.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct TilesReply {
-    /// Side of a tile.
+    /// Side of a tile: the size asked for, rounded to the grid tile borders lie on (see
+    /// `TileGrid`; whole numbers are kept on maps whose corner is whole).
     pub tile_size: f64,
     /// Tiles along x.
     pub columns: usize,
     /// Tiles along y.
     pub rows: usize,
-    /// The lower-left corner of tile 0; tile `t` is column `t % columns`, row `t / columns`
+    /// The corner the borders count from: inner border `i` is at `origin.x + i · tile_size`
+    /// (and `j` at `origin.y + j · tile_size`). The map's lower corner, rounded down to the
+    /// borders' grid where it is off it. Tile `t` is column `t % columns`, row `t / columns`
     /// (rows grow with y), clipped to the bounds.
     pub origin: Vec2,
     /// The first `static_obstacles` of `scene.obstacles` are static (obstacles with holes or
@@ -357,7 +360,7 @@ impl Tiled {
             tile_size: grid.size(),
             columns: grid.columns(),
             rows: grid.rows(),
-            origin: grid.tile_bounds(0, 0).min,
+            origin: grid.origin(),
             static_obstacles: self.base.obstacles.len(),
             obstacles: self
                 .entries

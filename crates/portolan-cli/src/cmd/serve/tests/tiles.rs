@@ -432,3 +432,28 @@ fn a_grid_map_keeps_its_self_touching_outlines_static() {
     assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
     srv.shutdown();
 }
+
+/// A tile size off the overlay's grid (800 / 7.3 on the 800-wide default map) enters tiled mode
+/// with its side rounded onto the grid; the stitch failed there before ("polygons 20 and 21
+/// overlap", an internal error).
+#[test]
+fn a_tile_size_off_the_grid_enters_tiled_mode_on_the_grid() {
+    let srv = server();
+    let addr = srv.addr();
+    let size = 800.0 / 7.3;
+    let a = post(addr, "/api/tiles", &json!({ "tile_size": size }));
+    assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    let v = a.json();
+    let t = &v["scene"]["tiles"];
+    let grid = TileGrid::new(Scene::default_map().bounds, size).unwrap();
+    assert_eq!(t["tile_size"], grid.size());
+    assert_eq!(grid.size(), 109.58904266357422);
+    assert_eq!(
+        (t["columns"].clone(), t["rows"].clone()),
+        (json!(8), json!(5))
+    );
+    let tiled = build_tiled(&Scene::default_map(), &BuildOptions::cdt(), size).unwrap();
+    assert_eq!(v["scene"]["mesh"]["polygon_count"], tiled.polygon_count());
+    assert!((exact_length(addr) - scratch_length(&Scene::default_map())).abs() < 1e-9);
+    srv.shutdown();
+}
