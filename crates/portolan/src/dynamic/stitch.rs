@@ -494,12 +494,19 @@ impl TileStitch {
         }
     }
 
-    /// The tiles whose closed rectangle holds `p` (at most four).
+    /// The tiles whose closed rectangle holds `p` (at most four). A vertex on the map's border
+    /// may lie just outside it: where that border is off the overlay's grid, the overlay rounds
+    /// its points to the grid, outward as often as inward (by less than a step). It belongs to
+    /// the tiles at the border, so `p` is first brought into the map's bounds. (Unclamped, such
+    /// a vertex was in no tile, a compaction that moved it left its rings on a freed id, and the
+    /// next patch indexed past the vertices.)
     fn tiles_at(&self, p: Vec2) -> Vec<usize> {
         let g = &self.grid;
+        let b = g.bounds();
+        let p = Vec2::new(p.x.clamp(b.min.x, b.max.x), p.y.clamp(b.min.y, b.max.y));
         let (columns, rows) = (g.columns() as isize, g.rows() as isize);
-        let fi = ((p.x - g.x(0)) / g.size()).floor() as isize;
-        let fj = ((p.y - g.y(0)) / g.size()).floor() as isize;
+        let fi = ((p.x - g.origin().x) / g.size()).floor() as isize;
+        let fj = ((p.y - g.origin().y) / g.size()).floor() as isize;
         let mut out = Vec::with_capacity(4);
         for j in (fj - 1).max(0)..=(fj + 1).min(rows - 1) {
             for i in (fi - 1).max(0)..=(fi + 1).min(columns - 1) {
@@ -508,6 +515,7 @@ impl TileStitch {
                 }
             }
         }
+        debug_assert!(!out.is_empty(), "{p} is in no tile");
         out
     }
 
