@@ -30,6 +30,13 @@
 //! output point is a multiple of the step (an exact `f64`). Other coordinates move by at most half
 //! a step, and intersection points are rounded to the grid; the output polygons never cross.
 //!
+//! A solid thinner than a step (a near-degenerate sliver, say a triangle whose third vertex is
+//! a hair off the line of the other two) is below the grid's resolution: it may be dropped, kept
+//! as a slit of zero width, or kept in part, wherever rounding puts its points. A tiled build
+//! rounds it tile by tile and may keep other parts of it than the untiled build. Paths then pass
+//! where the exact geometry has a wall of sub-grid width, or go around a slit it does not have.
+//! The scene validator refuses only exactly collinear rings.
+//!
 //! Cost: O((n + k) log n) for n input vertices and k intersections (the overlay's sweep).
 
 use super::cancel::CHECK_EVERY;

@@ -488,6 +488,7 @@ impl<'a> Parser<'a> {
         })?;
         mesh.check_invariants().map_err(|e| match &e {
             InvariantError::AsymmetricAdjacency { polygon, .. }
+            | InvariantError::SharedEdges { polygon, .. }
             | InvariantError::TJunction { polygon, .. } => at_polygon(polygon.index(), &e),
             InvariantError::Overlap { second, .. } => at_polygon(second.index(), &e),
             InvariantError::Structure(_) => at_polygon(0, &e),
@@ -885,5 +886,32 @@ mod tests {
     #[test]
     fn bytes_that_are_not_text() {
         assert!(matches!(read(&[0xff, 0xfe][..]), Err(ReadError::Io(_))));
+    }
+
+    /// Two faces sharing two collinear edges in a row (the mesh has one portal per pair of
+    /// neighbours) are refused at the first face's line, with what to do about it.
+    #[test]
+    fn faces_sharing_two_edges_are_refused_at_their_line() {
+        let v = [
+            (0.0, 0.0),
+            (1.0, 0.0),
+            (1.0, 1.0),
+            (1.0, 2.0),
+            (0.0, 2.0),
+            (2.0, 0.0),
+            (2.0, 2.0),
+        ]
+        .map(|(x, y)| Vec2::new(x, y))
+        .to_vec();
+        let mesh =
+            NavMesh::from_polygons(v, vec![vec![0, 1, 2, 3, 4], vec![1, 5, 6, 3, 2]]).unwrap();
+        let mut text = Vec::new();
+        write_v2(&mesh, &mut text).unwrap();
+        let e = read(&text[..]).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "line 11: polygon 0 and polygon 1 share more than one edge (edges 1 and 2 of \
+             polygon 0); drop the vertex between them from both"
+        );
     }
 }

@@ -95,7 +95,9 @@ pub enum InvariantError {
     #[error(transparent)]
     Structure(#[from] MeshError),
     /// Polygon `polygon` names `neighbour` across edge `edge`, but not the other way round.
-    #[error("polygon {polygon} names polygon {neighbour} across edge {edge}, but {neighbour} does not name it back")]
+    #[error(
+        "{polygon} names {neighbour} across edge {edge}, but {neighbour} does not name it back"
+    )]
     AsymmetricAdjacency {
         /// The polygon.
         polygon: PolyId,
@@ -104,8 +106,23 @@ pub enum InvariantError {
         /// The neighbour that does not agree.
         neighbour: PolyId,
     },
+    /// Two polygons share two or more edges (a run of collinear edges with a vertex between them
+    /// that nothing else uses): the mesh has one portal per pair of neighbours
+    /// ([`NavMesh::shared_edge`](crate::NavMesh::shared_edge)). Dropping the vertex between the
+    /// edges from both polygons makes them one edge.
+    #[error("{polygon} and {neighbour} share more than one edge (edges {first_edge} and {second_edge} of {polygon}); drop the vertex between them from both")]
+    SharedEdges {
+        /// The polygon.
+        polygon: PolyId,
+        /// The neighbour across both edges.
+        neighbour: PolyId,
+        /// One shared edge of `polygon`.
+        first_edge: usize,
+        /// Another.
+        second_edge: usize,
+    },
     /// Two polygons overlap (their interiors share area).
-    #[error("polygons {first} and {second} overlap")]
+    #[error("{first} and {second} overlap")]
     Overlap {
         /// One polygon.
         first: PolyId,
@@ -114,7 +131,7 @@ pub enum InvariantError {
     },
     /// A vertex of one polygon lies inside an edge of another: the two touch along a segment that
     /// is not a portal.
-    #[error("vertex {vertex} lies inside edge {edge} of polygon {polygon} (a T-junction: a contact that is not a portal)")]
+    #[error("{vertex} lies inside edge {edge} of {polygon} (a T-junction: a contact that is not a portal)")]
     TJunction {
         /// The polygon whose edge holds the vertex.
         polygon: PolyId,

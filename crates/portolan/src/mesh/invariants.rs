@@ -13,7 +13,19 @@ impl NavMesh {
         for p in self.polygons() {
             let ids: Vec<u32> = self.polygon_vertices(p).iter().map(|v| v.0).collect();
             check_polygon(&self.vertices, p.index(), &ids)?;
-            for (i, n) in self.neighbours(p).iter().enumerate() {
+            let around = self.neighbours(p);
+            for (i, n) in around.iter().enumerate() {
+                if let Some(j) = n.and_then(|q| around[i + 1..].iter().position(|&m| m == Some(q)))
+                {
+                    return Err(InvariantError::SharedEdges {
+                        polygon: p,
+                        neighbour: n.expect("matched above"),
+                        first_edge: i,
+                        second_edge: i + 1 + j,
+                    });
+                }
+            }
+            for (i, n) in around.iter().enumerate() {
                 if let Some(q) = *n {
                     let back = self.shared_edge(q, p);
                     let ok = back.is_some_and(|j| {

@@ -314,6 +314,43 @@ fn broken_known_adjacency_is_an_error_in_debug_builds() {
     ));
 }
 
+/// Two polygons sharing two collinear edges in a row (a vertex between them that nothing else
+/// uses) are built, but the invariants name the fault instead of calling it asymmetric; the
+/// messages name each polygon once ("polygon 0", not "polygon polygon 0").
+#[test]
+fn two_shared_edges_are_named_as_such() {
+    let v = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(1.0, 2.0),
+        Vec2::new(0.0, 2.0),
+        Vec2::new(2.0, 0.0),
+        Vec2::new(2.0, 2.0),
+    ];
+    let mesh = NavMesh::from_polygons(v, vec![vec![0, 1, 2, 3, 4], vec![1, 5, 6, 3, 2]]).unwrap();
+    let e = mesh.check_invariants().unwrap_err();
+    assert_eq!(
+        e,
+        InvariantError::SharedEdges {
+            polygon: PolyId(0),
+            neighbour: PolyId(1),
+            first_edge: 1,
+            second_edge: 2,
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "polygon 0 and polygon 1 share more than one edge (edges 1 and 2 of polygon 0); \
+         drop the vertex between them from both"
+    );
+    let e = InvariantError::Overlap {
+        first: PolyId(40),
+        second: PolyId(41),
+    };
+    assert_eq!(e.to_string(), "polygon 40 and polygon 41 overlap");
+}
+
 #[test]
 fn connected_components_join_across_edges_only() {
     assert_eq!(square_mesh().connected_components(), [0, 0, 0]);
