@@ -106,7 +106,11 @@
 //! edge crosses, and with the views 4 per vertex and 4 per polygon of a corner's fan
 //! (`fans.rs`); all of it within
 //! [`MAX_INDEX_BYTES`] (48 MiB up to 50,331 polygons), which a build keeps by dropping parts
-//! in a fixed order (see there).
+//! in a fixed order (see there). While it builds, the views' sweeps hold their records, 40
+//! bytes each while the views are made from them, and stop once there are more than a quarter
+//! of the room the views have in bytes (more than could fit it): a build's peak stays within a
+//! small multiple of the budget plus the mesh (1.1 GB for an open map of 103,474 polygons,
+//! where an unbounded pass was killed at 24 GB).
 //! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
 //!
 //! ```
@@ -442,8 +446,17 @@ impl CornerGraph {
         }
         cancel.check()?;
         // Views are only of use with labels (the query joins them).
-        if graph.labels.is_some() {
-            let cones = sweep_cones(mesh, &graph.wedge_poly, &corners, cancel)?;
+        // The views take the room the labels leave without their links (below).
+        let (label_bytes, links) = graph
+            .labels
+            .as_ref()
+            .map_or((0, 0), |l| (l.memory_bytes(), l.link_bytes()));
+        let room = budget.saturating_sub(edge_bytes + label_bytes - links);
+        let cones = match graph.labels {
+            Some(_) => sweep_cones(mesh, &graph.wedge_poly, &corners, room, cancel)?,
+            None => None,
+        };
+        if let Some(cones) = cones {
             let mut views = Views::build(mesh, &graph, &corners, cones);
             // The views take the room the labels leave without their links, and the links stay
             // where they fit beside what the views kept: the links are the first part to go.
@@ -451,11 +464,6 @@ impl CornerGraph {
             // view queries), less than the strips (11–17%) or the cells (6–13%) save, and a
             // 1,024 × 1,024 grid of city blocks keeps its views, 10× its exact search against
             // 2.3× without them, only without its links (BENCHMARKS.md, "Session 29").
-            let (label_bytes, links) = graph
-                .labels
-                .as_ref()
-                .map_or((0, 0), |l| (l.memory_bytes(), l.link_bytes()));
-            let room = budget.saturating_sub(edge_bytes + label_bytes - links);
             // Within the budget, or not at all (the labels stay, for the swept search below);
             // the cells and then the strips, which the budget drops first, only where the rest
             // leaves them room (the strips only with the cells, the cells only with the chains).
@@ -1230,21 +1238,47 @@ const LANDMARK_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 /// no views, built with a peak of 436–454 MB with them and 347–349 MB without), while the
 /// second pass costs the maps that keep labels a part of their build (lak303d 61–83 → 74–88
 /// ms, brc202d 99–132 → 126–155 ms; BENCHMARKS.md, "Session 18").
+///
+/// `None`, the sweeps stopped early, once they have recorded more than
+/// [`records_within`]`(room)` cones: views of that many records would not fit `room` bytes, and
+/// the records alone take 16 bytes each (40 while the views are made from them). Without the
+/// cap, an open map of many small polygons (the default map scaled to 1,600 × 900 in tiles of
+/// 5: 38,314 polygons) recorded some 275 million cones, and its build was killed at 24 GB.
 fn sweep_cones(
     mesh: &NavMesh,
     wedge_poly: &[u32],
     corners: &[u32],
+    room: usize,
     cancel: &CancelToken,
-) -> Result<Vec<SweepCones>, BuildError> {
-    per_corner(corners, ExactSearch::new, |search: &mut ExactSearch, c| {
+) -> Result<Option<Vec<SweepCones>>, BuildError> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let cap = records_within(room);
+    let recorded = AtomicUsize::new(0);
+    let sweeps = per_corner(corners, ExactSearch::new, |search: &mut ExactSearch, c| {
         cancel.check()?;
         let mut cones = SweepCones::default();
+        if recorded.load(Ordering::Relaxed) > cap {
+            return Ok(cones);
+        }
         // A point can see a pinch corner through any of its wedges.
         let wedge = (!mesh.is_pinch(VertexId(c))).then_some(PolyId(wedge_poly[c as usize]));
         search.corner_sweep(mesh, VertexId(c), wedge);
         search.swept_cones(&mut cones.cones, &mut cones.parents);
+        let n = cones.cones.len();
+        if recorded.fetch_add(n, Ordering::Relaxed) + n > cap {
+            cones = SweepCones::default();
+        }
         Ok(cones)
-    })
+    })?;
+    Ok((recorded.into_inner() <= cap).then_some(sweeps))
+}
+
+/// The most sweep records whose views could fit `room` bytes. Views keep about 10 bytes a
+/// record at the least, without their chains (9.9–12.3 on the maps of shared data: an entry
+/// of 8 bytes per polygon and corner, 8 per cone, the per-polygon offsets and the fans), so
+/// allowing 4 bytes a record leaves a margin of 2.5.
+fn records_within(room: usize) -> usize {
+    room / 4
 }
 
 /// Adds the reverse of every edge found from one side only (a sweep can miss a line of sight
@@ -1280,6 +1314,39 @@ mod tests {
     use super::*;
     use crate::build::{build, BuildOptions};
     use crate::scene::Scene;
+
+    /// The views' sweeps stop once their records pass what the room could hold
+    /// ([`records_within`]): `None` below that room, the same records as an unbounded pass
+    /// above it. (An open map of tiny polygons recorded hundreds of millions before.)
+    #[test]
+    fn the_views_sweeps_stop_at_what_their_room_could_hold() {
+        let den = crate::testkit::data_map("movingai/dao/den011d.map").to_scene();
+        let mesh = build(&den, &BuildOptions::cdt()).unwrap();
+        let (_, wedge_poly) = turning_corners(&mesh);
+        let corners: Vec<u32> = (0..mesh.vertex_count() as u32)
+            .filter(|&v| wedge_poly[v as usize] != NONE)
+            .collect();
+        let cancel = CancelToken::new();
+        let all = sweep_cones(&mesh, &wedge_poly, &corners, usize::MAX, &cancel)
+            .unwrap()
+            .expect("no cap");
+        let records: usize = all.iter().map(|c| c.cones.len()).sum();
+        assert!(records > 10_000, "{records}");
+        // Room for exactly the records: kept, the same ones.
+        let kept = sweep_cones(&mesh, &wedge_poly, &corners, records * 4, &cancel)
+            .unwrap()
+            .expect("within the cap");
+        assert_eq!(kept.len(), all.len());
+        for (a, b) in kept.iter().zip(&all) {
+            assert_eq!((&a.cones, &a.parents), (&b.cones, &b.parents));
+        }
+        // One record less: none.
+        assert!(
+            sweep_cones(&mesh, &wedge_poly, &corners, (records - 1) * 4, &cancel)
+                .unwrap()
+                .is_none()
+        );
+    }
 
     /// The graph keeps no edge lengths (`EDGE_BYTES`): a search takes `dist` of the corners.
     /// That is the distance each corner's sweep measured, to the bit, on every corner of a
