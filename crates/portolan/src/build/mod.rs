@@ -729,7 +729,7 @@ mod tests {
         }
     }
 
-    /// The message names the culprit and the rule.
+    /// An option out of range is written short: 1e-300, not three hundred digits.
     #[test]
     fn a_bad_option_is_written_short() {
         let e = |value| BuildError::BadOption {
@@ -754,6 +754,7 @@ mod tests {
         );
     }
 
+    /// The message names the culprit and the rule.
     #[test]
     fn coordinate_range_message_names_the_culprit() {
         let e = build(&square(5e-324), &BuildOptions::cdt()).unwrap_err();

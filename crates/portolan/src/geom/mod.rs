@@ -321,9 +321,8 @@ pub fn coordinate_in_range(v: f64) -> bool {
 mod tests {
     use super::*;
 
-    /// Where `orient_static` says its sign is certain, it is `orient`'s: on random points of
-    /// boxes from 1 to 1e9 wide (offset from the origin up to 1e12), and on points within a
-    /// few units in the last place of a line, where the determinant is all rounding.
+    /// Points so far apart that Shewchuk's products overflow (his determinant alone is NaN)
+    /// keep their orientation, and the collinear stay collinear.
     #[test]
     fn points_far_apart_keep_their_orientation() {
         // Products past f64::MAX: Shewchuk's determinant alone is NaN for these.
@@ -344,6 +343,9 @@ mod tests {
         assert!(orient(q, p, far(2e300, 1e300)).is_cw());
     }
 
+    /// Where `orient_static` says its sign is certain, it is `orient`'s: on random points of
+    /// boxes from 1 to 1e9 wide (offset from the origin up to 1e12), and on points within a
+    /// few units in the last place of a line, where the determinant is all rounding.
     #[test]
     fn orient_static_is_certain_only_where_right() {
         let mut rng = crate::random::Rng::new(3);
