@@ -368,7 +368,7 @@ pub const MIN_ARC_ERROR: f64 = 1e-6;
 /// The one range check, shared by both decompositions ([`build`] and the trapezoid module's own
 /// entry points call it).
 pub(crate) fn check_coordinates(scene: &Scene) -> Result<(), BuildError> {
-    let ok = |p: &Vec2| coordinate_in_range(p.x) && coordinate_in_range(p.y);
+    let ok = |p: &Vec2| crate::geom::point_in_range(*p);
     let b = scene.bounds;
     if !(ok(&b.min) && ok(&b.max)) {
         return Err(BuildError::CoordinateRange {

@@ -94,7 +94,7 @@ pub use snapshot::{PolyRef, PolyRefError, Snapshot, SnapshotReader};
 use crate::build::local::Solid;
 use crate::build::tiles::{self, TileGrid, TiledScene};
 use crate::build::{BuildError, BuildOptions, CancelToken};
-use crate::geom::{coordinate_in_range, polygon_is_simple, Vec2};
+use crate::geom::{point_in_range, polygon_is_simple, Vec2};
 use crate::scene::{check_ring, RingFault, Scene};
 use std::collections::BTreeSet;
 use std::sync::{Arc, RwLock};
@@ -150,7 +150,7 @@ pub enum EditError {
         point: Vec2,
     },
     /// A coordinate is outside the range the builder takes (sub-normal; see
-    /// [`coordinate_in_range`]).
+    /// [`coordinate_in_range`](crate::geom::coordinate_in_range)).
     #[error("vertex {vertex} at {point} has a coordinate out of range")]
     CoordinateRange {
         /// Vertex index.
@@ -762,10 +762,7 @@ impl DynamicNavMesh {
                 point: ring[vertex],
             });
         }
-        if let Some(vertex) = ring
-            .iter()
-            .position(|p| !(coordinate_in_range(p.x) && coordinate_in_range(p.y)))
-        {
+        if let Some(vertex) = ring.iter().position(|&p| !point_in_range(p)) {
             return Err(EditError::CoordinateRange {
                 vertex,
                 point: ring[vertex],

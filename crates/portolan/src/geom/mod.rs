@@ -317,6 +317,13 @@ pub fn coordinate_in_range(v: f64) -> bool {
     v == 0.0 || (MIN_COORDINATE..=MAX_COORDINATE).contains(&v.abs())
 }
 
+/// Both coordinates of `p` in range ([`coordinate_in_range`]): the check every reader, builder
+/// and query makes of a point.
+#[inline]
+pub(crate) fn point_in_range(p: Vec2) -> bool {
+    coordinate_in_range(p.x) && coordinate_in_range(p.y)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

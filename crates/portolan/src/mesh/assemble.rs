@@ -2,7 +2,7 @@
 //! from shared edges (or, from the CDT merge, taken as known) and every polygon checked.
 
 use super::*;
-use crate::geom::coordinate_in_range;
+use crate::geom::point_in_range;
 
 impl NavMesh {
     /// Builds a mesh from shared vertices and polygons given as vertex indices.
@@ -22,8 +22,7 @@ impl NavMesh {
         if let Some(v) = vertices.iter().position(|v| !v.is_finite()) {
             return Err(MeshError::NonFiniteVertex { vertex: v });
         }
-        let in_range = |p: &Vec2| coordinate_in_range(p.x) && coordinate_in_range(p.y);
-        if let Some(v) = vertices.iter().position(|p| !in_range(p)) {
+        if let Some(v) = vertices.iter().position(|&p| !point_in_range(p)) {
             return Err(MeshError::CoordinateRange {
                 vertex: v,
                 point: vertices[v],

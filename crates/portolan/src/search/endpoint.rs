@@ -9,7 +9,7 @@
 //! Errors name the endpoint with an [`EndpointRole`], never a string.
 
 use super::{PathError, Snap};
-use crate::geom::coordinate_in_range;
+use crate::geom::point_in_range;
 use crate::geom::Vec2;
 use crate::mesh::{Location, NavMesh, PolyId};
 
@@ -79,7 +79,7 @@ pub(crate) fn locate_endpoint(
     if !p.is_finite() {
         return Err(PathError::NonFinite { role, point: p });
     }
-    if !(coordinate_in_range(p.x) && coordinate_in_range(p.y)) {
+    if !point_in_range(p) {
         return Err(PathError::OutOfRange { role, point: p });
     }
     let off = || match role {

@@ -49,7 +49,7 @@
 //! assert!(raycast(&mesh, Vec2::new(20.0, 20.0), Vec2::new(290.0, 20.0)).unwrap().is_clear());
 //! ```
 
-use crate::geom::{coordinate_in_range, line_intersection_t, orient, Orientation, Vec2};
+use crate::geom::{line_intersection_t, orient, point_in_range, Orientation, Vec2};
 use crate::mesh::{Location, NavMesh, PolyId, VertexId};
 use std::cmp::Ordering;
 
@@ -147,7 +147,7 @@ pub enum RaycastError {
         point: Vec2,
     },
     /// A point has a coordinate outside the range the library accepts
-    /// ([`coordinate_in_range`], as for a path query's
+    /// ([`coordinate_in_range`](crate::geom::coordinate_in_range), as for a path query's
     /// points): a ray toward a point far beyond any mesh would measure its hit in overflowing
     /// arithmetic (a ray cast 1e308 units once reported its hit at its start).
     #[error("the raycast {end} point ({:e}, {:e}) is out of the supported coordinate range (each coordinate 0 or of magnitude 2^-300 to 2^300)", .point.x, .point.y)]
@@ -197,9 +197,8 @@ pub fn raycast_into(
             point: end,
         });
     }
-    let in_range = |p: Vec2| coordinate_in_range(p.x) && coordinate_in_range(p.y);
     for (which, point) in [(RayEnd::Start, start), (RayEnd::End, end)] {
-        if !in_range(point) {
+        if !point_in_range(point) {
             return Err(RaycastError::OutOfRange { end: which, point });
         }
     }
