@@ -73,7 +73,8 @@ impl TileRange {
 impl Layout {
     /// The layout of `grid` over `bounds` for an agent of radius `radius`. Checks what the
     /// stitch relies on: every inner tile border lies on the grid of the frame's overlays
-    /// ([`TileGrid`]); an internal error otherwise (a radius the build should have refused).
+    /// ([`TileGrid`]). Not expected to fail for a radius the build takes; where it does, or where
+    /// the overlay cannot hold the frame, [`BuildError::CoordinateRange`] names the frame.
     pub fn new(grid: TileGrid, bounds: Aabb, radius: f64) -> Result<Layout, BuildError> {
         let r = Vec2::new(radius, radius);
         let frame = Aabb::new(bounds.min - r, bounds.max + r);
@@ -99,23 +100,9 @@ impl Layout {
 
     /// The tiles whose closed rectangles share a point with the closed box `b`; `None` if none.
     pub fn range_of(&self, b: Aabb) -> Option<TileRange> {
-        let g = &self.grid;
-        let (i0, i1) = span(
-            b.min.x,
-            b.max.x,
-            g.columns(),
-            |i| g.x(i),
-            g.size(),
-            g.origin().x,
-        )?;
-        let (j0, j1) = span(
-            b.min.y,
-            b.max.y,
-            g.rows(),
-            |j| g.y(j),
-            g.size(),
-            g.origin().y,
-        )?;
+        let (g, o) = (&self.grid, self.grid.origin());
+        let (i0, i1) = span(b.min.x, b.max.x, g.columns(), |i| g.x(i), g.size(), o.x)?;
+        let (j0, j1) = span(b.min.y, b.max.y, g.rows(), |j| g.y(j), g.size(), o.y)?;
         Some(TileRange { i0, i1, j0, j1 })
     }
 

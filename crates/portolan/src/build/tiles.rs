@@ -378,10 +378,12 @@ fn drop_straight_border_vertices(grid: &TileGrid, ring: &mut Vec<Vec2>) {
         (a.x == v.x && v.x == b.x && grid.on_column_border(v.x))
             || (a.y == v.y && v.y == b.y && grid.on_row_border(v.y))
     };
-    let keep: Vec<bool> = (0..n).map(|k| !straight(k)).collect();
-    if keep.iter().all(|&k| k) {
+    // Nearly every polygon has none: no allocation for those (this runs on every tile an
+    // update rebuilds).
+    if !(0..n).any(straight) {
         return;
     }
+    let keep: Vec<bool> = (0..n).map(|k| !straight(k)).collect();
     let mut k = 0;
     ring.retain(|_| {
         k += 1;
