@@ -338,12 +338,13 @@ fn run_fixed<S: Strategy>(
     (ran.get(), checked.get())
 }
 
-/// `scene` moved by `by` (bounds, obstacles, holes and boundary).
-fn moved(scene: Scene, by: Vec2) -> Scene {
-    let f = |ring: &Vec<Vec2>| ring.iter().map(|&p| p + by).collect::<Vec<_>>();
+/// `scene` with every point mapped by `to` (bounds, obstacles, holes and boundary), `to` an
+/// increasing map on each axis (a move, a positive scale) so that the bounds stay ordered.
+fn mapped(scene: Scene, to: impl Fn(Vec2) -> Vec2) -> Scene {
+    let f = |ring: &Vec<Vec2>| ring.iter().map(|&p| to(p)).collect::<Vec<_>>();
     let mut out = Scene::new(portolan::geom::Aabb::new(
-        scene.bounds.min + by,
-        scene.bounds.max + by,
+        to(scene.bounds.min),
+        to(scene.bounds.max),
     ));
     out.obstacles = scene.obstacles.iter().map(f).collect();
     out.holes = scene.holes.clone();
@@ -368,7 +369,7 @@ fn random_edits_on_random_scenes_match_a_build_from_scratch() {
     );
     let (cases, compared) = run_fixed(64, input, |((scene, shift), size, radius, edits, seed)| {
         let scene = if shift {
-            moved(scene, Vec2::new(1234.567, -89.1))
+            mapped(scene, |p| p + Vec2::new(1234.567, -89.1))
         } else {
             scene
         };
@@ -420,17 +421,9 @@ fn random_edits_on_grid_maps_match_a_build_from_scratch() {
 /// panicked in the mesh patch (found by a fuzz of edits on moved maps).
 #[test]
 fn an_edit_on_a_map_whose_corner_is_off_the_grid() {
-    let base = Scene::default_map();
-    let f = |p: Vec2| Vec2::new(p.x * 0.37 + 1234.567, p.y * 0.37 - 89.1);
-    let mut scene = Scene::new(portolan::geom::Aabb::new(
-        f(base.bounds.min),
-        f(base.bounds.max),
-    ));
-    scene.obstacles = base
-        .obstacles
-        .iter()
-        .map(|r| r.iter().map(|&p| f(p)).collect())
-        .collect();
+    let scene = mapped(Scene::default_map(), |p| {
+        Vec2::new(p.x * 0.37 + 1234.567, p.y * 0.37 - 89.1)
+    });
     let b = scene.bounds;
     let mut nav = DynamicNavMesh::new(scene, &BuildOptions::cdt(), 16.0).unwrap();
     // Nearly all of the map: most tiles lose every polygon and their vertices are compacted.
