@@ -109,8 +109,9 @@
 //! in a fixed order (see there). While it builds, the views' sweeps hold their records, 40
 //! bytes each while the views are made from them, and stop once there are more than a quarter
 //! of the room the views have in bytes (more than could fit it): a build's peak stays within a
-//! small multiple of the budget plus the mesh (1.1 GB for an open map of 103,474 polygons,
-//! where an unbounded pass was killed at 24 GB).
+//! small multiple of the budget plus the mesh (BENCHMARKS.md, "Session 37: the views' sweeps
+//! within their room": 1.3 GB on an open map of 57,444 tiny polygons, whose unbounded pass
+//! failed under an 8 GB limit).
 //! Build time, memory and query speed-ups per map are in BENCHMARKS.md.
 //!
 //! ```
@@ -1242,8 +1243,8 @@ const LANDMARK_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 /// `None`, the sweeps stopped early, once they have recorded more than
 /// [`records_within`]`(room)` cones: views of that many records would not fit `room` bytes, and
 /// the records alone take 16 bytes each (40 while the views are made from them). Without the
-/// cap, an open map of many small polygons (the default map scaled to 1,600 × 900 in tiles of
-/// 5: 38,314 polygons) recorded some 275 million cones, and its build was killed at 24 GB.
+/// cap, an open map of many small polygons (a 1,600 × 900 scatter map in tiles of 5: 57,444
+/// polygons) failed to allocate under an 8 GB limit (BENCHMARKS.md, "Session 37").
 fn sweep_cones(
     mesh: &NavMesh,
     wedge_poly: &[u32],
@@ -1274,9 +1275,11 @@ fn sweep_cones(
 }
 
 /// The most sweep records whose views could fit `room` bytes. Views keep about 10 bytes a
-/// record at the least, without their chains (9.9–12.3 on the maps of shared data: an entry
-/// of 8 bytes per polygon and corner, 8 per cone, the per-polygon offsets and the fans), so
-/// allowing 4 bytes a record leaves a margin of 2.5.
+/// record at the least, without their chains (an entry of 8 bytes per polygon and corner, 8 per
+/// cone, the per-polygon offsets and the fans: 12.3 on den011d, 15.8 on the default map, test
+/// `views_keep_more_bytes_a_record_than_the_cap_assumes`; 9.9–11.8 on the other maps of shared
+/// data, printed once by a scratch build in session 37), so allowing 4 bytes a record leaves a
+/// margin of 2.5.
 fn records_within(room: usize) -> usize {
     room / 4
 }
@@ -1346,6 +1349,44 @@ mod tests {
                 .unwrap()
                 .is_none()
         );
+    }
+
+    /// What [`records_within`] assumes: views keep at least 4 bytes per sweep record, without
+    /// the chains the budget drops last, so that views from more records than the cap could not
+    /// fit their room. On a cave map and the default map (`-- --nocapture` prints the bytes a
+    /// record: 9.9–12.3 on the maps of shared data).
+    #[test]
+    fn views_keep_more_bytes_a_record_than_the_cap_assumes() {
+        let den = crate::testkit::data_map("movingai/dao/den011d.map").to_scene();
+        for scene in [den, Scene::default_map()] {
+            let mesh = build(&scene, &BuildOptions::cdt()).unwrap();
+            let graph = CornerGraph::build_with_views(&mesh);
+            let (_, wedge_poly) = turning_corners(&mesh);
+            let corners: Vec<u32> = (0..mesh.vertex_count() as u32)
+                .filter(|&v| wedge_poly[v as usize] != NONE)
+                .collect();
+            let cones = sweep_cones(
+                &mesh,
+                &wedge_poly,
+                &corners,
+                usize::MAX,
+                &CancelToken::new(),
+            )
+            .unwrap()
+            .expect("no cap");
+            let records: usize = cones.iter().map(|c| c.cones.len()).sum();
+            let views = Views::build(&mesh, &graph, &corners, cones);
+            let bare = views.memory_bytes() - views.cone_node.len() * 4 - views.tree.len() * 8;
+            let per_record = bare as f64 / records as f64;
+            eprintln!(
+                "{} polygons: {records} records, {per_record:.2} bytes a record",
+                mesh.polygon_count()
+            );
+            assert!(
+                records_within(bare) >= records,
+                "{per_record:.2} bytes a record, below what the cap assumes"
+            );
+        }
     }
 
     /// The graph keeps no edge lengths (`EDGE_BYTES`): a search takes `dist` of the corners.
